@@ -1,0 +1,95 @@
+import { availableParallelism } from "node:os";
+import type { Argv } from "yargs";
+import { DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PlebOptions, type PrepareOptions } from "./options.js";
+import { VertdupError } from "./util/errors.js";
+
+/** Options that shape the signatures (prepare and run). */
+export function withPrepareOptions<T>(y: Argv<T>) {
+  return y
+    .option("bits", { type: "number", default: DEFAULT_PREPARE.bits, describe: "signature length in bits (multiple of 64)" })
+    .option("shingle-size", { type: "number", default: DEFAULT_PREPARE.shingleSize, describe: "consecutive kept words per term" })
+    .option("weighting", { choices: ["tfidf", "tf"] as const, default: DEFAULT_PREPARE.weighting, describe: "term weights of the document vectors" })
+    .option("keep-numbers", { type: "boolean", default: DEFAULT_PREPARE.keepNumbers, describe: "keep tokens made only of digits" })
+    .option("lowercase", { type: "boolean", default: DEFAULT_PREPARE.lowercase, describe: "lowercase terms (--no-lowercase keeps case)" })
+    .option("min-df", { type: "number", default: DEFAULT_PREPARE.minDf, describe: "drop terms in fewer documents (count, or fraction when < 1)" })
+    .option("max-df", { type: "number", describe: "drop terms in more documents (count, or fraction when < 1) [no limit]" })
+    .option("column", { type: "number", default: DEFAULT_PREPARE.column, describe: "tab-separated column used as the term (0 = word, 2 = lemma…)" })
+    .option("id-attr", { type: "string", default: DEFAULT_PREPARE.idAttr, describe: "attribute of <doc> that names a document" });
+}
+
+/** Options of the PLEB search (pleb and run). */
+export function withPlebOptions<T>(y: Argv<T>) {
+  return y
+    .option("threshold", { type: "number", default: DEFAULT_PLEB.threshold, describe: "minimum relative Hamming similarity (fraction)" })
+    .option("beam", { type: "number", default: DEFAULT_PLEB.beam, describe: "neighbours compared after each signature in the sorted order" })
+    .option("shift-count", { type: "number", default: DEFAULT_PLEB.shiftCount, describe: "random bit transpositions after each iteration" })
+    .option("iterations", { type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations" });
+}
+
+/** Options every command that computes shares. */
+export function withExecutionOptions<T>(y: Argv<T>) {
+  return y
+    .option("seed", { type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions" })
+    .option("workers", { type: "number", default: availableParallelism(), describe: "worker threads" })
+    .option("tmp-dir", { type: "string", describe: "where a temporary work directory is made (without -w)" })
+    .option("quiet", { type: "boolean", default: false, describe: "plain log lines instead of progress bars" });
+}
+
+function positiveInt(name: string, v: number, min = 1): number {
+  if (!Number.isInteger(v) || v < min) throw new VertdupError(`--${name} must be an integer >= ${min}, got ${v}`);
+  return v;
+}
+
+interface ParsedPrepare {
+  bits: number;
+  "shingle-size": number;
+  weighting: "tfidf" | "tf";
+  "keep-numbers": boolean;
+  lowercase: boolean;
+  "min-df": number;
+  "max-df"?: number;
+  column: number;
+  "id-attr": string;
+  seed: number;
+}
+
+export function prepareOptionsFrom(a: ParsedPrepare): PrepareOptions {
+  if (!Number.isInteger(a.bits) || a.bits < 64 || a.bits % 64 !== 0) throw new VertdupError(`--bits must be a positive multiple of 64, got ${a.bits}`);
+  const maxDf = a["max-df"] ?? Number.POSITIVE_INFINITY;
+  if (!(a["min-df"] >= 0) || !(maxDf > 0)) throw new VertdupError("--min-df and --max-df must be positive");
+  return {
+    bits: a.bits,
+    shingleSize: positiveInt("shingle-size", a["shingle-size"]),
+    weighting: a.weighting,
+    keepNumbers: a["keep-numbers"],
+    lowercase: a.lowercase,
+    minDf: a["min-df"],
+    maxDf,
+    column: positiveInt("column", a.column, 0),
+    idAttr: a["id-attr"],
+    seed: positiveInt("seed", a.seed, 0),
+  };
+}
+
+interface ParsedPleb {
+  threshold: number;
+  beam: number;
+  "shift-count": number;
+  iterations: number;
+  seed: number;
+}
+
+export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
+  if (!(a.threshold > 0 && a.threshold <= 1)) throw new VertdupError(`--threshold must be in (0, 1], got ${a.threshold}`);
+  return {
+    threshold: a.threshold,
+    beam: positiveInt("beam", a.beam),
+    shiftCount: positiveInt("shift-count", a["shift-count"], 0),
+    iterations: positiveInt("iterations", a.iterations),
+    seed: positiveInt("seed", a.seed, 0),
+  };
+}
+
+export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean }): ExecutionOptions {
+  return { workers: positiveInt("workers", a.workers), tmpDir: a["tmp-dir"], quiet: a.quiet };
+}

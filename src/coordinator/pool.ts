@@ -1,0 +1,63 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Piscina } from "piscina";
+import { VertdupError } from "../util/errors.js";
+import { packageRoot } from "../util/package-info.js";
+import type { TaskResult } from "./task-result.js";
+
+/** Worker entry points are always the compiled ones, also when src/ runs under vitest. */
+function workerFile(name: string): string {
+  const file = join(packageRoot(), "dist", "workers", `${name}.js`);
+  if (!existsSync(file)) throw new Error(`vertdup: worker ${file} is missing; run npm run build`);
+  return file;
+}
+
+/**
+ * A Piscina pool over one worker entry point. At most `limit` tasks are in flight
+ * (`submit` waits for a free place), so a fast producer cannot fill memory with queued input.
+ */
+export class WorkerPool {
+  private readonly pool: Piscina;
+  private inFlight = 0;
+  private waiting: (() => void)[] = [];
+  /** The first failure of a submitted task: later submissions rethrow it at once. */
+  private failure: { error: unknown } | null = null;
+  readonly limit: number;
+
+  constructor(entry: string, readonly threads: number) {
+    this.pool = new Piscina({ filename: workerFile(entry), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    this.limit = threads * 2;
+  }
+
+  /** Runs a task; user errors raised in the worker come back as VertdupError. */
+  async run<T>(name: string, task: unknown, transferList?: ArrayBuffer[]): Promise<T> {
+    const result = (await this.pool.run(task, { name, transferList })) as TaskResult<T>;
+    if (!result.ok) throw new VertdupError(result.message);
+    return result.value;
+  }
+
+  /**
+   * Waits for a free place, then starts the task. The result promise is wrapped in an
+   * object because `await` would otherwise wait for the task itself.
+   */
+  async submit<T>(name: string, task: unknown, transferList?: ArrayBuffer[]): Promise<{ result: Promise<T> }> {
+    while (this.inFlight >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    if (this.failure !== null) throw this.failure.error;
+    this.inFlight++;
+    const done = this.run<T>(name, task, transferList)
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+        throw error;
+      })
+      .finally(() => {
+        this.inFlight--;
+        this.waiting.shift()?.();
+      });
+    done.catch(() => undefined); // observed by the caller; avoids an unhandled rejection meanwhile
+    return { result: done };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

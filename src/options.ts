@@ -1,0 +1,55 @@
+import type { ReaderOptions } from "./corpus/vertical.js";
+import type { TermOptions } from "./features/terms.js";
+
+/** Options of the preparatory phase: everything that shapes the signatures. */
+export interface PrepareOptions extends ReaderOptions, TermOptions {
+  bits: number;
+  weighting: "tfidf" | "tf";
+  /** Minimum / maximum document frequency: a count, or a fraction of documents when < 1. */
+  minDf: number;
+  maxDf: number;
+  seed: number;
+}
+
+/** Options of the PLEB phase. */
+export interface PlebOptions {
+  threshold: number;
+  beam: number;
+  shiftCount: number;
+  iterations: number;
+  seed: number;
+}
+
+export interface ExecutionOptions {
+  workers: number;
+  /** Where temporary work directories go (when no -w is given). */
+  tmpDir?: string;
+  /** Plain log lines instead of progress bars, whatever stderr is. */
+  quiet?: boolean;
+}
+
+export const DEFAULT_PREPARE: PrepareOptions = {
+  column: 0,
+  idAttr: "id",
+  lowercase: true,
+  keepNumbers: false,
+  shingleSize: 1,
+  bits: 1024,
+  weighting: "tfidf",
+  minDf: 1,
+  maxDf: Number.POSITIVE_INFINITY,
+  seed: 1,
+};
+
+export const DEFAULT_PLEB: PlebOptions = {
+  threshold: 0.9,
+  beam: 50,
+  shiftCount: 70,
+  iterations: 100,
+  seed: 1,
+};
+
+/** Resolves a df limit given as a count or as a fraction (< 1) of `docs`. */
+export function dfLimit(value: number, docs: number): number {
+  return value > 0 && value < 1 ? value * docs : value;
+}

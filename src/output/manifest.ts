@@ -1,0 +1,34 @@
+import { join } from "node:path";
+import type { PrepareManifest } from "../coordinator/prepare.js";
+import type { PhaseTiming } from "../coordinator/phase-clock.js";
+import type { PlebOptions } from "../options.js";
+import { writeAtomic } from "../util/atomic.js";
+import type { IterationRow } from "../pleb/run-pleb.js";
+
+/** manifest.json of an output directory: how its pairs were made, and at what cost. */
+export interface RunManifest {
+  version: string;
+  created: string;
+  method: "lsh-cosine";
+  similarity: "relative Hamming similarity of random-hyperplane signatures (estimates 1 - angle/pi)";
+  inputs: string[];
+  prepare: PrepareManifest["options"];
+  pleb: PlebOptions;
+  counts: PrepareManifest["counts"] & {
+    identicalSignaturePairs: number;
+    signaturePairs: number;
+    pairs: number;
+    comparisons: number;
+  };
+  warnings: PrepareManifest["warnings"];
+  phases: Record<string, PhaseTiming>;
+}
+
+export async function writeManifest(outdir: string, manifest: RunManifest): Promise<void> {
+  await writeAtomic(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+}
+
+export async function writePlebLog(outdir: string, rows: readonly IterationRow[]): Promise<void> {
+  const lines = rows.map((r) => `${r.iteration}\t${r.newPairs}\t${r.totalPairs}\t${r.seconds.toFixed(3)}`);
+  await writeAtomic(join(outdir, "pleb-log.tsv"), ["iteration\tnew_pairs\ttotal_pairs\tseconds", ...lines].join("\n") + "\n");
+}

@@ -1,0 +1,44 @@
+import { beamScanPairs } from "./beam-scan.js";
+import { BitPermutation } from "./permutation.js";
+import { sortKeys } from "./sort-keys.js";
+
+/** The signature store as every PLEB task sees it (shared, never copied). */
+export interface SharedSignatures {
+  signatures: Uint32Array;
+  words: number;
+  seed: number;
+  shiftCount: number;
+}
+
+export interface KeysTask extends SharedSignatures {
+  iteration: number;
+  from: number;
+  to: number;
+  hi: Uint32Array;
+  lo: Uint32Array;
+}
+
+/**
+ * Sort keys of signatures [from, to) under the permutation of `iteration`. The permutation
+ * is replayed from the seed (iteration × shiftCount transpositions: microseconds), so no
+ * state travels between threads, tasks or machines.
+ */
+export function computeKeys(task: KeysTask): void {
+  const perm = BitPermutation.atIteration(task.words * 32, task.seed, task.shiftCount, task.iteration);
+  sortKeys(task.signatures, task.words, perm, task.from, task.to, task.hi, task.lo);
+}
+
+export interface ScanTask {
+  signatures: Uint32Array;
+  words: number;
+  order: Uint32Array;
+  from: number;
+  to: number;
+  beam: number;
+  maxDistance: number;
+}
+
+/** Beam scan of the positions [from, to) of the sorted order: (i, j, distance) triples. */
+export function scanChunk(task: ScanTask): Uint32Array {
+  return beamScanPairs(task.signatures, task.words, task.order, task.from, task.to, task.beam, task.maxDistance).toArray();
+}

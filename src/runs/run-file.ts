@@ -1,0 +1,63 @@
+import { createReadStream, readFileSync } from "node:fs";
+import { Packr, Unpackr, UnpackrStream } from "msgpackr";
+import { pipeline } from "node:stream/promises";
+import { compress, CompressStream, decompress, DecompressStream } from "zstd-napi";
+import { openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
+
+/**
+ * Run files: a zstd-compressed sequence of msgpackr records. Typed arrays round-trip as
+ * such (`moreTypes`), and record structures are declared inline, so each file is
+ * self-describing. Files are written atomically; readers stream them.
+ */
+const OPTIONS = { useRecords: true, moreTypes: true } as const;
+
+/** Packs and compresses records (whole-file, for the bounded output of one shard). */
+export function encodeRecords(records: Iterable<unknown>, level = 3): Buffer {
+  const packr = new Packr(OPTIONS);
+  const parts: Buffer[] = [];
+  for (const r of records) parts.push(Buffer.from(packr.pack(r)));
+  return compress(Buffer.concat(parts), { compressionLevel: level });
+}
+
+export async function writeRunFile(path: string, records: Iterable<unknown>): Promise<void> {
+  await writeAtomic(path, encodeRecords(records));
+}
+
+export function readRunFileSync<T>(path: string): T[] {
+  const bytes = decompress(readFileSync(path));
+  return new Unpackr(OPTIONS).unpackMultiple(bytes) as T[];
+}
+
+/** Streams the records of a run file in order, holding one stream buffer at a time. */
+export async function* readRunFile<T>(path: string): AsyncGenerator<T> {
+  const source = createReadStream(path, { highWaterMark: 1 << 18 });
+  const unpack = new UnpackrStream(OPTIONS);
+  source.pipe(new DecompressStream()).pipe(unpack);
+  for await (const record of unpack) yield record as T;
+}
+
+/** Streams records into a run file under a temporary name; `close` renames it into place. */
+export class RunWriter {
+  private readonly packr = new Packr(OPTIONS);
+  private readonly file: AtomicStream;
+  private readonly zstd = new CompressStream({ compressionLevel: 1 });
+  private readonly done: Promise<void>;
+
+  constructor(path: string) {
+    this.file = openAtomic(path);
+    this.done = pipeline(this.zstd, this.file.stream);
+  }
+
+  /** Writes one record; resolves when the stream can take more (back-pressure). */
+  async write(record: unknown): Promise<void> {
+    if (!this.zstd.write(Buffer.from(this.packr.pack(record)))) {
+      await new Promise<void>((resolve) => this.zstd.once("drain", resolve));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.zstd.end();
+    await this.done;
+    await this.file.commit();
+  }
+}

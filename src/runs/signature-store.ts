@@ -1,0 +1,87 @@
+import { readFileSync } from "node:fs";
+import { storeFiles } from "../coordinator/workdir.js";
+import { openAtomic, type AtomicStream } from "../util/atomic.js";
+import { mergeRuns } from "./merge.js";
+import { compareSigRecords, compareWords, type SigRecord } from "./signature-record.js";
+
+/**
+ * The distinct signatures of the corpus in sorted order, each with the documents that
+ * share it (the thesis stores identical signatures once with their document list).
+ * `signatures` holds n × words Uint32 back to back in a SharedArrayBuffer so that PLEB
+ * workers read it without copying; the documents of signature i are
+ * docs[offsets[i] .. offsets[i+1]).
+ */
+export interface SignatureStore {
+  words: number;
+  count: number;
+  signatures: Uint32Array;
+  offsets: Uint32Array;
+  docs: Uint32Array;
+}
+
+class U32Sink {
+  private buffer = new Uint32Array(1 << 16);
+  private used = 0;
+  constructor(readonly file: AtomicStream) {}
+  async push(values: ArrayLike<number>): Promise<void> {
+    for (let i = 0; i < values.length; i++) {
+      if (this.used === this.buffer.length) await this.flush();
+      this.buffer[this.used++] = values[i];
+    }
+  }
+  async flush(): Promise<void> {
+    if (this.used === 0) return;
+    const chunk = Buffer.from(this.buffer.buffer.slice(0, this.used * 4));
+    this.used = 0;
+    if (!this.file.stream.write(chunk)) await new Promise<void>((r) => this.file.stream.once("drain", r));
+  }
+  async commit(): Promise<void> {
+    await this.flush();
+    await this.file.commit();
+  }
+}
+
+/** Merges the sorted signature runs into the store files; returns (distinct, documents). */
+export async function writeSignatureStore(
+  workdir: string,
+  runPaths: readonly string[],
+  scratch: (level: number, group: number) => string,
+): Promise<{ distinct: number; documents: number }> {
+  const files = storeFiles(workdir);
+  const sigs = new U32Sink(openAtomic(files.signatures));
+  const offsets = new U32Sink(openAtomic(files.offsets));
+  const docs = new U32Sink(openAtomic(files.docs));
+  let previous: Uint32Array | null = null;
+  let distinct = 0;
+  let documents = 0;
+  for await (const rec of mergeRuns<SigRecord>(runPaths, compareSigRecords, scratch)) {
+    if (previous === null || compareWords(previous, rec.s) !== 0) {
+      await sigs.push(rec.s);
+      await offsets.push([documents]);
+      previous = rec.s;
+      distinct++;
+    }
+    await docs.push([rec.d]);
+    documents++;
+  }
+  await offsets.push([documents]);
+  await sigs.commit();
+  await docs.commit();
+  await offsets.commit();
+  return { distinct, documents };
+}
+
+function readU32(path: string, shared: boolean): Uint32Array {
+  const bytes = readFileSync(path);
+  const out = new Uint32Array(shared ? new SharedArrayBuffer(bytes.length) : new ArrayBuffer(bytes.length));
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
+}
+
+export function loadSignatureStore(workdir: string, bits: number): SignatureStore {
+  const files = storeFiles(workdir);
+  const words = bits / 32;
+  const signatures = readU32(files.signatures, true);
+  const offsets = readU32(files.offsets, false);
+  return { words, count: signatures.length / words, signatures, offsets, docs: readU32(files.docs, false) };
+}

@@ -1,0 +1,285 @@
+/**
+ * Random hyperplane normals for Charikar's signatures, derived rather than stored.
+ *
+ * The thesis draws k random vectors RND_1..RND_k over the vocabulary with N(0,1) components.
+ * Here the component of RND_j for term t is a pure function g(seed, t, j): the k components
+ * of one term (the "term vector" [g(seed,t,0) … g(seed,t,k−1)]) come from one seeded stream,
+ * so a document vector v = Σ_t w_t·e_t has projections v·RND_j = Σ_t w_t·g(seed,t,j), and the
+ * signature only needs the term vectors of the document's own terms. Every thread and machine
+ * derives the same vectors; the vocabulary × k matrix never exists (ARCHITECTURE.md).
+ *
+ * The thesis also normalises each RND_j; that multiplies v·RND_j by a positive constant and
+ * leaves every sign — hence every bit — unchanged, so it is not done here.
+ *
+ * Generator: sfc32 (Chris Doty-Humphrey's Small Fast Chaotic PRNG, 128-bit state with a
+ * counter, passes PractRand/BigCrush) seeded by MurmurHash3-style mixes of (seed, term).
+ * Gaussians: Marsaglia's polar method, which is exact (rejection, no approximation of the
+ * inverse CDF) and yields a pair per accepted point without sin/cos.
+ * Determinism: integer steps are exact; Math.sqrt is correctly rounded by IEEE 754 and V8's
+ * Math.log is a fixed software port of fdlibm, so results agree across V8 builds and
+ * platforms. Components are stored as float32, so a cached copy equals a fresh one.
+ */
+
+import { mix53to32 } from "../features/hash.js";
+
+/** 2^-31: maps a signed 32-bit integer to a uniform in [−1, 1). */
+const INV_2_31 = 1 / 0x8000_0000;
+/** Salts that separate the stream seeds of termVector, BitPermutation, … from each other. */
+const SEED_SALT = 0x5eed_1e55;
+const LANE_SALTS = [0x243f6a88, 0x85a308d3, 0x13198a2e] as const;
+/** sfc32's author recommends discarding the first outputs after seeding. */
+const WARMUP = 12;
+
+/**
+ * sfc32, the generator termVector inlines, as an object for streams that are not hot
+ * (e.g. the transpositions of a BitPermutation). Seeded from two integers in [0, 2^53);
+ * `new Sfc32(seed, term)` is exactly the uniform stream termVector(seed, term, …) consumes.
+ */
+export class Sfc32 {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d = 1;
+
+  constructor(seed: number, stream: number) {
+    const salt = mix53to32(seed, SEED_SALT);
+    this.a = mix53to32(stream, salt ^ LANE_SALTS[0]);
+    this.b = mix53to32(stream, salt ^ LANE_SALTS[1]);
+    this.c = mix53to32(stream, salt ^ LANE_SALTS[2]);
+    for (let i = 0; i < WARMUP; i++) this.nextUint32();
+  }
+
+  /** Next output, an unsigned 32-bit integer. */
+  nextUint32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  /**
+   * Integer in [0, n) for 1 ≤ n ≤ 2^16 by multiply-high: floor(x·n / 2^32). The bias is at most
+   * n/2^32 (< 2^-16 relative), irrelevant for choosing bit positions.
+   */
+  nextBelow(n: number): number {
+    return Math.floor((this.nextUint32() * n) / 0x1_0000_0000);
+  }
+}
+
+/**
+ * Fills `out` with the components j = 0 … out.length−1 of the random hyperplane normals for
+ * `term`: independent N(0,1) values, rounded to float32, a pure function of (seed, term, j).
+ *
+ * Polar method: draw (u, v) uniform in [−1,1)², reject unless 0 < s = u²+v² < 1; then
+ * u·√(−2 ln s / s) and v·√(−2 ln s / s) are two independent standard normals. Acceptance is
+ * π/4, so a 1024-bit vector costs ≈ 652 log/sqrt pairs and ≈ 1304 generator steps.
+ *
+ * @param seed  the signature seed (thesis `rnd_seed`), an integer in [0, 2^53)
+ * @param term  a term hash, an integer in [0, 2^53)
+ * @param out   receives out.length components (the signature length in bits)
+ */
+export function termVector(seed: number, term: number, out: Float32Array): void {
+  const salt = mix53to32(seed, SEED_SALT);
+  // sfc32 state inlined in locals: the hot loop then runs without property loads/stores.
+  let a = mix53to32(term, salt ^ LANE_SALTS[0]) | 0;
+  let b = mix53to32(term, salt ^ LANE_SALTS[1]) | 0;
+  let c = mix53to32(term, salt ^ LANE_SALTS[2]) | 0;
+  let d = 1;
+  let t = 0;
+  for (let i = 0; i < WARMUP; i++) {
+    t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (((c << 21) | (c >>> 11)) + t) | 0;
+  }
+  const n = out.length;
+  let j = 0;
+  while (j < n) {
+    let u: number;
+    let v: number;
+    let s: number;
+    do {
+      t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (((c << 21) | (c >>> 11)) + t) | 0;
+      u = t * INV_2_31;
+      t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (((c << 21) | (c >>> 11)) + t) | 0;
+      v = t * INV_2_31;
+      s = u * u + v * v;
+    } while (s >= 1 || s === 0);
+    const f = Math.sqrt((-2 * Math.log(s)) / s);
+    out[j++] = u * f;
+    // An odd length drops the pair's second value; signatures (multiples of 64) never do.
+    if (j < n) out[j++] = v * f;
+  }
+}
+
+/** The shared buffers of a VectorCache: post them to a worker and call VectorCache.fromShared. */
+export interface VectorCacheParts {
+  seed: number;
+  bits: number;
+  /** Number of slots (distinct cached terms). */
+  count: number;
+  /** Float64[count]: the term of each slot. */
+  terms: SharedArrayBuffer;
+  /** Float32[count·bits]: the vector of slot s at [s·bits, (s+1)·bits). */
+  vectors: SharedArrayBuffer;
+  /** Uint8[count]: 1 once slot s has been filled (written with Atomics after the vector). */
+  filled: SharedArrayBuffer;
+  /** Float64[2^k]: open-addressing table of terms, −1 = empty. */
+  keys: SharedArrayBuffer;
+  /** Int32[2^k]: slot of the term at the same table position. */
+  slots: SharedArrayBuffer;
+}
+
+const EMPTY = -1;
+const TWO_32 = 0x1_0000_0000;
+
+/**
+ * Precomputed term vectors of up to K chosen terms (typically the most frequent), in
+ * SharedArrayBuffers so that all workers of a pool read one copy (K·bits·4 bytes: 100,000
+ * terms at 1024 bits = 410 MB).
+ *
+ * Workers may fill disjoint slot ranges in parallel (`fill`); `get` returns null for a slot
+ * not filled yet, so a caller falls back to termVector and gets the same values either way.
+ * The term → slot lookup is a linear-probing table (load ≤ 1/2) of Float64 keys, also shared,
+ * so `fromShared` in another thread only wraps the buffers.
+ */
+export class VectorCache {
+  readonly seed: number;
+  readonly bits: number;
+  /** Number of slots (distinct cached terms). */
+  readonly size: number;
+  /** All vectors back to back; slot s at [s·bits, (s+1)·bits). */
+  readonly vectors: Float32Array;
+  private readonly terms: Float64Array;
+  private readonly filled: Uint8Array;
+  private readonly keys: Float64Array;
+  private readonly slots: Int32Array;
+  /** 32 − log2(table size): Fibonacci hashing keeps the top bits of the product. */
+  private readonly shift: number;
+  private readonly mask: number;
+  private readonly parts: VectorCacheParts;
+
+  private constructor(parts: VectorCacheParts) {
+    this.parts = parts;
+    this.seed = parts.seed;
+    this.bits = parts.bits;
+    this.size = parts.count;
+    this.terms = new Float64Array(parts.terms);
+    this.vectors = new Float32Array(parts.vectors);
+    this.filled = new Uint8Array(parts.filled);
+    this.keys = new Float64Array(parts.keys);
+    this.slots = new Int32Array(parts.slots);
+    const tableSize = this.keys.length;
+    if ((tableSize & (tableSize - 1)) !== 0 || tableSize < 2 || this.slots.length !== tableSize) {
+      throw new RangeError("VectorCache: malformed lookup table");
+    }
+    if (this.terms.length !== this.size || this.vectors.length !== this.size * this.bits) {
+      throw new RangeError("VectorCache: buffer sizes do not match count and bits");
+    }
+    this.shift = 32 - Math.log2(tableSize);
+    this.mask = tableSize - 1;
+  }
+
+  /**
+   * A cache for the distinct values of `terms` (duplicates get one slot, in first-occurrence
+   * order). Vectors are not computed yet: call `fill` (here or in workers).
+   */
+  static build(seed: number, bits: number, terms: ArrayLike<number>): VectorCache {
+    if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`invalid seed ${seed}`);
+    if (!Number.isInteger(bits) || bits <= 0) throw new RangeError(`invalid bits ${bits}`);
+    let tableSize = 2;
+    while (tableSize < 2 * terms.length) tableSize *= 2;
+    const keys = new Float64Array(new SharedArrayBuffer(tableSize * 8)).fill(EMPTY);
+    const slots = new Int32Array(new SharedArrayBuffer(tableSize * 4));
+    const shift = 32 - Math.log2(tableSize);
+    const order: number[] = [];
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i];
+      if (!Number.isSafeInteger(term) || term < 0) throw new RangeError(`invalid term ${term}`);
+      let h = tablePosition(term, shift);
+      while (keys[h] !== EMPTY && keys[h] !== term) h = (h + 1) & (tableSize - 1);
+      if (keys[h] === EMPTY) {
+        keys[h] = term;
+        slots[h] = order.length;
+        order.push(term);
+      }
+    }
+    const count = order.length;
+    const termBuf = new SharedArrayBuffer(count * 8);
+    new Float64Array(termBuf).set(order);
+    return new VectorCache({
+      seed,
+      bits,
+      count,
+      terms: termBuf,
+      vectors: new SharedArrayBuffer(count * bits * 4),
+      filled: new SharedArrayBuffer(count),
+      keys: keys.buffer as SharedArrayBuffer,
+      slots: slots.buffer as SharedArrayBuffer,
+    });
+  }
+
+  /** Wraps buffers received from another thread (no copy). */
+  static fromShared(parts: VectorCacheParts): VectorCache {
+    return new VectorCache(parts);
+  }
+
+  /** The shared buffers, to post to workers (structured clone shares, never copies, them). */
+  toShared(): VectorCacheParts {
+    return { ...this.parts };
+  }
+
+  /** Computes the vectors of slots [from, to); already filled slots are skipped. */
+  fill(from = 0, to = this.size): void {
+    if (from < 0 || to > this.size || from > to) {
+      throw new RangeError(`slot range [${from}, ${to}) outside [0, ${this.size})`);
+    }
+    const bits = this.bits;
+    for (let s = from; s < to; s++) {
+      if (Atomics.load(this.filled, s) === 1) continue;
+      termVector(this.seed, this.terms[s], this.vectors.subarray(s * bits, (s + 1) * bits));
+      // Publish after the data: a reader that sees 1 (Atomics.load) also sees the vector.
+      Atomics.store(this.filled, s, 1);
+    }
+  }
+
+  /** Slot of `term`, or −1 if it is not cached. */
+  slotOf(term: number): number {
+    const keys = this.keys;
+    let h = tablePosition(term, this.shift);
+    for (;;) {
+      const k = keys[h];
+      if (k === term) return this.slots[h];
+      if (k === EMPTY) return -1;
+      h = (h + 1) & this.mask;
+    }
+  }
+
+  /** A view of the vector of `term`, or null if the term is not cached or not filled yet. */
+  get(term: number): Float32Array | null {
+    const s = this.slotOf(term);
+    if (s < 0 || Atomics.load(this.filled, s) !== 1) return null;
+    return this.vectors.subarray(s * this.bits, (s + 1) * this.bits);
+  }
+}
+
+/**
+ * Table position of a term: both 32-bit halves folded, then Fibonacci hashing (multiply by
+ * 2^32/φ, keep the top bits), so sequential small ids spread as well as hashes do.
+ */
+function tablePosition(term: number, shift: number): number {
+  const mixed = (term >>> 0) ^ Math.imul(Math.floor(term / TWO_32), 0x85ebca6b);
+  return Math.imul(mixed, 0x9e3779b1) >>> shift;
+}

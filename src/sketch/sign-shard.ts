@@ -1,0 +1,95 @@
+import type { ShardCounts } from "../features/count-shard.js";
+import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
+import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
+import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
+import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
+import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
+import { accumulate, signBits, wordsPerSignature } from "./signature.js";
+
+export interface SignTask {
+  workdir: string;
+  index: number;
+  bits: number;
+  seed: number;
+  /** Term → weight factor (idf or 1) of the kept vocabulary. */
+  weights: SharedNumberMap;
+  cache: VectorCacheParts;
+}
+
+export interface SignStats {
+  signed: number;
+  /** Documents left without any kept term: they get no signature (an all-zero one would
+   * pair every such document with every other). */
+  empty: number;
+}
+
+/** Worker-local views of the shared tables, rebuilt only when the buffers change. */
+let shared: { weights: SharedNumberMap; table: NumberMap; cacheParts: VectorCacheParts; cache: VectorCache } | null = null;
+
+function views(task: SignTask): { table: NumberMap; cache: VectorCache } {
+  if (shared === null || shared.weights.keys !== task.weights.keys || shared.cacheParts.vectors !== task.cache.vectors) {
+    shared = {
+      weights: task.weights,
+      table: NumberMap.fromShared(task.weights),
+      cacheParts: task.cache,
+      cache: VectorCache.fromShared(task.cache),
+    };
+  }
+  return shared;
+}
+
+/**
+ * Pass 2 of the preparatory phase for one shard: weights from the stored term counts and
+ * the shared vocabulary, a random-hyperplane signature per document, and the shard's
+ * signatures written as a run sorted by signature.
+ */
+export async function signShard(task: SignTask): Promise<SignStats> {
+  const { table, cache } = views(task);
+  const [counts] = readRunFileSync<ShardCounts>(shardFile(task.workdir, task.index, "counts"));
+  const words = wordsPerSignature(task.bits);
+  const acc = new Float64Array(task.bits);
+  const scratch = new Float32Array(task.bits);
+  const records: SigRecord[] = [];
+  let empty = 0;
+  let at = 0;
+  for (let d = 0; d < counts.ordinals.length; d++) {
+    const end = at + counts.lengths[d];
+    acc.fill(0);
+    let used = 0;
+    for (; at < end; at++) {
+      const term = counts.terms[at];
+      const factor = table.get(term);
+      if (factor === undefined || factor === 0) continue;
+      let vector = cache.get(term);
+      if (vector === null) {
+        termVector(task.seed, term, scratch);
+        vector = scratch;
+      }
+      accumulate(acc, vector, counts.counts[at] * factor);
+      used++;
+    }
+    if (used === 0) {
+      empty++;
+      continue;
+    }
+    const s = new Uint32Array(words);
+    signBits(acc, s, 0);
+    records.push({ d: counts.ordinals[d], s });
+  }
+  records.sort(compareSigRecords);
+  await writeRunFile(shardFile(task.workdir, task.index, "run"), records);
+  const stats: SignStats = { signed: records.length, empty };
+  await writeMarker(task.workdir, `sign-${shardName(task.index)}`, stats);
+  return stats;
+}
+
+export interface FillTask {
+  cache: VectorCacheParts;
+  from: number;
+  to: number;
+}
+
+/** Computes a slot range of the shared vector cache. */
+export function fillCache(task: FillTask): void {
+  VectorCache.fromShared(task.cache).fill(task.from, task.to);
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { hashSequence, hashString } from "../../src/features/hash.js";
+import { countTerms, shingles, termCounts, tokenHashes } from "../../src/features/terms.js";
+
+const DEF = { lowercase: true, keepNumbers: false };
+
+describe("tokenHashes", () => {
+  it("hashes the normalised kept tokens, in order", () => {
+    const tokens = ["Psi", ",", "štěkají", "42", "<", "<3", "PSI", "..."];
+    expect(tokenHashes(tokens, DEF)).toEqual(["psi", "štěkají", "<3", "psi"].map(hashString));
+    expect(tokenHashes(tokens, { lowercase: false, keepNumbers: true })).toEqual(
+      ["Psi", "štěkají", "42", "<3", "PSI"].map(hashString),
+    );
+  });
+
+  it("returns nothing for a document with no kept token", () => {
+    expect(tokenHashes([], DEF)).toEqual([]);
+    expect(tokenHashes([",", "1", "2"], DEF)).toEqual([]);
+  });
+});
+
+describe("shingles", () => {
+  const h = ["a", "b", "c", "d", "e"].map(hashString);
+
+  it("k = 1 is the token sequence itself", () => {
+    expect(shingles(h, 1)).toEqual(h);
+    expect(shingles([], 1)).toEqual([]);
+  });
+
+  it("k = 3 gives every window of 3 consecutive hashes, in order", () => {
+    expect(shingles(h, 3)).toEqual([0, 1, 2].map((i) => hashSequence(h, i, 3)));
+    expect(shingles(h, 3).length).toBe(3);
+    expect(shingles(h.slice(0, 3), 3)).toEqual([hashSequence(h, 0, 3)]);
+  });
+
+  it("gives no shingle when there are fewer than k tokens", () => {
+    expect(shingles(h.slice(0, 2), 3)).toEqual([]);
+    expect(shingles([], 3)).toEqual([]);
+  });
+
+  it("k = 2 shingles differ from k = 1 terms and from each other's order", () => {
+    const ab = shingles([h[0], h[1]], 2)[0];
+    const ba = shingles([h[1], h[0]], 2)[0];
+    expect(ab).not.toBe(ba);
+    expect(h).not.toContain(ab);
+  });
+});
+
+describe("countTerms", () => {
+  it("lists distinct terms in order of first occurrence with their counts", () => {
+    expect(countTerms([5, 3, 5, 7, 3, 5])).toEqual({ terms: [5, 3, 7], counts: [3, 2, 1] });
+    expect(countTerms([])).toEqual({ terms: [], counts: [] });
+  });
+});
+
+describe("termCounts", () => {
+  const tokens = ["The", "cat", ",", "the", "2024", "CAT", "the", "cat", "!"];
+
+  it("k = 1: counts of normalised kept tokens", () => {
+    const r = termCounts(tokens, { ...DEF, shingleSize: 1 });
+    expect(r).toEqual({ terms: ["the", "cat"].map(hashString), counts: [3, 3], kept: 6 });
+  });
+
+  it("k = 1 with keepNumbers and without lowercasing", () => {
+    const r = termCounts(tokens, { lowercase: false, keepNumbers: true, shingleSize: 1 });
+    expect(r).toEqual({
+      terms: ["The", "cat", "the", "2024", "CAT"].map(hashString),
+      counts: [1, 2, 2, 1, 1],
+      kept: 7,
+    });
+  });
+
+  it("k = 3: shingles of consecutive kept tokens (dropped tokens do not break a shingle)", () => {
+    const r = termCounts(tokens, { ...DEF, shingleSize: 3 });
+    const kept = ["the", "cat", "the", "cat", "the", "cat"].map(hashString);
+    const tcT = hashSequence(kept, 0, 3); // the cat the
+    const ctC = hashSequence(kept, 1, 3); // cat the cat
+    expect(r).toEqual({ terms: [tcT, ctC], counts: [2, 2], kept: 6 });
+    // The same shingles as if the dropped tokens were never there.
+    expect(termCounts(["the", "cat", "the", "cat", "the", "cat"], { ...DEF, shingleSize: 3 })).toEqual(r);
+  });
+
+  it("k = 3 on a short document: no terms, but kept tokens are counted", () => {
+    expect(termCounts(["a", ",", "b"], { ...DEF, shingleSize: 3 })).toEqual({ terms: [], counts: [], kept: 2 });
+  });
+
+  it("is deterministic and independent of other documents", () => {
+    const opts = { ...DEF, shingleSize: 2 };
+    const a = termCounts(tokens, opts);
+    termCounts(["other", "words"], opts);
+    expect(termCounts(tokens, opts)).toEqual(a);
+  });
+});

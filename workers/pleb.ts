@@ -1,0 +1,5 @@
+import { asTask } from "../src/coordinator/task-result.js";
+import { computeKeys, scanChunk } from "../src/pleb/pleb-tasks.js";
+
+export const keys = asTask(computeKeys);
+export const scan = asTask(scanChunk);

@@ -1,0 +1,7 @@
+import { asTask } from "../src/coordinator/task-result.js";
+import { countShard } from "../src/features/count-shard.js";
+import { fillCache, signShard } from "../src/sketch/sign-shard.js";
+
+export const count = asTask(countShard);
+export const sign = asTask(signShard);
+export const fill = asTask(fillCache);
