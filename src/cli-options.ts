@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
-import { DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PlebOptions, type PrepareOptions } from "./options.js";
+import { DEFAULT_CHUNK_BYTES, DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PlebOptions, type PrepareOptions } from "./options.js";
 import { VertdupError } from "./util/errors.js";
 
 /** Options that shape the signatures (prepare and run). */
@@ -32,7 +32,8 @@ export function withExecutionOptions<T>(y: Argv<T>) {
     .option("seed", { type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions" })
     .option("workers", { type: "number", default: availableParallelism(), describe: "worker threads" })
     .option("tmp-dir", { type: "string", describe: "where a temporary work directory is made (without -w)" })
-    .option("quiet", { type: "boolean", default: false, describe: "plain log lines instead of progress bars" });
+    .option("quiet", { type: "boolean", default: false, describe: "plain log lines instead of progress bars" })
+    .option("chunk-size", { type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard (tuning only: outputs do not depend on it)" });
 }
 
 function positiveInt(name: string, v: number, min = 1): number {
@@ -90,6 +91,6 @@ export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
   };
 }
 
-export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean }): ExecutionOptions {
-  return { workers: positiveInt("workers", a.workers), tmpDir: a["tmp-dir"], quiet: a.quiet };
+export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size": number }): ExecutionOptions {
+  return { workers: positiveInt("workers", a.workers), tmpDir: a["tmp-dir"], quiet: a.quiet, chunkBytes: positiveInt("chunk-size", a["chunk-size"]) };
 }

@@ -26,6 +26,8 @@ export interface ExecutionOptions {
   tmpDir?: string;
   /** Plain log lines instead of progress bars, whatever stderr is. */
   quiet?: boolean;
+  /** Bytes of corpus per shard: a tuning knob, no output depends on it. */
+  chunkBytes?: number;
 }
 
 export const DEFAULT_PREPARE: PrepareOptions = {
@@ -40,6 +42,9 @@ export const DEFAULT_PREPARE: PrepareOptions = {
   maxDf: Number.POSITIVE_INFINITY,
   seed: 1,
 };
+
+/** Large enough that task overhead is negligible, small enough to spread a small corpus. */
+export const DEFAULT_CHUNK_BYTES = 1 << 20;
 
 export const DEFAULT_PLEB: PlebOptions = {
   threshold: 0.9,

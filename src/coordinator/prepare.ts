@@ -6,16 +6,17 @@ import { addWarnings, emptyWarnings, type ReaderWarnings } from "../corpus/verti
 import type { ShardStats } from "../features/count-shard.js";
 import { mergeDocumentFrequencies, termWeights } from "../features/vocabulary.js";
 import { writeSignatureStore } from "../runs/signature-store.js";
+import { encodeRecords } from "../runs/run-file.js";
 import { VectorCache } from "../sketch/random-vectors.js";
 import type { SignStats } from "../sketch/sign-shard.js";
 import { wordsPerSignature } from "../sketch/signature.js";
-import type { ExecutionOptions, PrepareOptions } from "../options.js";
+import { DEFAULT_CHUNK_BYTES, type ExecutionOptions, type PrepareOptions } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import { packageVersion } from "../util/package-info.js";
 import { writeAtomic } from "../util/atomic.js";
 import { WorkerPool } from "./pool.js";
 import type { Reporter } from "./progress.js";
-import { createWorkdir, shardFile } from "./workdir.js";
+import { createWorkdir, shardFile, vocabularyFile } from "./workdir.js";
 import { PhaseClock, type PhaseTiming } from "./phase-clock.js";
 
 /** What `prepare` leaves in `<workdir>/prepare.json` for the later phases and the manifest. */
@@ -40,8 +41,6 @@ export interface PrepareManifest {
 
 export const PREPARE_MANIFEST = "prepare.json";
 
-/** Target size of one chunk of corpus text: large enough that task overhead is negligible. */
-const CHUNK_BYTES = 1 << 20;
 /** Memory for precomputed vectors of the most frequent terms, shared by all workers. */
 const VECTOR_CACHE_BYTES = 256 << 20;
 
@@ -64,7 +63,7 @@ export async function prepare(
   const pool = new WorkerPool("prepare", exec.workers);
   try {
     clock.start("count");
-    const shardStats = await countPass(inputs, workdir, options, pool, reporter);
+    const shardStats = await countPass(inputs, workdir, options, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, pool, reporter);
     clock.stop("count");
     const documents = shardStats.reduce((n, s) => n + s.docs, 0);
     if (documents === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
@@ -74,6 +73,7 @@ export async function prepare(
     clock.start("vocabulary");
     const df = mergeDocumentFrequencies(workdir, shardStats.length);
     const weights = termWeights(df, documents, options);
+    await writeAtomic(vocabularyFile(workdir), encodeRecords([weights.byDf]));
     const cacheSize = Math.min(weights.byDf.terms.length, Math.floor(VECTOR_CACHE_BYTES / (options.bits * 4)));
     const cache = VectorCache.build(options.seed, options.bits, weights.byDf.terms.subarray(0, cacheSize));
     const step = Math.ceil(cacheSize / exec.workers);
@@ -134,13 +134,14 @@ async function countPass(
   inputs: readonly string[],
   workdir: string,
   options: PrepareOptions,
+  chunkBytes: number,
   pool: WorkerPool,
   reporter: Reporter,
 ): Promise<ShardStats[]> {
   const progress = reporter.progress("reading", "docs");
   const pending: Promise<ShardStats>[] = [];
   let docs = 0;
-  for await (const chunk of chunkCorpus(inputs, CHUNK_BYTES)) {
+  for await (const chunk of chunkCorpus(inputs, chunkBytes)) {
     const bytes = chunk.bytes;
     // Copy into a buffer of its own so that it can be transferred, not cloned.
     const own = new Uint8Array(bytes.length);

@@ -9,7 +9,7 @@ import { writeAtomic } from "../util/atomic.js";
  *
  *   prepare.json                      options and inputs of the preparatory phase
  *   shards/NNNNNN.{counts,docs,df}.zst pass 1 per chunk: term counts, ids, partial df
- *   vocab.zst                          kept terms with df and weight
+ *   vocab.zst                          kept terms and their df, by decreasing df
  *   runs/NNNNNN.run.zst                pass 2 per chunk: (signature, document) sorted
  *   store/{signatures,offsets,docs}.u32  distinct signatures, sorted, with their documents
  *   markers/<task>.done                completion markers (JSON of the task's stats)
@@ -27,6 +27,10 @@ export function shardFile(workdir: string, index: number, kind: ShardFileKind): 
 
 export function markerFile(workdir: string, task: string): string {
   return join(workdir, "markers", `${task}.done`);
+}
+
+export function vocabularyFile(workdir: string): string {
+  return join(workdir, "vocab.zst");
 }
 
 export const storeFiles = (workdir: string) => ({

@@ -1,0 +1,22 @@
+import type { Argv } from "yargs";
+import { executionOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPrepareOptions } from "../cli-options.js";
+import { prepare } from "../coordinator/prepare.js";
+import { stderrReporter } from "../coordinator/progress.js";
+
+const builder = (y: Argv) =>
+  withExecutionOptions(withPrepareOptions(y))
+    .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
+    .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory" });
+
+type Args = Awaited<ReturnType<typeof builder>["argv"]>;
+
+export const prepareCommand = {
+  command: "prepare <inputs..>",
+  describe: "preparatory half: corpus → signature store in the work directory",
+  builder,
+  handler: async (a: Args) => {
+    const exec = executionOptionsFrom(a);
+    const m = await prepare(a.inputs as string[], a.w, prepareOptionsFrom(a), exec, stderrReporter(exec.quiet));
+    process.stdout.write(`prepared ${m.counts.documents} documents, ${m.counts.distinctSignatures} distinct signatures in ${a.w}\n`);
+  },
+};

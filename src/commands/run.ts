@@ -1,0 +1,39 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Argv } from "yargs";
+import { executionOptionsFrom, plebOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPlebOptions, withPrepareOptions } from "../cli-options.js";
+import { prepare } from "../coordinator/prepare.js";
+import { plebPhase } from "../coordinator/pleb-phase.js";
+import { stderrReporter } from "../coordinator/progress.js";
+import { ensureWritableDir } from "../util/output-dir.js";
+import { runSummary } from "./summary.js";
+
+const builder = (y: Argv) =>
+  withExecutionOptions(withPlebOptions(withPrepareOptions(y)))
+    .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
+    .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
+    .option("w", { alias: "workdir", type: "string", describe: "work directory to keep (default: temporary, removed)" });
+
+type Args = Awaited<ReturnType<typeof builder>["argv"]>;
+
+export const runCommand = {
+  command: "run <inputs..>",
+  describe: "whole pipeline: corpus → signatures → PLEB → pairs",
+  builder,
+  handler: async (a: Args) => {
+    const exec = executionOptionsFrom(a);
+    const prepOpts = prepareOptionsFrom(a);
+    const plebOpts = plebOptionsFrom(a);
+    await ensureWritableDir(a.o);
+    const reporter = stderrReporter(exec.quiet);
+    const workdir = a.w ?? (await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-")));
+    try {
+      await prepare(a.inputs as string[], workdir, prepOpts, exec, reporter);
+      const manifest = await plebPhase(workdir, a.o, plebOpts, exec, reporter);
+      process.stdout.write(runSummary(a.o, manifest) + "\n");
+    } finally {
+      if (a.w === undefined) await rm(workdir, { recursive: true, force: true });
+    }
+  },
+};
