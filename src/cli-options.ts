@@ -94,3 +94,15 @@ export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
 export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size": number }): ExecutionOptions {
   return { workers: positiveInt("workers", a.workers), tmpDir: a["tmp-dir"], quiet: a.quiet, chunkBytes: positiveInt("chunk-size", a["chunk-size"]) };
 }
+
+/** yargs drops a bare `-` from positional lists: it travels under this name instead. */
+const STDIN_ARG = "\u0000stdin";
+
+export function protectStdinArg(arg: string): string {
+  return arg === "-" ? STDIN_ARG : arg;
+}
+
+/** The input paths of a command, with standard input as `-` again. */
+export function inputPaths(inputs: readonly (string | number)[]): string[] {
+  return inputs.map((i) => (String(i) === STDIN_ARG ? "-" : String(i)));
+}

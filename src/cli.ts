@@ -4,12 +4,14 @@ import { hideBin } from "yargs/helpers";
 import { plebCommand } from "./commands/pleb.js";
 import { prepareCommand } from "./commands/prepare.js";
 import { runCommand } from "./commands/run.js";
+import { protectStdinArg } from "./cli-options.js";
 import { VertdupError } from "./util/errors.js";
 import { packageVersion } from "./util/package-info.js";
 
 async function main(): Promise<void> {
-  await yargs(hideBin(process.argv))
+  await yargs(hideBin(process.argv).map(protectStdinArg))
     .scriptName("vertdup")
+    .exitProcess(false)
     .version(packageVersion())
     .command(runCommand)
     .command(prepareCommand)
@@ -24,7 +26,20 @@ async function main(): Promise<void> {
     .parseAsync();
 }
 
-main().catch((err: unknown) => {
+let finished = false;
+// A stream that never ends leaves a promise pending and Node exits quietly with status 0:
+// that must never pass for success.
+process.on("exit", (code) => {
+  if (!finished && code === 0) {
+    process.stderr.write("vertdup: internal error: stopped before the command finished\n");
+    process.exitCode = 70;
+  }
+});
+
+main().then(() => {
+  finished = true;
+}, (err: unknown) => {
+  finished = true;
   if (err instanceof VertdupError) {
     process.stderr.write(`vertdup: error: ${err.message}\n`);
     process.exit(1);

@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPrepareOptions } from "../cli-options.js";
+import { executionOptionsFrom, inputPaths, prepareOptionsFrom, withExecutionOptions, withPrepareOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { stderrReporter } from "../coordinator/progress.js";
 
@@ -16,7 +16,7 @@ export const prepareCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const m = await prepare(a.inputs as string[], a.w, prepareOptionsFrom(a), exec, stderrReporter(exec.quiet));
+    const m = await prepare(inputPaths(a.inputs), a.w, prepareOptionsFrom(a), exec, stderrReporter(exec.quiet));
     process.stdout.write(`prepared ${m.counts.documents} documents, ${m.counts.distinctSignatures} distinct signatures in ${a.w}\n`);
   },
 };

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { executionOptionsFrom, plebOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPlebOptions, withPrepareOptions } from "../cli-options.js";
+import { executionOptionsFrom, inputPaths, plebOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPlebOptions, withPrepareOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
@@ -29,7 +29,7 @@ export const runCommand = {
     const reporter = stderrReporter(exec.quiet);
     const workdir = a.w ?? (await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-")));
     try {
-      await prepare(a.inputs as string[], workdir, prepOpts, exec, reporter);
+      await prepare(inputPaths(a.inputs), workdir, prepOpts, exec, reporter);
       const manifest = await plebPhase(workdir, a.o, plebOpts, exec, reporter);
       process.stdout.write(runSummary(a.o, manifest) + "\n");
     } finally {

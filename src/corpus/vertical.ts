@@ -12,6 +12,11 @@ export interface VerticalDoc {
   line: number;
   /** The chosen positional attribute of every token line, in order. */
   tokens: string[];
+  /**
+   * Only with `ReaderOptions.paragraphs`: token ranges of the `<p>` elements, flat as
+   * [start0, end0, start1, end1, …] (an unclosed `<p>` ends at the next `<p>` or `</doc>`).
+   */
+  paragraphs?: number[];
 }
 
 /** Lenient problems: counted and reported in the manifest, never fatal. */
@@ -39,6 +44,8 @@ export interface ReaderOptions {
   column: number;
   /** Attribute of `<doc>` that names the document. */
   idAttr: string;
+  /** Record the `<p>` token ranges of each document (the paragraph methods need them). */
+  paragraphs?: boolean;
 }
 
 // A structure line: `<name attr…>`, `</name>` or `<name…/>`. Anything else is a token, so a
@@ -92,6 +99,11 @@ export function parseChunk(
   const text = decodeChunk(chunk);
   const open: string[] = [];
   let doc: VerticalDoc | null = null;
+  let paragraphStart = -1;
+  const endParagraph = (d: VerticalDoc) => {
+    if (paragraphStart >= 0) d.paragraphs?.push(paragraphStart, d.tokens.length);
+    paragraphStart = -1;
+  };
   let ordinal = chunk.firstDoc;
   let lineNo = chunk.firstLine - 1;
   let pos = 0;
@@ -130,12 +142,14 @@ export function parseChunk(
         if (doc === null) throw new InputError(file, lineNo, "</doc> without an open <doc>");
         warnings.unclosedStructure += open.length;
         open.length = 0;
+        endParagraph(doc);
         onDoc(doc);
         doc = null;
       } else {
         if (doc !== null) throw new InputError(file, lineNo, `<doc> inside the <doc> opened at line ${doc.line} (missing </doc>)`);
         const id = attributeValue(line, opts.idAttr) ?? String(ordinal + 1);
         doc = { ordinal: ordinal++, id, line: lineNo, tokens: [] };
+        if (opts.paragraphs) doc.paragraphs = [];
       }
       continue;
     }
@@ -143,6 +157,10 @@ export function parseChunk(
     if (doc === null) {
       warnings.tagOutsideDoc++;
       continue;
+    }
+    if (name === "p" && doc.paragraphs !== undefined) {
+      endParagraph(doc);
+      if (!closing) paragraphStart = doc.tokens.length;
     }
     if (!closing) {
       open.push(name);

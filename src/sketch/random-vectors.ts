@@ -75,7 +75,8 @@ export class Sfc32 {
  *
  * Polar method: draw (u, v) uniform in [−1,1)², reject unless 0 < s = u²+v² < 1; then
  * u·√(−2 ln s / s) and v·√(−2 ln s / s) are two independent standard normals. Acceptance is
- * π/4, so a 1024-bit vector costs ≈ 652 log/sqrt pairs and ≈ 1304 generator steps.
+ * π/4, so a 1024-bit vector costs 512 log/sqrt pairs and ≈ 2·512/(π/4) ≈ 1304 generator
+ * steps.
  *
  * @param seed  the signature seed (thesis `rnd_seed`), an integer in [0, 2^53)
  * @param term  a term hash, an integer in [0, 2^53)

@@ -1,0 +1,161 @@
+/**
+ * The hamming-full kernel in WebAssembly: the same tile as `hammingTileTs`, but 64 bits at a
+ * time with the native popcount (`i64.popcnt`, one POPCNT instruction on x86-64) instead of
+ * a SWAR popcount of 32-bit halves. The distance is checked against maxDistance after every
+ * 256 bits: two unrelated 1024-bit signatures differ in ≈128 of the first 256 bits, so at the
+ * usual thresholds most comparisons stop after four popcounts. Needs bits ≡ 0 (mod 256).
+ *
+ * The module is small enough to be written here byte by byte (no toolchain needed). Its one
+ * function, in the text format:
+ *
+ *   (func (export "tile") (param iFrom iTo jFrom jTo rowBytes maxD out upper) (result i32)
+ *     for i in [iFrom, iTo):  a = i·rowBytes
+ *       for j in [upper ? max(jFrom, i+1) : jFrom, jTo):  b = j·rowBytes, d = 0
+ *         for k = 0; k < rowBytes; k += 32:
+ *           d += Σ_{o ∈ 0,8,16,24} popcnt(load64(a+k+o) ^ load64(b+k+o))
+ *           if d > maxD: next j
+ *         store (i, j, d) at p; p += 12
+ *     return (p − out) / 12)
+ *
+ * Memory (imported): the signatures from byte 0, the output area from `out`.
+ */
+
+const I32 = 0x7f;
+const op = {
+  block: 0x02, loop: 0x03, end: 0x0b, br: 0x0c, brIf: 0x0d, select: 0x1b,
+  get: 0x20, set: 0x21, tee: 0x22, i64Load: 0x29, i32Store: 0x36, i32Const: 0x41,
+  i32LtU: 0x49, i32GtU: 0x4b, i32GeU: 0x4f, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32DivU: 0x6e,
+  i64Popcnt: 0x7b, i64Xor: 0x85, i32WrapI64: 0xa7, void: 0x40,
+} as const;
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+/** Signed LEB128 of a constant in [0, 64): a single byte. */
+function sleb(n: number): number[] {
+  if (!(Number.isInteger(n) && n >= 0 && n < 64)) throw new RangeError(`constant ${n} needs a longer encoding`);
+  return [n];
+}
+
+function section(id: number, body: number[]): number[] {
+  return [id, ...uleb(body.length), ...body];
+}
+
+function name(s: string): number[] {
+  return [...uleb(s.length), ...Buffer.from(s, "ascii")];
+}
+
+function tileBody(): number[] {
+  // Parameters 0..7, locals 8..14.
+  const [iFrom, iTo, jFrom, jTo, rowBytes, maxD, out, upper] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const [i, j, a, b, k, d, p] = [8, 9, 10, 11, 12, 13, 14];
+  const { get, set, tee } = op;
+  const popcntAt = (offset: number) => [
+    get, d,
+    get, a, get, k, op.i32Add, op.i64Load, 3, ...uleb(offset),
+    get, b, get, k, op.i32Add, op.i64Load, 3, ...uleb(offset),
+    op.i64Xor, op.i64Popcnt, op.i32WrapI64, op.i32Add, set, d,
+  ];
+  const store = (value: number, offset: number) => [get, p, get, value, op.i32Store, 2, ...uleb(offset)];
+  return [
+    1, 7, I32, // seven i32 locals
+    get, out, set, p,
+    get, iFrom, set, i,
+    op.block, op.void,
+    op.loop, op.void,
+    get, i, get, iTo, op.i32GeU, op.brIf, 1,
+    // j = upper ? max(jFrom, i + 1) : jFrom
+    get, i, op.i32Const, 1, op.i32Add, tee, j, get, jFrom, get, j, get, jFrom, op.i32GtU, op.select, set, j,
+    get, j, get, jFrom, get, upper, op.select, set, j,
+    get, i, get, rowBytes, op.i32Mul, set, a,
+    op.block, op.void,
+    op.loop, op.void,
+    get, j, get, jTo, op.i32GeU, op.brIf, 1,
+    op.block, op.void, // next j
+    get, j, get, rowBytes, op.i32Mul, set, b,
+    op.i32Const, 0, set, d,
+    op.i32Const, 0, set, k,
+    op.loop, op.void,
+    ...popcntAt(0), ...popcntAt(8), ...popcntAt(16), ...popcntAt(24),
+    get, d, get, maxD, op.i32GtU, op.brIf, 1,
+    get, k, op.i32Const, ...sleb(32), op.i32Add, tee, k, get, rowBytes, op.i32LtU, op.brIf, 0,
+    op.end,
+    ...store(i, 0), ...store(j, 4), ...store(d, 8),
+    get, p, op.i32Const, ...sleb(12), op.i32Add, set, p,
+    op.end, // next j
+    get, j, op.i32Const, 1, op.i32Add, set, j, op.br, 0,
+    op.end,
+    op.end,
+    get, i, op.i32Const, 1, op.i32Add, set, i, op.br, 0,
+    op.end,
+    op.end,
+    get, p, get, out, op.i32Sub, op.i32Const, ...sleb(12), op.i32DivU,
+    op.end,
+  ];
+}
+
+function moduleBytes(): Uint8Array {
+  const body = tileBody();
+  return Uint8Array.from([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, [1, 0x60, 8, ...Array<number>(8).fill(I32), 1, I32]),
+    ...section(2, [1, ...name("e"), ...name("m"), 0x02, 0x00, 1]),
+    ...section(3, [1, 0]),
+    ...section(7, [1, ...name("tile"), 0x00, 0]),
+    ...section(10, [1, ...uleb(body.length), ...body]),
+  ]);
+}
+
+/** The part of the WebAssembly API used here (the project's lib settings do not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
+}
+
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+let compiled: object | null = null;
+
+const PAGE = 65536;
+
+/**
+ * A kernel instance holding a private copy of one signature store (n × W words) and an
+ * output area for `maxPairs` triples per call.
+ */
+export class HammingWasm {
+  private readonly tileFn: (...args: number[]) => number;
+  private readonly memory: { buffer: ArrayBuffer };
+  private readonly outByte: number;
+
+  constructor(
+    readonly store: Uint32Array,
+    readonly W: number,
+    readonly maxPairs: number,
+  ) {
+    if (W % 8 !== 0) throw new RangeError(`the WebAssembly kernel needs a multiple of 256 bits, got ${W * 32}`);
+    compiled ??= new wasm.Module(moduleBytes());
+    this.outByte = store.byteLength;
+    const bytes = this.outByte + 12 * maxPairs;
+    if (bytes > 2 ** 32 - PAGE) throw new RangeError(`signature store of ${store.byteLength} bytes is too large for the WebAssembly kernel`);
+    this.memory = new wasm.Memory({ initial: Math.ceil(bytes / PAGE) });
+    new Uint32Array(this.memory.buffer, 0, store.length).set(store);
+    const instance = new wasm.Instance(compiled, { e: { m: this.memory } });
+    this.tileFn = instance.exports.tile as (...args: number[]) => number;
+  }
+
+  /** As hammingTileTs; (jTo − jFrom)·(iTo − iFrom) must not exceed maxPairs. */
+  tile(iFrom: number, iTo: number, jFrom: number, jTo: number, upper: boolean, maxDistance: number, out: Uint32Array, outAt = 0): number {
+    const found = this.tileFn(iFrom, iTo, jFrom, jTo, this.W * 4, maxDistance, this.outByte, upper ? 1 : 0);
+    out.set(new Uint32Array(this.memory.buffer, this.outByte, 3 * found), outAt);
+    return found;
+  }
+}

@@ -1,0 +1,48 @@
+import type { Chunk } from "../corpus/chunker.js";
+import { displayName } from "../corpus/open-input.js";
+import { emptyWarnings, parseChunk, type ReaderWarnings, type VerticalDoc } from "../corpus/vertical.js";
+import { InputError } from "../util/errors.js";
+import type { FeatureOptions } from "./method-options.js";
+
+/** What every method's chunk task returns besides its features. */
+export interface ShardBase {
+  /** Corpus ordinal of the chunk's first document. */
+  firstDoc: number;
+  ids: string[];
+  /** Token lines of each document (the length `--keep longest` compares). */
+  tokens: Uint32Array;
+  warnings: ReaderWarnings;
+}
+
+export interface ChunkTask {
+  workdir: string;
+  chunk: Chunk;
+  options: FeatureOptions;
+}
+
+/** Parses a chunk, calling `onDoc` per document, and gathers the ids and lengths. */
+export function scanChunk(chunk: Chunk, options: FeatureOptions, onDoc: (doc: VerticalDoc) => void): ShardBase {
+  const warnings = emptyWarnings();
+  const ids: string[] = [];
+  const tokens: number[] = [];
+  parseChunk(chunk, options, warnings, (doc) => {
+    ids.push(doc.id);
+    tokens.push(doc.tokens.length);
+    onDoc(doc);
+  });
+  if (ids.length !== chunk.docCount) {
+    throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);
+  }
+  return { firstDoc: chunk.firstDoc, ids, tokens: Uint32Array.from(tokens), warnings };
+}
+
+/** Concatenates per-shard typed arrays in shard order. */
+export function concatU32(parts: readonly Uint32Array[]): Uint32Array {
+  const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

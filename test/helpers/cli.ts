@@ -1,0 +1,38 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** The compiled CLI (npm test builds before running vitest). */
+export const CLI = resolve("dist/src/cli.js");
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `vertdup args…` as a user would, optionally feeding standard input. */
+export function vertdup(args: string[], input?: Buffer | string): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const made: string[] = [];
+
+/** A fresh temporary directory, removed by removeTempDirs(). */
+export function tempDir(prefix = "vertdup-e2e-"): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+
+export function removeTempDirs(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** Rows of a TSV file without its header. */
+export function readTsv(path: string): string[][] {
+  const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+  return lines.slice(1).filter((l) => l.length > 0).map((l) => l.split("\t"));
+}
