@@ -17,7 +17,7 @@ function integrate(f: (s: number) => number, from: number, to: number, steps = 2
  * exact Jaccard, so a false candidate costs only time while a missed pair is lost: the
  * choice leans strongly towards recall.
  */
-const MISS_WEIGHT = 0.99;
+const MISS_WEIGHT = 0.98;
 
 /**
  * Bands × rows (bands · rows ≤ numPerm) minimising the weighted area of false candidates
