@@ -1,9 +1,15 @@
 #!/usr/bin/env node
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import { paragraphsCommand } from "./commands/paragraphs.js";
 import { plebCommand } from "./commands/pleb.js";
+import { similarityCommand } from "./commands/similarity.js";
+import { hammingFullCommand } from "./commands/hamming-full.js";
+import { compareCommand } from "./commands/compare.js";
 import { prepareCommand } from "./commands/prepare.js";
 import { runCommand } from "./commands/run.js";
+import { cleanCommand } from "./commands/clean.js";
+import { shortLongCommand } from "./commands/short-long.js";
 import { protectStdinArg } from "./cli-options.js";
 import { VertdupError } from "./util/errors.js";
 import { packageVersion } from "./util/package-info.js";
@@ -16,6 +22,12 @@ async function main(): Promise<void> {
     .command(runCommand)
     .command(prepareCommand)
     .command(plebCommand)
+    .command(cleanCommand)
+    .command(shortLongCommand)
+    .command(paragraphsCommand)
+    .command(similarityCommand)
+    .command(hammingFullCommand)
+    .command(compareCommand)
     .demandCommand(1, "name a command (see vertdup --help)")
     .strict()
     .fail((msg, err) => {

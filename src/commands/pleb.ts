@@ -3,11 +3,14 @@ import { executionOptionsFrom, plebOptionsFrom, withExecutionOptions, withPlebOp
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { runSummary } from "./summary.js";
+import { KEEP_OPTION } from "../methods/method-cli.js";
 
 const builder = (y: Argv) =>
   withExecutionOptions(withPlebOptions(y))
     .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "prepared work directory" })
-    .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" });
+    .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
+    .option(...KEEP_OPTION)
+    .option("reference", { type: "string", describe: "pairs file (e.g. from hamming-full): log the running recall against it" });
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -17,7 +20,7 @@ export const plebCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet));
+    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), a.keep, a.reference);
     process.stdout.write(runSummary(a.o, manifest) + "\n");
   },
 };

@@ -6,11 +6,13 @@ import { executionOptionsFrom, inputPaths, plebOptionsFrom, prepareOptionsFrom, 
 import { prepare } from "../coordinator/prepare.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
+import { methodDefaults, methodRunFrom, withMethodOptions } from "../methods/method-cli.js";
+import { runMethod } from "../methods/run-method.js";
 import { ensureWritableDir } from "../util/output-dir.js";
-import { runSummary } from "./summary.js";
+import { methodSummary, runSummary } from "./summary.js";
 
 const builder = (y: Argv) =>
-  withExecutionOptions(withPlebOptions(withPrepareOptions(y)))
+  withMethodOptions(withExecutionOptions(withPlebOptions(withPrepareOptions(y))))
     .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
     .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
     .option("w", { alias: "workdir", type: "string", describe: "work directory to keep (default: temporary, removed)" });
@@ -19,19 +21,24 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
 export const runCommand = {
   command: "run <inputs..>",
-  describe: "whole pipeline: corpus → signatures → PLEB → pairs",
+  describe: "whole pipeline: corpus → pairs (--method) → clusters",
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const prepOpts = prepareOptionsFrom(a);
-    const plebOpts = plebOptionsFrom(a);
+    const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
+    const opts = { ...parsed, "shingle-size": parsed.shingleSize };
     await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
     const workdir = a.w ?? (await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-")));
     try {
-      await prepare(inputPaths(a.inputs), workdir, prepOpts, exec, reporter);
-      const manifest = await plebPhase(workdir, a.o, plebOpts, exec, reporter);
-      process.stdout.write(runSummary(a.o, manifest) + "\n");
+      if (a.method === "lsh-cosine") {
+        await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter);
+        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, a.keep);
+        process.stdout.write(runSummary(a.o, manifest) + "\n");
+      } else {
+        const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
+        process.stdout.write(methodSummary(a.o, manifest) + "\n");
+      }
     } finally {
       if (a.w === undefined) await rm(workdir, { recursive: true, force: true });
     }

@@ -14,6 +14,11 @@ import { PhaseClock } from "./phase-clock.js";
 import { WorkerPool } from "./pool.js";
 import { PREPARE_MANIFEST, type PrepareManifest } from "./prepare.js";
 import type { Reporter } from "./progress.js";
+import { readPairsFile } from "../eval/pairs-file.js";
+import { ReferenceRecall } from "../eval/reference-recall.js";
+import { writeClusters } from "../clusters/write-clusters.js";
+import { loadDocTokens } from "../clusters/doc-table.js";
+import type { KeepPolicy } from "../methods/method-options.js";
 
 export async function readPrepareManifest(workdir: string): Promise<PrepareManifest> {
   const path = join(workdir, PREPARE_MANIFEST);
@@ -23,24 +28,33 @@ export async function readPrepareManifest(workdir: string): Promise<PrepareManif
   return JSON.parse(await readFile(path, "utf8")) as PrepareManifest;
 }
 
-/** The PLEB half: signature store → similar pairs, log and manifest in `outdir`. */
+/**
+ * The PLEB half: signature store → similar pairs, log and manifest in `outdir`. With a
+ * reference pairs file, the log also follows the recall against it.
+ */
 export async function plebPhase(
   workdir: string,
   outdir: string,
   opts: PlebOptions,
   exec: ExecutionOptions,
   reporter: Reporter,
+  keep: KeepPolicy = "longest",
+  referencePath?: string,
 ): Promise<RunManifest> {
   const prepared = await readPrepareManifest(workdir);
   await ensureWritableDir(outdir);
   const clock = new PhaseClock();
   const bits = prepared.options.bits;
   const store = loadSignatureStore(workdir, bits);
+  const reference =
+    referencePath === undefined
+      ? undefined
+      : new ReferenceRecall(await readPairsFile(referencePath), loadDocIds(workdir, prepared.counts.shards), store);
   const pool = new WorkerPool("pleb", exec.workers);
   let result;
   try {
     clock.start("pleb");
-    result = await runPleb(store, opts, exec, pool, reporter);
+    result = await runPleb(store, opts, exec, pool, reporter, reference);
     clock.stop("pleb");
   } finally {
     await pool.close();
@@ -51,11 +65,13 @@ export async function plebPhase(
   const sigOf = signatureOfDocument(store, documents);
   const ids = loadDocIds(workdir, prepared.counts.shards);
   const found = result.found;
-  await writePairsTsv(join(outdir, "pairs.tsv"), keys, documents, ids, (a, b) => {
+  const similarity = (a: number, b: number) => {
     const i = Math.min(sigOf[a], sigOf[b]);
     const j = Math.max(sigOf[a], sigOf[b]);
     return i === j ? 1 : 1 - (found.distance(i, j) ?? bits) / bits;
-  });
+  };
+  await writePairsTsv(join(outdir, "pairs.tsv"), keys, documents, ids, similarity);
+  const clusters = await writeClusters(outdir, keys, documents, ids, loadDocTokens(workdir, prepared.counts.shards), similarity, keep);
   await writePlebLog(outdir, result.log);
   clock.stop("output");
   const manifest: RunManifest = {
@@ -73,6 +89,7 @@ export async function plebPhase(
       pairs: keys.length,
       comparisons: result.comparisons,
     },
+    clusters,
     warnings: prepared.warnings,
     phases: { ...prepared.phases, ...clock.timings() },
   };

@@ -41,8 +41,13 @@ export interface PrepareManifest {
 
 export const PREPARE_MANIFEST = "prepare.json";
 
-/** Memory for precomputed vectors of the most frequent terms, shared by all workers. */
-const VECTOR_CACHE_BYTES = 256 << 20;
+/**
+ * Memory for precomputed vectors of the most frequent terms, shared by all workers: 1 GiB
+ * holds 262,144 vectors of 1024 bits. An uncached term costs a fresh termVector (≈ 1300
+ * generator steps and 512 logarithms, ~10 µs) per document it occurs in, against one
+ * accumulate (~1 µs) when cached; that dominated the sign pass on Zipfian corpora.
+ */
+const VECTOR_CACHE_BYTES = 1 << 30;
 
 /**
  * The preparatory phase: corpus → term counts and df per shard (pass 1) → vocabulary →
@@ -74,7 +79,8 @@ export async function prepare(
     const df = mergeDocumentFrequencies(workdir, shardStats.length);
     const weights = termWeights(df, documents, options);
     await writeAtomic(vocabularyFile(workdir), encodeRecords([weights.byDf]));
-    const cacheSize = Math.min(weights.byDf.terms.length, Math.floor(VECTOR_CACHE_BYTES / (options.bits * 4)));
+    // Terms with df 1 are not cached: their one vector costs the same computed in the sign pass.
+    const cacheSize = Math.min(repeatedTerms(weights.byDf.dfs), Math.floor(VECTOR_CACHE_BYTES / (options.bits * 4)));
     const cache = VectorCache.build(options.seed, options.bits, weights.byDf.terms.subarray(0, cacheSize));
     const step = Math.ceil(cacheSize / exec.workers);
     await Promise.all(
@@ -128,6 +134,13 @@ export async function prepare(
   } finally {
     await pool.close();
   }
+}
+
+/** Number of leading terms with df ≥ 2 in a list ordered by decreasing df. */
+function repeatedTerms(dfs: Uint32Array): number {
+  let n = 0;
+  while (n < dfs.length && dfs[n] >= 2) n++;
+  return n;
 }
 
 async function countPass(

@@ -52,7 +52,7 @@ export interface ReaderOptions {
 // token such as `<` or `<3` is not mistaken for a tag. The attribute part is matched lazily so
 // that the `/` of `<ref target="x"/>` or `<g />` marks the tag as empty, and it may contain `>`
 // (as in `title="a > b"`): only the `>` that ends the line closes the tag.
-const TAG = /^<(\/?)([A-Za-z_][\w.:-]*)(?:\s[\s\S]*?)?(\/?)>$/;
+export const TAG = /^<(\/?)([A-Za-z_][\w.:-]*)(?:\s[\s\S]*?)?(\/?)>$/;
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 

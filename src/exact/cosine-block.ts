@@ -1,19 +1,6 @@
 import type { Postings, SparseRows } from "./sparse-rows.js";
 
-/**
- * One block of the exact all-pairs cosine: the rows `queries` scored against the other rows
- * through the inverted index. For query row i, acc[j] = Σ_{t ∈ i} w(t, i) · w(t, j) sums the
- * products over the terms of i in row order (a fixed order, so results are reproducible and
- * independent of blocking); only rows j that share a term are touched, so a block costs
- * Σ_{t ∈ queries} df(t) multiply-adds instead of a dense scan.
- *
- * Which partners count, so that every unordered pair is produced exactly once:
- * - without a sample (`sampled` null): j < i (the postings are in row order, so the scan of
- *   a term stops at the first j ≥ i);
- * - with a sample: all j ≠ i, except sampled j > i (that pair is produced from j's side).
- *
- * Returns the pairs with min(1, acc) ≥ threshold as (row a < row b) and their cosines.
- */
+/** Pairs of one block: rows a < b and their cosines. */
 export interface CosineBlock {
   a: Uint32Array;
   b: Uint32Array;
@@ -33,6 +20,20 @@ export interface CosineBlockTask {
 /** Worker-local accumulator, reused while the number of rows stays the same. */
 let scratch: { acc: Float64Array; seen: Uint8Array; touched: Uint32Array } | null = null;
 
+/**
+ * One block of the exact all-pairs cosine: the rows `queries` scored against the other rows
+ * through the inverted index. For query row i, acc[j] = Σ_{t ∈ i} w(t, i) · w(t, j) sums the
+ * products over the terms of i in row order (a fixed order, so results are reproducible and
+ * independent of blocking); only rows j that share a term are touched, so a block costs
+ * Σ_{t ∈ queries} df(t) multiply-adds instead of a dense scan.
+ *
+ * Which partners count, so that every unordered pair is produced exactly once:
+ * - without a sample (`sampled` null): j < i (the postings are in row order, so the scan of
+ *   a term stops at the first j ≥ i);
+ * - with a sample: all j ≠ i, except sampled j > i (that pair is produced from j's side).
+ *
+ * Returns the pairs with min(1, acc) ≥ threshold as (row a < row b) and their cosines.
+ */
 export function cosineBlock(task: CosineBlockTask): CosineBlock {
   const { rows: m, postings: ix, queries, threshold, sampled } = task;
   const n = m.rowPtr.length - 1;

@@ -13,8 +13,11 @@ export interface HammingRowsTask {
   /** Rows [from, to) against all later signatures (the upper triangle)… */
   from: number;
   to: number;
-  /** …or, when given, these rows against every other signature (sample lists). */
+  /** …or, when given, these rows against every other signature (sample lists)… */
   rows?: Uint32Array;
+  /** …where sampled[r] = 1 for the rows of the sample: a pair of two sampled rows is
+   * produced from its later row only. */
+  sampled?: Uint8Array;
   /** Force the TypeScript kernel (tests and benchmarks compare the two). */
   portable?: boolean;
 }
@@ -46,9 +49,8 @@ function tileFunction(task: HammingRowsTask): Tile {
 }
 
 /**
- * (i, j, d) for every pair within maxDistance, i < j signature indices: for rows [from, to)
- * each pair with a later signature; for `rows`, each pair with any other signature (the
- * caller removes pairs seen from both sides).
+ * (i, j, d) for every pair within maxDistance, i < j signature indices, each once: for rows
+ * [from, to) each pair with a later signature; for `rows`, each pair with another signature.
  */
 export function hammingRows(task: HammingRowsTask): Uint32Array {
   const n = task.signatures.length / task.words;
@@ -69,7 +71,7 @@ export function hammingRows(task: HammingRowsTask): Uint32Array {
     let k = at;
     for (let t = 0; t < rect.used; t += 3) {
       const j = rect.data[t + 1];
-      if (j === i) continue;
+      if (j === i || (j < i && task.sampled?.[j] === 1)) continue;
       out.data[k++] = Math.min(i, j);
       out.data[k++] = Math.max(i, j);
       out.data[k++] = rect.data[t + 2];

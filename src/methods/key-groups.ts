@@ -4,10 +4,10 @@
  */
 export function sortByKey(keys: Uint32Array, members: Uint32Array): { keys: Uint32Array; members: Uint32Array } {
   const n = keys.length;
-  let k = keys;
-  let m = members;
-  let k2 = new Uint32Array(n);
-  let m2 = new Uint32Array(n);
+  let k: Uint32Array = keys;
+  let m: Uint32Array = members;
+  let k2: Uint32Array = new Uint32Array(n);
+  let m2: Uint32Array = new Uint32Array(n);
   const counts = new Uint32Array(65537);
   for (const shift of [0, 16]) {
     counts.fill(0);

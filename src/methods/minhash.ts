@@ -37,25 +37,37 @@ export class Permutations {
   }
 }
 
-/** MinHash signature of a shingle set (53-bit hashes, their low 32 bits permuted) into `out`. */
-export function minhashSignature(set: Float64Array, perms: Permutations, out: Uint32Array): void {
+/**
+ * MinHash signature of a shingle set (53-bit hashes, their low 32 bits permuted) into
+ * `out`. Minima are taken in signed 32-bit order — as fair an order as any for a bijection,
+ * and it keeps the loop in int32 arithmetic.
+ */
+export function minhashSignature(set: Float64Array, perms: Permutations, out: Int32Array): void {
   const { a, b, count } = perms;
-  const mins = out;
-  mins.fill(0xffffffff);
-  for (let s = 0; s < set.length; s++) {
-    const x = set[s] >>> 0;
-    for (let i = 0; i < count; i++) {
-      const v = (Math.imul(a[i], x) + b[i]) >>> 0;
-      if (v < mins[i]) mins[i] = v;
+  const n = set.length;
+  const xs = lowBits.length >= n ? lowBits : (lowBits = new Int32Array(n * 2));
+  for (let s = 0; s < n; s++) xs[s] = set[s] | 0;
+  // Permutation by permutation, so the running minimum stays in a register.
+  for (let i = 0; i < count; i++) {
+    const ai = a[i];
+    const bi = b[i];
+    let min = 0x7fffffff;
+    for (let s = 0; s < n; s++) {
+      const v = (Math.imul(ai, xs[s]) + bi) | 0;
+      if (v < min) min = v;
     }
+    out[i] = min;
   }
 }
 
+/** Scratch for the low 32 bits of a set's hashes. */
+let lowBits = new Int32Array(1024);
+
 /** One 32-bit key per band of `rows` consecutive minhashes: equal bands give equal keys. */
-export function bandKeys(signature: Uint32Array, bands: number, rows: number, out: Uint32Array, at: number): void {
+export function bandKeys(signature: Int32Array, bands: number, rows: number, out: Uint32Array, at: number): void {
   for (let band = 0; band < bands; band++) {
     let h = band;
-    for (let r = band * rows; r < (band + 1) * rows; r++) h = mix53to32(signature[r], h);
+    for (let r = band * rows; r < (band + 1) * rows; r++) h = mix53to32(signature[r] >>> 0, h);
     out[at + band] = h;
   }
 }
@@ -83,7 +95,7 @@ export interface MinhashShard extends ShardBase {
 export async function minhashShard(task: ChunkTask): Promise<MinhashShard> {
   const o = task.options;
   const perms = new Permutations(o.numPerm, o.seed);
-  const signature = new Uint32Array(o.numPerm);
+  const signature = new Int32Array(o.numPerm);
   const n = task.chunk.docCount;
   const keys = new Uint32Array(n * o.bands);
   const empty = new Uint8Array(n);

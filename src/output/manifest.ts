@@ -4,6 +4,7 @@ import type { PhaseTiming } from "../coordinator/phase-clock.js";
 import type { PlebOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { IterationRow } from "../pleb/run-pleb.js";
+import type { ClusterCounts } from "../clusters/write-clusters.js";
 
 /** manifest.json of an output directory: how its pairs were made, and at what cost. */
 export interface RunManifest {
@@ -20,6 +21,8 @@ export interface RunManifest {
     pairs: number;
     comparisons: number;
   };
+  /** clusters.tsv: components of the pairs and the keep rule. */
+  clusters?: ClusterCounts;
   warnings: PrepareManifest["warnings"];
   phases: Record<string, PhaseTiming>;
 }
@@ -28,7 +31,12 @@ export async function writeManifest(outdir: string, manifest: RunManifest): Prom
   await writeAtomic(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
 }
 
+/** pleb-log.tsv; with a reference (rows carry `recall`) a last column `recall` (fraction, 4 decimals). */
 export async function writePlebLog(outdir: string, rows: readonly IterationRow[]): Promise<void> {
-  const lines = rows.map((r) => `${r.iteration}\t${r.newPairs}\t${r.totalPairs}\t${r.seconds.toFixed(3)}`);
-  await writeAtomic(join(outdir, "pleb-log.tsv"), ["iteration\tnew_pairs\ttotal_pairs\tseconds", ...lines].join("\n") + "\n");
+  const withRecall = rows.length > 0 && rows[0].recall !== undefined;
+  const lines = rows.map(
+    (r) => `${r.iteration}\t${r.newPairs}\t${r.totalPairs}\t${r.seconds.toFixed(3)}` + (withRecall ? `\t${(r.recall ?? 0).toFixed(4)}` : ""),
+  );
+  const header = "iteration\tnew_pairs\ttotal_pairs\tseconds" + (withRecall ? "\trecall" : "");
+  await writeAtomic(join(outdir, "pleb-log.tsv"), [header, ...lines].join("\n") + "\n");
 }

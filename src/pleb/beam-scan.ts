@@ -8,10 +8,28 @@
 import { hammingWithin } from "./hamming.js";
 
 /**
+ * Words of the prefix filter: the smallest even P ≤ W (W is even: bits ≡ 0 mod 64) with 16P − 4·√(8P) > maxDistance. Two
+ * unrelated signatures differ in ≈ half their bits, so in P words by ≈ 16P ± √(8P) (binomial
+ * 32P, ½); at 4σ above maxDistance nearly every far pair is rejected by its prefix alone.
+ */
+export function prefixWords(W: number, maxDistance: number): number {
+  let P = 2;
+  while (P < W && 16 * P - 4 * Math.sqrt(8 * P) <= maxDistance) P += 2;
+  return Math.min(P, W);
+}
+
+/**
  * Compares order[p] with order[p+1 … min(p+beam, n−1)] for p ∈ [from, to) (n = order.length)
  * and calls out(i, j, d) for each pair with Hamming distance d ≤ maxDistance, i < j being the
  * two store indices. Chunks [from, to) of the order can be scanned in parallel: a chunk reads
  * up to `beam` positions past its end. Returns the number of pairs reported.
+ *
+ * Memory, not arithmetic, bounds this loop: neighbours in the sorted order lie anywhere in
+ * the store, so each comparison would miss the cache. The first P words (prefixWords) of the
+ * chunk's signatures are therefore gathered once, in sorted order, into a small contiguous
+ * array (one random read per signature instead of one per comparison), and a pair is
+ * compared in full only when its prefix distance is ≤ maxDistance. Distances only grow with
+ * more words, so the pairs reported and their distances are exactly those of a full scan.
  */
 export function beamScan(
   store: Uint32Array,
@@ -24,13 +42,33 @@ export function beamScan(
   out: (i: number, j: number, distance: number) => void,
 ): number {
   const n = order.length;
+  const last = Math.min(n, to + beam);
+  const P = prefixWords(W, maxDistance);
+  const prefix = new Uint32Array(Math.max(0, last - from) * P);
+  for (let p = from; p < last; p++) prefix.set(store.subarray(order[p] * W, order[p] * W + P), (p - from) * P);
   let found = 0;
   for (let p = from; p < to; p++) {
     const a = order[p];
     const end = Math.min(n, p + beam + 1);
+    const pa = (p - from) * P;
     for (let q = p + 1; q < end; q++) {
+      let x = pa;
+      let y = (q - from) * P;
+      const xEnd = x + P;
+      let d = 0;
+      // Two words per step (P is even), stopping as soon as the prefix is too far apart.
+      while (x < xEnd && d <= maxDistance) {
+        let u = prefix[x++] ^ prefix[y++];
+        let v = prefix[x++] ^ prefix[y++];
+        u -= (u >>> 1) & 0x55555555;
+        v -= (v >>> 1) & 0x55555555;
+        u = (u & 0x33333333) + ((u >>> 2) & 0x33333333);
+        v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+        d += Math.imul(((u + (u >>> 4)) & 0x0f0f0f0f) + ((v + (v >>> 4)) & 0x0f0f0f0f), 0x01010101) >>> 24;
+      }
+      if (d > maxDistance) continue;
       const b = order[q];
-      const d = hammingWithin(store, a, b, W, maxDistance);
+      d = hammingWithin(store, a, b, W, maxDistance);
       if (d <= maxDistance) {
         if (a < b) out(a, b, d);
         else out(b, a, d);

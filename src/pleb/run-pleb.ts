@@ -12,6 +12,17 @@ export interface IterationRow {
   newPairs: number;
   totalPairs: number;
   seconds: number;
+  /** Share of the reference pairs found so far (only with a reference). */
+  recall?: number;
+}
+
+/** Follows the document pairs PLEB finds against a reference (pleb --reference). */
+export interface RecallTracker {
+  /** Counts the pairs of documents that share a signature. */
+  addIdentical(): void;
+  /** Counts the document pairs of a newly found signature pair. */
+  addSignaturePair(i: number, j: number): void;
+  recall(): number;
 }
 
 export interface PlebResult {
@@ -51,6 +62,7 @@ export async function runPleb(
   exec: ExecutionOptions,
   pool: WorkerPool,
   reporter: Reporter,
+  reference?: RecallTracker,
 ): Promise<PlebResult> {
   const n = store.count;
   const bits = store.words * 32;
@@ -58,6 +70,10 @@ export async function runPleb(
   const found = new FoundPairs(Math.max(n, 1));
   const groupPairs = identicalPairs(store);
   const log: IterationRow[] = [{ iteration: 0, newPairs: groupPairs, totalPairs: groupPairs, seconds: 0 }];
+  if (reference !== undefined) {
+    reference.addIdentical();
+    log[0].recall = reference.recall();
+  }
   const docsOf = (i: number) => store.offsets[i + 1] - store.offsets[i];
   const hi = new Uint32Array(new SharedArrayBuffer(n * 4));
   const lo = new Uint32Array(new SharedArrayBuffer(n * 4));
@@ -84,10 +100,14 @@ export async function runPleb(
     let fresh = 0;
     for (const triples of results) {
       const added = found.addTriples(triples);
-      for (let k = 0; k < added.length; k += 3) fresh += docsOf(added[k]) * docsOf(added[k + 1]);
+      for (let k = 0; k < added.length; k += 3) {
+        fresh += docsOf(added[k]) * docsOf(added[k + 1]);
+        reference?.addSignaturePair(added[k], added[k + 1]);
+      }
     }
     total += fresh;
     log.push({ iteration, newPairs: fresh, totalPairs: total, seconds: Number(((performance.now() - t0) / 1000).toFixed(3)) });
+    if (reference !== undefined) log[log.length - 1].recall = reference.recall();
     progress.update(iteration);
   }
   progress.finish();

@@ -10,6 +10,8 @@ import { openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
  * self-describing. Files are written atomically; readers stream them.
  */
 const OPTIONS = { useRecords: true, moreTypes: true } as const;
+/** Readers also take plain maps as objects (RunWriter writes maps, see there). */
+const READ_OPTIONS = { ...OPTIONS, mapsAsObjects: true } as const;
 
 /** Packs and compresses records (whole-file, for the bounded output of one shard). */
 export function encodeRecords(records: Iterable<unknown>, level = 3): Buffer {
@@ -25,20 +27,22 @@ export async function writeRunFile(path: string, records: Iterable<unknown>): Pr
 
 export function readRunFileSync<T>(path: string): T[] {
   const bytes = decompress(readFileSync(path));
-  return new Unpackr(OPTIONS).unpackMultiple(bytes) as T[];
+  return new Unpackr(READ_OPTIONS).unpackMultiple(bytes) as T[];
 }
 
 /** Streams the records of a run file in order, holding one stream buffer at a time. */
 export async function* readRunFile<T>(path: string): AsyncGenerator<T> {
   const source = createReadStream(path, { highWaterMark: 1 << 18 });
-  const unpack = new UnpackrStream(OPTIONS);
+  const unpack = new UnpackrStream(READ_OPTIONS);
   source.pipe(new DecompressStream()).pipe(unpack);
   for await (const record of unpack) yield record as T;
 }
 
 /** Streams records into a run file under a temporary name; `close` renames it into place. */
 export class RunWriter {
-  private readonly packr = new Packr(OPTIONS);
+  // Plain maps, not records: a streaming Packr reusing record ids across long-lived writers
+  // was seen to emit a record before its definition (intermediate merge runs unreadable).
+  private readonly packr = new Packr({ ...OPTIONS, useRecords: false });
   private readonly file: AtomicStream;
   private readonly zstd = new CompressStream({ compressionLevel: 1 });
   private readonly done: Promise<void>;

@@ -5,6 +5,7 @@ import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
 import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
 import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
 import { accumulate, signBits, wordsPerSignature } from "./signature.js";
+import { WasmAccumulator } from "./accumulate-wasm.js";
 
 export interface SignTask {
   workdir: string;
@@ -47,25 +48,23 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   const { table, cache } = views(task);
   const [counts] = readRunFileSync<ShardCounts>(shardFile(task.workdir, task.index, "counts"));
   const words = wordsPerSignature(task.bits);
-  const acc = new Float64Array(task.bits);
-  const scratch = new Float32Array(task.bits);
+  const add = accumulator(task.bits);
   const records: SigRecord[] = [];
   let empty = 0;
   let at = 0;
   for (let d = 0; d < counts.ordinals.length; d++) {
     const end = at + counts.lengths[d];
-    acc.fill(0);
+    add.reset();
     let used = 0;
     for (; at < end; at++) {
       const term = counts.terms[at];
       const factor = table.get(term);
       if (factor === undefined || factor === 0) continue;
-      let vector = cache.get(term);
+      const vector = cache.get(term);
       if (vector === null) {
-        termVector(task.seed, term, scratch);
-        vector = scratch;
-      }
-      accumulate(acc, vector, counts.counts[at] * factor);
+        termVector(task.seed, term, add.staging);
+        add.addStaged(counts.counts[at] * factor);
+      } else add.add(vector, counts.counts[at] * factor);
       used++;
     }
     if (used === 0) {
@@ -73,7 +72,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
       continue;
     }
     const s = new Uint32Array(words);
-    signBits(acc, s, 0);
+    signBits(add.acc, s, 0);
     records.push({ d: counts.ordinals[d], s });
   }
   records.sort(compareSigRecords);
@@ -81,6 +80,32 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   const stats: SignStats = { signed: records.length, empty };
   await writeMarker(task.workdir, `sign-${shardName(task.index)}`, stats);
   return stats;
+}
+
+/** The projections of one document being summed: WebAssembly SIMD when available, else TypeScript. */
+interface Accumulator {
+  acc: Float64Array;
+  staging: Float32Array;
+  reset(): void;
+  add(vector: Float32Array, weight: number): void;
+  addStaged(weight: number): void;
+}
+
+let wasmAccumulator: WasmAccumulator | null = null;
+
+/** The worker's accumulator for `bits` (both paths give identical bits: accumulate-wasm.ts). */
+function accumulator(bits: number): Accumulator {
+  if (wasmAccumulator?.bits !== bits) wasmAccumulator = WasmAccumulator.create(bits);
+  if (wasmAccumulator !== null) return wasmAccumulator;
+  const acc = new Float64Array(bits);
+  const staging = new Float32Array(bits);
+  return {
+    acc,
+    staging,
+    reset: () => acc.fill(0),
+    add: (vector, weight) => accumulate(acc, vector, weight),
+    addStaged: (weight) => accumulate(acc, staging, weight),
+  };
 }
 
 export interface FillTask {

@@ -70,7 +70,7 @@ describe("vertdup run on the bundled sample", () => {
       expect(m.phases[phase].seconds).toBeGreaterThanOrEqual(0);
       expect(m.phases[phase].peakRssMiB).toBeGreaterThan(0);
     }
-    expect(readdirSync(out).sort()).toEqual(["manifest.json", "pairs.tsv", "pleb-log.tsv"]);
+    expect(readdirSync(out).sort()).toEqual(["clusters.tsv", "manifest.json", "pairs.tsv", "pleb-log.tsv"]);
   });
 });
 

@@ -1,0 +1,158 @@
+/**
+ * Benchmark harness: `npm run bench -- [options]`.
+ *
+ *   --docs N            generate (once, cached in --data) a synthetic corpus of N documents
+ *   --input FILE        or benchmark an existing corpus (--truth FILE for recall)
+ *   --synth N           PLEB phase only: a synthetic store of N signatures (scripts/synth-store.ts)
+ *   --phase P           floor | prepare | pleb | run | all (default all = floor, prepare, pleb)
+ *   --workers W         worker threads (default: cores)
+ *   --repeat R          runs per phase; medians are reported (default 1)
+ *   --data DIR          where corpora and work directories go (default $TMPDIR/vertdup-bench)
+ *   --save FILE         JSON results (default bench-results/<label>.json)
+ *   --threshold, --beam, --shift-count, --iterations, --bits   passed to vertdup
+ *
+ * Per phase it prints and saves: wall seconds (median and all runs), documents/s, tokens/s,
+ * PLEB signature comparisons/s, peak RSS of the vertdup process, recall of planted pairs
+ * (per edit rate, and over edit rates ≤ 2%), the decompress-and-read floor of the input and
+ * the prepare time as a multiple of it. Each phase runs the built CLI as a child process, so
+ * its RSS is its own.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { DEFAULT_GENERATOR, generateCorpus } from "./generate-corpus.js";
+import { DEFAULT_SYNTH, synthesizeStore } from "./synth-store.js";
+import { measureNode, median, type Measured } from "./bench/measure.js";
+import { readFloor } from "./bench/read-floor.js";
+import { plantedRecall } from "./bench/recall.js";
+
+const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
+
+type Phase = "floor" | "prepare" | "pleb" | "run";
+
+interface PhaseResult {
+  phase: Phase;
+  runs: Measured[];
+  seconds: number;
+  peakRssMiB: number;
+  [key: string]: unknown;
+}
+
+function summarize(phase: Phase, runs: Measured[], extra: Record<string, unknown>): PhaseResult {
+  return { phase, seconds: Number(median(runs.map((r) => r.seconds)).toFixed(3)), peakRssMiB: Math.max(...runs.map((r) => r.peakRssMiB)), runs, ...extra };
+}
+
+const rate = (count: number, seconds: number) => Math.round(count / seconds);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      docs: { type: "string" },
+      input: { type: "string" },
+      truth: { type: "string" },
+      synth: { type: "string" },
+      phase: { type: "string", default: "all" },
+      workers: { type: "string", default: String(cpus().length) },
+      repeat: { type: "string", default: "1" },
+      data: { type: "string", default: join(tmpdir(), "vertdup-bench") },
+      save: { type: "string" },
+      threshold: { type: "string" },
+      beam: { type: "string" },
+      "shift-count": { type: "string" },
+      iterations: { type: "string" },
+      bits: { type: "string" },
+    },
+  });
+  const repeat = Number(values.repeat);
+  const workers = values.workers;
+  const data = values.data;
+  mkdirSync(data, { recursive: true });
+  const phases: Phase[] = values.phase === "all" ? ["floor", "prepare", "pleb"] : [values.phase as Phase];
+  const plebArgs = (["threshold", "beam", "shift-count", "iterations"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k] as string]));
+  const prepArgs = values.bits === undefined ? [] : ["--bits", values.bits];
+  const exec = ["--workers", workers, "--quiet"];
+
+  let input = values.input;
+  let truth = values.truth;
+  let label: string;
+  let workdir: string;
+  if (values.synth !== undefined) {
+    const n = Number(values.synth);
+    label = `synth-${n}`;
+    workdir = join(data, label);
+    if (!existsSync(join(workdir, "prepare.json"))) {
+      await synthesizeStore(workdir, { ...DEFAULT_SYNTH, signatures: n, bits: Number(values.bits ?? DEFAULT_SYNTH.bits) });
+    }
+    truth = join(workdir, "truth.tsv");
+    if (phases.some((p) => p !== "pleb")) throw new Error("--synth benchmarks the pleb phase only");
+  } else {
+    if (input === undefined) {
+      if (values.docs === undefined) throw new Error("give --docs N, --input FILE or --synth N");
+      const n = Number(values.docs);
+      input = join(data, `gen-${n}.vert.zst`);
+      truth = join(data, `gen-${n}.truth.tsv`);
+      if (!existsSync(truth)) {
+        process.stderr.write(`generating ${n} documents → ${input}\n`);
+        await generateCorpus(input, truth, { ...DEFAULT_GENERATOR, docs: n });
+      }
+    }
+    label = input.replace(/^.*\//, "").replace(/\.vert(\.gz|\.zst)?$/, "");
+    workdir = join(data, `work-${label}`);
+  }
+  const outdir = join(data, `out-${label}`);
+
+  const results: PhaseResult[] = [];
+  const prepared = () => JSON.parse(readFileSync(join(workdir, "prepare.json"), "utf8")) as { counts: { documents: number; tokens: number } };
+  let floorSeconds: number | undefined;
+  const recallOf = async () => (truth !== undefined && existsSync(truth) ? plantedRecall(join(outdir, "pairs.tsv"), truth) : null);
+  for (const phase of phases) {
+    const runs: Measured[] = [];
+    if (phase === "floor") {
+      for (let r = 0; r < repeat; r++) {
+        const f = await readFloor(input as string);
+        runs.push({ seconds: f.seconds, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) });
+        if (r === 0) process.stderr.write(`floor: ${f.bytes} bytes, ${f.lines} lines\n`);
+      }
+      const res = summarize(phase, runs, {});
+      floorSeconds = res.seconds;
+      results.push(res);
+    } else if (phase === "prepare") {
+      for (let r = 0; r < repeat; r++) runs.push(await measureNode([CLI, "prepare", input as string, "-w", workdir, ...prepArgs, ...exec]));
+      const { counts } = prepared();
+      const res = summarize(phase, runs, { documents: counts.documents, tokens: counts.tokens });
+      res.docsPerSecond = rate(counts.documents, res.seconds);
+      res.tokensPerSecond = rate(counts.tokens, res.seconds);
+      if (floorSeconds !== undefined) res.ratioToFloor = Number((res.seconds / floorSeconds).toFixed(2));
+      results.push(res);
+    } else {
+      const args = phase === "pleb" ? [CLI, "pleb", "-w", workdir, "-o", outdir] : [CLI, "run", input as string, "-w", workdir, "-o", outdir, ...prepArgs];
+      for (let r = 0; r < repeat; r++) runs.push(await measureNode([...args, ...plebArgs, ...exec]));
+      const manifest = JSON.parse(readFileSync(join(outdir, "manifest.json"), "utf8")) as {
+        counts: { documents: number; tokens: number; comparisons: number; pairs: number };
+        phases: Record<string, { seconds: number }>;
+      };
+      const { counts } = manifest;
+      const res = summarize(phase, runs, { documents: counts.documents, tokens: counts.tokens, pairs: counts.pairs, comparisons: counts.comparisons });
+      res.docsPerSecond = rate(counts.documents, res.seconds);
+      if (counts.tokens > 0) res.tokensPerSecond = rate(counts.tokens, res.seconds);
+      res.comparisonsPerSecond = rate(counts.comparisons, manifest.phases.pleb?.seconds ?? res.seconds);
+      res.phaseSeconds = Object.fromEntries(Object.entries(manifest.phases).map(([k, v]) => [k, v.seconds]));
+      res.recall = await recallOf();
+      results.push(res);
+    }
+    const last = results[results.length - 1];
+    process.stdout.write(JSON.stringify({ ...last, runs: undefined }) + "\n");
+  }
+  const report = { label, input: input ?? null, workers: Number(workers), repeat, cpus: cpus().length, loadavg: loadavg(), date: new Date().toISOString(), node: process.version, results };
+  const save = values.save ?? join("bench-results", `${label}-${values.phase}-w${workers}.json`);
+  mkdirSync(dirname(save), { recursive: true });
+  writeFileSync(save, JSON.stringify(report, null, 2) + "\n");
+  process.stderr.write(`saved ${save}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+import { prepare, type PrepareManifest } from "../../src/coordinator/prepare.js";
+import { WorkerPool } from "../../src/coordinator/pool.js";
+import { silentReporter } from "../../src/coordinator/progress.js";
+import { DEFAULT_PREPARE, type PrepareOptions } from "../../src/options.js";
+import { loadSignatureStore, type SignatureStore } from "../../src/runs/signature-store.js";
+import { loadDocIds } from "../../src/output/doc-ids.js";
+import { signatureOfDocument } from "../../src/output/pairs.js";
+import { hammingDistance } from "../../src/pleb/hamming.js";
+import { runPleb } from "../../src/pleb/run-pleb.js";
+import { documentPairsOf, hammingFullTriples } from "../../src/exact/hamming-full.js";
+import { allPairsSimilarity } from "../../src/exact/similarity.js";
+import { loadWorkdirVectors } from "../../src/exact/workdir-vectors.js";
+import { rowCosine, type SparseRows } from "../../src/exact/sparse-rows.js";
+import { pairKey, type PairTable, type ScoredPairs } from "../../src/eval/pairs-file.js";
+import { ReferenceRecall } from "../../src/eval/reference-recall.js";
+
+/** A prepared corpus with what the experiments read from it. */
+export interface Prepared {
+  workdir: string;
+  manifest: PrepareManifest;
+  store: SignatureStore;
+  ids: string[];
+  seconds: number;
+}
+
+export async function prepareCorpus(corpus: string, workdir: string, bits: number, workers: number, weighting: PrepareOptions["weighting"]): Promise<Prepared> {
+  const t0 = performance.now();
+  const manifest = await prepare([corpus], workdir, { ...DEFAULT_PREPARE, bits, weighting }, { workers, quiet: true }, silentReporter);
+  const seconds = (performance.now() - t0) / 1000;
+  return { workdir, manifest, store: loadSignatureStore(workdir, bits), ids: loadDocIds(workdir, manifest.counts.shards), seconds };
+}
+
+export function asTable(path: string, pairs: ScoredPairs, ids: readonly string[]): PairTable {
+  const similarity = new Map<string, number>();
+  for (let k = 0; k < pairs.a.length; k++) similarity.set(pairKey(ids[pairs.a[k]], ids[pairs.b[k]]), pairs.similarity[k]);
+  return { path, similarity };
+}
+
+export async function timedHammingFull(p: Prepared, threshold: number, pool: WorkerPool): Promise<{ pairs: ScoredPairs; seconds: number }> {
+  const t0 = performance.now();
+  const triples = await hammingFullTriples(p.store, { threshold, sampled: null }, pool, silentReporter);
+  const pairs = documentPairsOf(p.store, triples, null);
+  return { pairs, seconds: (performance.now() - t0) / 1000 };
+}
+
+export async function timedSimilarity(p: Prepared, threshold: number, pool: WorkerPool): Promise<{ pairs: ScoredPairs; rows: SparseRows; seconds: number }> {
+  const t0 = performance.now();
+  const rows = loadWorkdirVectors(p.workdir, p.manifest);
+  const pairs = await allPairsSimilarity(rows, { threshold, sampled: null }, pool, silentReporter);
+  return { pairs, rows, seconds: (performance.now() - t0) / 1000 };
+}
+
+export interface PlebRun {
+  /** Recall (%) after each iteration 0..iterations. */
+  recall: number[];
+  seconds: number;
+}
+
+/** PLEB with the given settings, following its recall against `reference`. */
+export async function plebRecall(
+  p: Prepared,
+  reference: PairTable,
+  settings: { threshold: number; beam: number; shiftCount: number; iterations: number },
+  pool: WorkerPool,
+  workers: number,
+): Promise<PlebRun> {
+  const tracker = new ReferenceRecall(reference, p.ids, p.store);
+  const t0 = performance.now();
+  const result = await runPleb(p.store, { ...settings, seed: 1 }, { workers }, pool, silentReporter, tracker);
+  return { recall: result.log.map((r) => 100 * (r.recall ?? 0)), seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * Pairs to judge the approximation on: every pair with cosine ≥ `minCosine` plus `random`
+ * pseudo-random other pairs (to show the low-cosine region), as corpus ordinals.
+ */
+export function judgedPairs(similar: ScoredPairs, documents: number, random: number): [number, number][] {
+  const out = new Map<number, [number, number]>();
+  for (let k = 0; k < similar.a.length; k++) out.set(similar.a[k] * documents + similar.b[k], [similar.a[k], similar.b[k]]);
+  let x = 12345;
+  for (let k = 0; k < random; k++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    const a = x % documents;
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    const b = x % documents;
+    if (a !== b) out.set(Math.min(a, b) * documents + Math.max(a, b), [Math.min(a, b), Math.max(a, b)]);
+  }
+  return [...out.values()];
+}
+
+/** Exact cosine and relative Hamming similarity of the judged pairs (pairs lacking either are dropped). */
+export function cosineAndHamming(rows: SparseRows, p: Prepared, pairs: [number, number][]): { c: number[]; h: number[] } {
+  const documents = p.manifest.counts.documents;
+  const rowOf = new Int32Array(documents).fill(-1);
+  for (let r = 0; r < rows.ordinals.length; r++) rowOf[rows.ordinals[r]] = r;
+  const sigOf = signatureOfDocument(p.store, documents);
+  const scratch = new Float64Array(rows.columns);
+  const bits = p.store.words * 32;
+  const c: number[] = [];
+  const h: number[] = [];
+  for (const [a, b] of pairs) {
+    if (rowOf[a] < 0 || rowOf[b] < 0) continue;
+    c.push(rowCosine(rows, rowOf[a], rowOf[b], scratch));
+    h.push(1 - hammingDistance(p.store.signatures, sigOf[a], sigOf[b], p.store.words) / bits);
+  }
+  return { c, h };
+}

@@ -1,0 +1,93 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { checkReadable, describeStreamError, displayName, openInput } from "../corpus/open-input.js";
+import { attributeValue } from "../corpus/vertical.js";
+import { CLUSTERS_FILE, readClustersTsv, type ClusterRow } from "../clusters/clusters-tsv.js";
+import { InputError, VertdupError } from "../util/errors.js";
+import { CorpusOutput } from "./corpus-output.js";
+import { actionFor, type DocAction } from "./doc-marks.js";
+import { DocFilter } from "./doc-filter.js";
+
+export interface CleanOptions {
+  /** Output directory of `vertdup run` (clusters.tsv, manifest.json). */
+  from: string;
+  output: string;
+  /** Keep every document and add dup_* attributes instead of removing duplicates. */
+  mark: boolean;
+}
+
+export interface CleanStats {
+  documents: number;
+  removed: number;
+  marked: number;
+}
+
+/** The id attribute the run named documents by (its manifest), `id` by default. */
+function idAttrOf(outdir: string): string {
+  const path = join(outdir, "manifest.json");
+  if (!existsSync(path)) return "id";
+  const manifest = JSON.parse(readFileSync(path, "utf8")) as { prepare?: { idAttr?: string } };
+  return manifest.prepare?.idAttr ?? "id";
+}
+
+/**
+ * `vertdup clean`: streams the corpus again and writes it with the non-representatives of
+ * clusters.tsv removed, or (mark) with every document kept and its cluster in attributes.
+ * Documents are matched by corpus ordinal and checked by id, so a different corpus fails.
+ */
+export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions): Promise<CleanStats> {
+  for (const input of inputs) {
+    await checkReadable(input);
+    if (input !== "-" && opts.output !== "-" && resolve(input) === resolve(opts.output)) {
+      throw new VertdupError(`${opts.output}: the output would overwrite an input`);
+    }
+  }
+  const rows = await readClustersTsv(join(opts.from, CLUSTERS_FILE));
+  const idAttr = idAttrOf(opts.from);
+  const stats: CleanStats = { documents: 0, removed: 0, marked: 0 };
+  const output = new CorpusOutput(opts.output);
+  try {
+    let ordinal = 0;
+    for (const input of inputs) {
+      const file = displayName(input);
+      const decide = (doc: number, docLine: Buffer, line: number): DocAction => {
+        const row: ClusterRow | undefined = rows.get(doc);
+        if (row !== undefined) {
+          const id = attributeValue(docLine.toString("utf8"), idAttr) ?? String(doc + 1);
+          if (id !== row.id) {
+            throw new InputError(file, line, `document ${doc + 1} is "${id}" but ${CLUSTERS_FILE} names "${row.id}" (not the corpus of ${opts.from}?)`);
+          }
+        }
+        const action = actionFor(row, opts.mark);
+        if (action.kind === "remove") stats.removed++;
+        if (action.kind === "mark") stats.marked++;
+        return action;
+      };
+      const filter = new DocFilter(file, ordinal, decide);
+      const out: Buffer[] = [];
+      try {
+        for await (const piece of openInput(input) as AsyncIterable<Buffer>) {
+          filter.push(piece, out);
+          for (const b of out) await output.write(b);
+          out.length = 0;
+        }
+      } catch (err) {
+        if (err instanceof VertdupError) throw err;
+        throw describeStreamError(input, err);
+      }
+      filter.end(out);
+      for (const b of out) await output.write(b);
+      ordinal = filter.nextOrdinal;
+    }
+    stats.documents = ordinal;
+    const last = Math.max(-1, ...rows.keys());
+    if (last >= ordinal) {
+      throw new VertdupError(`${inputs.join(", ")}: ${ordinal} documents, but ${CLUSTERS_FILE} names document ${last + 1} (not the corpus of ${opts.from}?)`);
+    }
+    await output.commit();
+    return stats;
+  } catch (err) {
+    await output.abort();
+    throw err;
+  }
+}

@@ -1,0 +1,47 @@
+import { createGzip } from "node:zlib";
+import type { Transform, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { CompressStream } from "zstd-napi";
+import { compressionOf } from "../corpus/open-input.js";
+import { openAtomic } from "../util/atomic.js";
+
+/**
+ * A corpus file being written: compressed as its name says (.gz, .zst), under a temporary
+ * name until `commit`; `-` writes plain text to standard output.
+ */
+export class CorpusOutput {
+  private readonly sink: Writable;
+  private readonly done: Promise<void>;
+  private readonly atomic: ReturnType<typeof openAtomic> | null;
+
+  constructor(path: string) {
+    this.atomic = path === "-" ? null : openAtomic(path);
+    const target: Writable = this.atomic?.stream ?? process.stdout;
+    const kind = path === "-" ? "none" : compressionOf(path);
+    const compressor: Transform | null = kind === "gzip" ? createGzip({ level: 6 }) : kind === "zstd" ? new CompressStream({ compressionLevel: 9 }) : null;
+    if (compressor === null) {
+      this.sink = target;
+      this.done = Promise.resolve();
+    } else {
+      this.sink = compressor;
+      this.done = pipeline(compressor, target, { end: this.atomic !== null });
+    }
+  }
+
+  /** Writes bytes; resolves when the stream can take more (back-pressure). */
+  async write(bytes: Uint8Array): Promise<void> {
+    if (!this.sink.write(bytes)) await new Promise<void>((resolve) => this.sink.once("drain", resolve));
+  }
+
+  async commit(): Promise<void> {
+    if (this.sink !== process.stdout && this.sink !== this.atomic?.stream) this.sink.end();
+    await this.done;
+    await this.atomic?.commit();
+  }
+
+  async abort(): Promise<void> {
+    this.sink.destroy();
+    await this.done.catch(() => undefined);
+    await this.atomic?.abort();
+  }
+}

@@ -1,0 +1,103 @@
+import { InputError } from "../util/errors.js";
+import type { DocAction } from "./doc-marks.js";
+
+const NL = 0x0a;
+const CR = 0x0d;
+const GT = 0x3e;
+
+/** `<doc` followed by a space, a tab or `>` at `at` (the reader's rule: not `<document>`). */
+function isDocOpen(buf: Buffer, at: number, end: number): boolean {
+  if (end - at < 5 || buf[at] !== 0x3c || buf[at + 1] !== 0x64 || buf[at + 2] !== 0x6f || buf[at + 3] !== 0x63) return false;
+  const c = buf[at + 4];
+  return c === 0x20 || c === 0x09 || c === GT;
+}
+
+/** `</doc` followed by `>` or white space. */
+function isDocClose(buf: Buffer, at: number, end: number): boolean {
+  if (end - at < 6 || buf[at] !== 0x3c || buf[at + 1] !== 0x2f || buf[at + 2] !== 0x64 || buf[at + 3] !== 0x6f || buf[at + 4] !== 0x63) return false;
+  const c = buf[at + 5];
+  return c === GT || c === 0x20 || c === 0x09;
+}
+
+/**
+ * Streams one input file's bytes and passes them on unchanged, except that each document's
+ * action applies: `remove` drops its lines from `<doc` through `</doc>` (with their line
+ * ends), `mark` inserts attributes before the `>` that ends its `<doc` line. Nothing else
+ * is touched, so every other byte comes out as it went in.
+ */
+export class DocFilter {
+  private carry: Buffer = Buffer.alloc(0);
+  private line = 0;
+  private inDoc = false;
+  private removing = false;
+  private docLine = 0;
+  private atFileStart = true;
+
+  constructor(
+    private readonly file: string,
+    private ordinal: number,
+    private readonly decide: (ordinal: number, docLine: Buffer, line: number) => DocAction,
+  ) {}
+
+  /** Documents seen so far, counted from the corpus start. */
+  get nextOrdinal(): number {
+    return this.ordinal;
+  }
+
+  /** Processes the complete lines of `piece` (the rest waits for the next piece). */
+  push(piece: Buffer, out: Buffer[]): void {
+    const buf = this.carry.length > 0 ? Buffer.concat([this.carry, piece]) : piece;
+    const last = buf.lastIndexOf(NL);
+    if (last === -1) {
+      this.carry = buf;
+      return;
+    }
+    this.lines(buf, last + 1, out);
+    this.carry = buf.subarray(last + 1);
+  }
+
+  /** Processes a last line without a line end and checks that no document is left open. */
+  end(out: Buffer[]): void {
+    if (this.carry.length > 0) this.lines(this.carry, this.carry.length, out);
+    this.carry = Buffer.alloc(0);
+    if (this.inDoc) throw new InputError(this.file, this.docLine, "<doc> is never closed (missing </doc>)");
+  }
+
+  private lines(buf: Buffer, to: number, out: Buffer[]): void {
+    let keepFrom = 0;
+    let start = 0;
+    while (start < to) {
+      let nl = buf.indexOf(NL, start);
+      if (nl === -1 || nl >= to) nl = to;
+      const next = Math.min(nl + 1, to);
+      this.line++;
+      // A byte-order mark before the file's first line is part of that line's bytes.
+      const at = this.atFileStart && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : start;
+      this.atFileStart = false;
+      if (isDocOpen(buf, at, nl)) {
+        if (this.inDoc) throw new InputError(this.file, this.line, `<doc> inside the <doc> opened at line ${this.docLine} (missing </doc>)`);
+        this.inDoc = true;
+        this.docLine = this.line;
+        const action = this.decide(this.ordinal++, buf.subarray(at, nl), this.line);
+        if (action.kind === "remove") {
+          if (start > keepFrom) out.push(buf.subarray(keepFrom, start));
+          this.removing = true;
+        } else if (action.kind === "mark") {
+          if (nl > 0 && buf[nl - 1] === CR) throw new InputError(this.file, this.line, "CRLF line end: vertical files use LF (convert with dos2unix)");
+          if (buf[nl - 1] !== GT) throw new InputError(this.file, this.line, "<doc> line does not end with >");
+          out.push(buf.subarray(keepFrom, nl - 1), Buffer.from(action.attributes, "utf8"));
+          keepFrom = nl - 1;
+        }
+      } else if (isDocClose(buf, start, nl)) {
+        if (!this.inDoc) throw new InputError(this.file, this.line, "</doc> without an open <doc>");
+        this.inDoc = false;
+        if (this.removing) {
+          this.removing = false;
+          keepFrom = next;
+        }
+      }
+      start = next;
+    }
+    if (!this.removing && to > keepFrom) out.push(buf.subarray(keepFrom, to));
+  }
+}

@@ -1,0 +1,23 @@
+import type { Argv } from "yargs";
+import { cleanCorpus } from "../clean/clean-corpus.js";
+import { inputPaths } from "../cli-options.js";
+
+const builder = (y: Argv) =>
+  y
+    .positional("inputs", { type: "string", array: true, demandOption: true, describe: "the corpus given to vertdup run, in the same order" })
+    .option("from", { type: "string", demandOption: true, describe: "output directory of vertdup run (its clusters.tsv)" })
+    .option("o", { alias: "output", type: "string", demandOption: true, describe: "cleaned corpus (.vert, .vert.gz, .vert.zst or - for stdout)" })
+    .option("mark", { type: "boolean", default: false, describe: "keep every document, add dup_of, dup_sim and dup_cluster attributes to <doc>" });
+
+type Args = Awaited<ReturnType<typeof builder>["argv"]>;
+
+export const cleanCommand = {
+  command: "clean <inputs..>",
+  describe: "write the corpus without duplicates (or with them marked), byte for byte otherwise",
+  builder,
+  handler: async (a: Args) => {
+    const s = await cleanCorpus(inputPaths(a.inputs), { from: a.from, output: a.o, mark: a.mark });
+    const what = a.mark ? `${s.marked} marked` : `${s.removed} removed`;
+    process.stderr.write(`vertdup: ${s.documents} documents, ${what} → ${a.o}\n`);
+  },
+};

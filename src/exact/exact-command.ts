@@ -1,0 +1,45 @@
+import { availableParallelism } from "node:os";
+import { dirname } from "node:path";
+import type { Argv } from "yargs";
+import { readPrepareManifest } from "../coordinator/pleb-phase.js";
+import type { PrepareManifest } from "../coordinator/prepare.js";
+import { loadDocIds } from "../output/doc-ids.js";
+import { readSampleList } from "../eval/pairs-file.js";
+import { ensureWritableDir } from "../util/output-dir.js";
+import { VertdupError } from "../util/errors.js";
+
+/** Options shared by `similarity` and `hamming-full`. */
+export function withExactOptions<T>(y: Argv<T>) {
+  return y
+    .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "prepared work directory" })
+    .option("o", { alias: "output", type: "string", demandOption: true, describe: "pairs file to write (.tsv, .tsv.gz, .tsv.zst)" })
+    .option("threshold", { type: "number", demandOption: true, describe: "minimum similarity of a reported pair (fraction)" })
+    .option("sample-list", { type: "string", describe: "file of document ids, one a line: only pairs with one of them" })
+    .option("workers", { type: "number", default: availableParallelism(), describe: "worker threads" })
+    .option("quiet", { type: "boolean", default: false, describe: "plain log lines instead of progress bars" });
+}
+
+export interface ExactContext {
+  prepared: PrepareManifest;
+  ids: string[];
+  sampled: Uint8Array | null;
+  threshold: number;
+  workers: number;
+}
+
+/** Checks the options and reads what both exact commands need from the work directory. */
+export async function exactContext(a: { w: string; o: string; threshold: number; "sample-list"?: string; workers: number }): Promise<ExactContext> {
+  if (!(a.threshold > 0 && a.threshold <= 1)) throw new VertdupError(`--threshold must be in (0, 1], got ${a.threshold}`);
+  if (!Number.isInteger(a.workers) || a.workers < 1) throw new VertdupError(`--workers must be an integer >= 1, got ${a.workers}`);
+  const prepared = await readPrepareManifest(a.w);
+  await ensureWritableDir(dirname(a.o));
+  const ids = loadDocIds(a.w, prepared.counts.shards);
+  const sampled = a["sample-list"] === undefined ? null : await readSampleList(a["sample-list"], ids);
+  return { prepared, ids, sampled, threshold: a.threshold, workers: a.workers };
+}
+
+/** "N pairs ≥ T → file in S s (R comparisons/s)". */
+export function exactSummary(pairs: number, threshold: number, path: string, seconds: number, comparisons: number, unit: string): string {
+  const rate = seconds > 0 ? (comparisons / seconds).toExponential(2) : "-";
+  return `${pairs} pairs ≥ ${threshold} → ${path} in ${seconds.toFixed(2)} s (${comparisons} ${unit}, ${rate}/s)`;
+}

@@ -1,0 +1,35 @@
+import { join } from "node:path";
+import type { PhaseTiming } from "../coordinator/phase-clock.js";
+import type { ReaderWarnings } from "../corpus/vertical.js";
+import type { ClusterCounts } from "../clusters/write-clusters.js";
+import { writeAtomic } from "../util/atomic.js";
+import type { FeatureOptions, MethodName, SearchOptions } from "./method-options.js";
+
+/** manifest.json of an output directory made by a method other than lsh-cosine. */
+export interface MethodManifest {
+  version: string;
+  created: string;
+  method: Exclude<MethodName, "lsh-cosine">;
+  /** What the similarity column of pairs.tsv measures. */
+  similarity: string;
+  inputs: string[];
+  /** Reader and feature options; `prepare.idAttr` names the documents (read by `clean`). */
+  prepare: FeatureOptions;
+  search: SearchOptions;
+  counts: {
+    shards: number;
+    documents: number;
+    tokens: number;
+    /** Documents without any feature (no kept token, no paragraph): never paired. */
+    emptyDocuments: number;
+    candidates: number;
+    pairs: number;
+  };
+  clusters: ClusterCounts;
+  warnings: ReaderWarnings;
+  phases: Record<string, PhaseTiming>;
+}
+
+export async function writeMethodManifest(outdir: string, manifest: MethodManifest): Promise<void> {
+  await writeAtomic(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+}

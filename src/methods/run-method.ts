@@ -1,0 +1,160 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { chunkCorpus } from "../corpus/chunker.js";
+import { checkReadable } from "../corpus/open-input.js";
+import { addWarnings, emptyWarnings } from "../corpus/vertical.js";
+import { PhaseClock } from "../coordinator/phase-clock.js";
+import { WorkerPool } from "../coordinator/pool.js";
+import type { Reporter } from "../coordinator/progress.js";
+import { writeClusters } from "../clusters/write-clusters.js";
+import { writePairsTsv } from "../output/pairs.js";
+import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
+import { VertdupError } from "../util/errors.js";
+import { ensureWritableDir } from "../util/output-dir.js";
+import { packageVersion } from "../util/package-info.js";
+import { exactPairs, type ExactShard } from "./exact.js";
+import { writeMethodManifest, type MethodManifest } from "./method-manifest.js";
+import type { FeatureOptions, KeepPolicy, MethodName, SearchOptions } from "./method-options.js";
+import type { MinhashShard } from "./minhash.js";
+import { minhashPairs } from "./minhash-search.js";
+import type { PairList } from "./pair-list.js";
+import { paragraphPairs, type ParagraphShard } from "./paragraphs.js";
+import { concatU32, type ChunkTask, type ShardBase } from "./shard-scan.js";
+import { simhashPairs, type SimhashShard } from "./simhash384.js";
+
+export type SetMethod = Exclude<MethodName, "lsh-cosine">;
+
+export const SIMILARITY: Record<SetMethod, string> = {
+  exact: "1 for documents with identical normalised token streams (SHA-256)",
+  simhash384: "1 - differing bits / 384 of 384-bit simhashes of SHA-384 token hashes (pairs with at most max-distance differing bits)",
+  minhash: "exact Jaccard resemblance of word k-shingle sets (candidates from MinHash LSH banding)",
+  paragraphs: "Jaccard resemblance of the sets of long-paragraph fingerprints",
+};
+
+export interface MethodRun {
+  method: SetMethod;
+  features: FeatureOptions;
+  search: SearchOptions;
+  keep: KeepPolicy;
+}
+
+/** Reads the corpus once, running the method's chunk task on the pool; shards in corpus order. */
+export async function extractFeatures<S extends ShardBase>(
+  inputs: readonly string[],
+  workdir: string,
+  task: string,
+  options: FeatureOptions,
+  exec: ExecutionOptions,
+  pool: WorkerPool,
+  reporter: Reporter,
+): Promise<S[]> {
+  for (const input of inputs) await checkReadable(input);
+  if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
+  await mkdir(join(workdir, "methods"), { recursive: true });
+  const progress = reporter.progress("reading", "docs");
+  const pending: Promise<S>[] = [];
+  let docs = 0;
+  for await (const chunk of chunkCorpus(inputs, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES)) {
+    // A buffer of its own, so that it is transferred rather than cloned.
+    const own = new Uint8Array(chunk.bytes.length);
+    own.set(chunk.bytes);
+    const t: ChunkTask = { workdir, chunk: { ...chunk, bytes: Buffer.from(own.buffer) }, options };
+    const { result } = await pool.submit<S>(task, t, [own.buffer]);
+    pending.push(result.then((s) => (progress.update((docs += s.ids.length)), s)));
+  }
+  const shards = await Promise.all(pending);
+  progress.finish();
+  if (docs === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
+  return shards;
+}
+
+function countEmpty(flags: readonly Uint8Array[]): number {
+  return flags.reduce((n, f) => n + f.reduce((m, x) => m + x, 0), 0);
+}
+
+/** The method's candidate search and verification over the shards' features. */
+async function search(run: MethodRun, shards: readonly ShardBase[], documents: number, workdir: string, pool: WorkerPool) {
+  switch (run.method) {
+    case "exact": {
+      const s = shards as ExactShard[];
+      const pairs = exactPairs(s, documents);
+      return { pairs, candidates: pairs.size, empty: countEmpty(s.map((x) => x.empty)) };
+    }
+    case "simhash384": {
+      const s = shards as SimhashShard[];
+      const pairs = simhashPairs(s, documents, run.search.maxDistance);
+      return { pairs, candidates: pairs.size, empty: countEmpty(s.map((x) => x.empty)) };
+    }
+    case "minhash": {
+      const s = shards as MinhashShard[];
+      const found = await minhashPairs(s, { documents, bands: run.features.bands, threshold: run.search.threshold, workdir, pool });
+      return { ...found, empty: countEmpty(s.map((x) => x.empty)) };
+    }
+    case "paragraphs": {
+      const s = shards as ParagraphShard[];
+      const empty = s.reduce((n, x) => n + x.long.lengths.reduce((m, len) => m + (len === 0 ? 1 : 0), 0), 0);
+      return { ...paragraphPairs(s, documents, run.search.threshold), empty };
+    }
+  }
+}
+
+/** Writes pairs.tsv and clusters.tsv of a method's pairs. */
+export async function writePairOutputs(outdir: string, pairs: PairList, ids: readonly string[], tokens: Uint32Array, keep: KeepPolicy) {
+  const keys = pairs.sortedKeys();
+  const similarity = (a: number, b: number) => pairs.similarity(a, b);
+  await writePairsTsv(join(outdir, "pairs.tsv"), keys, ids.length, ids, similarity);
+  return writeClusters(outdir, keys, ids.length, ids, tokens, similarity, keep);
+}
+
+/** `vertdup run --method <not lsh-cosine>`: corpus → features → pairs → clusters, manifest. */
+export async function runMethod(
+  inputs: readonly string[],
+  workdir: string,
+  outdir: string,
+  run: MethodRun,
+  exec: ExecutionOptions,
+  reporter: Reporter,
+): Promise<MethodManifest> {
+  await ensureWritableDir(outdir);
+  const clock = new PhaseClock();
+  const pool = new WorkerPool("methods", exec.workers);
+  try {
+    clock.start("features");
+    const shards = await extractFeatures<ShardBase>(inputs, workdir, run.method, run.features, exec, pool, reporter);
+    clock.stop("features");
+    const ids = shards.flatMap((s) => s.ids);
+    const tokens = concatU32(shards.map((s) => s.tokens));
+    clock.start("search");
+    const found = await search(run, shards, ids.length, workdir, pool);
+    clock.stop("search");
+    clock.start("output");
+    const clusters = await writePairOutputs(outdir, found.pairs, ids, tokens, run.keep);
+    clock.stop("output");
+    const warnings = emptyWarnings();
+    for (const s of shards) addWarnings(warnings, s.warnings);
+    const manifest: MethodManifest = {
+      version: packageVersion(),
+      created: new Date().toISOString(),
+      method: run.method,
+      similarity: SIMILARITY[run.method],
+      inputs: [...inputs],
+      prepare: run.features,
+      search: run.search,
+      counts: {
+        shards: shards.length,
+        documents: ids.length,
+        tokens: tokens.reduce((n, t) => n + t, 0),
+        emptyDocuments: found.empty,
+        candidates: found.candidates,
+        pairs: found.pairs.size,
+      },
+      clusters,
+      warnings,
+      phases: clock.timings(),
+    };
+    await writeMethodManifest(outdir, manifest);
+    return manifest;
+  } finally {
+    await pool.close();
+  }
+}

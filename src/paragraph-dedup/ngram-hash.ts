@@ -1,0 +1,75 @@
+/**
+ * 64-bit n-gram keys as two 32-bit lanes, computed from bytes without decoding strings.
+ *
+ * A token is its word column (the bytes before the first tab), hashed exactly, case and all,
+ * as onion hashes its tokens. An n-gram key is a polynomial rolling hash of the n token
+ * hashes in each lane (one multiply-add per token and lane, however large n is), finalised
+ * by a bijective mix so that the high bits spread keys evenly over buckets. Two distinct
+ * n-grams collide with probability about 2^-64; with 10^9 distinct n-grams ≈ 0.03 expected
+ * colliding pairs.
+ */
+
+export function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const MUL_A = 0x9e3779b1;
+const MUL_B = 0x85ebca77;
+
+/** Powers of the lane multipliers, for removing the token that leaves the window. */
+export interface RollingHash {
+  n: number;
+  powA: number;
+  powB: number;
+}
+
+export function rollingHash(n: number): RollingHash {
+  let powA = 1;
+  let powB = 1;
+  for (let i = 0; i < n; i++) {
+    powA = Math.imul(powA, MUL_A);
+    powB = Math.imul(powB, MUL_B);
+  }
+  return { n, powA, powB };
+}
+
+/**
+ * Hashes one token line's word column (bytes up to the first tab or `end`) into two
+ * independent 32-bit lanes, written to `out[0]` and `out[1]`.
+ */
+export function hashToken(bytes: Uint8Array, start: number, end: number, out: Uint32Array): void {
+  let a = 0x811c9dc5;
+  let b = 0x2545f491;
+  let i = start;
+  for (; i < end; i++) {
+    const c = bytes[i];
+    if (c === 0x09) break;
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  out[0] = fmix32(a ^ (i - start));
+  out[1] = fmix32(b + Math.imul(i - start, 0x27d4eb2f));
+}
+
+/** Advances a lane of the rolling hash: the new token enters, the one n back leaves. */
+export function roll(h: number, mul: number, pow: number, entering: number, leaving: number): number {
+  return (Math.imul(h, mul) + entering - Math.imul(leaving, pow)) | 0;
+}
+
+export const LANE_MUL_A = MUL_A;
+export const LANE_MUL_B = MUL_B;
+
+/** The key's low lane (also its probe position in a hash table). */
+export function keyLo(a: number): number {
+  return fmix32(a);
+}
+
+/** The key's high lane; its top bits choose the bucket. (a, b) ↦ (lo, hi) is a bijection. */
+export function keyHi(lo: number, b: number): number {
+  return fmix32(b ^ lo);
+}

@@ -1,0 +1,52 @@
+import { VertdupError } from "../util/errors.js";
+
+/** What decides and what is written by `vertdup paragraphs` (see README "Paragraph dedup"). */
+export interface ParagraphOptions {
+  /** Tokens per n-gram; the window runs across paragraphs but restarts at every document. */
+  ngram: number;
+  /** A paragraph is a duplicate when repeated n-grams / its tokens > threshold (onion's test). */
+  threshold: number;
+  /** The tag whose open tags (and the line after whose closing tags) start a unit. */
+  structure: string;
+  /** The document tag: n-gram windows, smoothing and empty-document removal work per document. */
+  docTag: string;
+  /** Runs of kept units with at most this many tokens between two duplicates (or a document edge) go too. */
+  maxStub: number;
+  /** Prefix every line with `1\t` / `0\t` instead of removing duplicates. */
+  mark: boolean;
+}
+
+export const DEFAULT_PARAGRAPH: ParagraphOptions = {
+  ngram: 7,
+  threshold: 0.5,
+  structure: "p",
+  docTag: "doc",
+  maxStub: 20,
+  mark: false,
+};
+
+/** Default `--memory`: bytes the coordinator may hold before n-gram runs go to disk. */
+export const DEFAULT_MEMORY = 4 * 1024 ** 3;
+
+const SIZE = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i;
+
+/** Parses `4G`, `512M`, `100k`, `1.5g` or a plain byte count (powers of 1024). */
+export function parseSize(text: string | number): number {
+  const m = SIZE.exec(String(text).trim());
+  if (m === null) throw new VertdupError(`--memory: expected a size such as 4G or 512M, got ${text}`);
+  const power = " kmgt".indexOf(m[2].toLowerCase() || " ");
+  return Math.floor(Number(m[1]) * 1024 ** power);
+}
+
+const TAG_NAME = /^[A-Za-z_][\w.:-]*$/;
+
+/** Checks user-given options; throws a VertdupError naming the option. */
+export function checkParagraphOptions(o: ParagraphOptions): ParagraphOptions {
+  if (!Number.isInteger(o.ngram) || o.ngram < 1 || o.ngram > 64) throw new VertdupError(`--ngram must be an integer in 1..64, got ${o.ngram}`);
+  if (!(o.threshold >= 0 && o.threshold <= 1)) throw new VertdupError(`--threshold must be in [0, 1], got ${o.threshold}`);
+  if (!Number.isInteger(o.maxStub) || o.maxStub < -1) throw new VertdupError(`--max-stub must be an integer >= -1 (-1: no smoothing), got ${o.maxStub}`);
+  for (const [name, tag] of [["structure", o.structure], ["doc-tag", o.docTag]] as const) {
+    if (!TAG_NAME.test(tag)) throw new VertdupError(`--${name} must be a tag name such as p or doc, got ${tag}`);
+  }
+  return o;
+}

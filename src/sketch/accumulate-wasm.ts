@@ -1,0 +1,126 @@
+/**
+ * The sign pass's hot loop, acc[j] += weight · vector[j] (signature.ts `accumulate`), in
+ * WebAssembly SIMD: two float32 components are widened exactly to float64
+ * (f64x2.promote_low_f32x4), multiplied by the splatted weight and added to two
+ * accumulators per instruction. Each product and each sum is one correctly rounded IEEE 754
+ * double operation, in the same order per component as the TypeScript loop (WebAssembly
+ * never fuses a multiply-add), so the accumulators — hence the signature bits — are
+ * identical to `accumulate`'s. The TypeScript function stays the reference implementation.
+ *
+ * The module is written here byte by byte (no toolchain). Its one function, in text form:
+ *
+ *   (func (export "acc") (param n i32) (param w f64)        ;; acc at byte 0, vec at 8n
+ *     ws = f64x2.splat(w); a = 0; v = end = 8n
+ *     loop: for o in 0, 1:
+ *             store128(a+16o, load128(a+16o) + promote(load64(v+8o)) · ws)
+ *           a += 32; v += 16; br_if (a < end))
+ *
+ * Memory (own, exported): the float64 accumulators [0, 8n), then the float32 staging vector
+ * [8n, 12n) that `add` copies a term vector into (or termVector writes straight into).
+ */
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
+const ascii = (s: string) => [...uleb(s.length), ...Buffer.from(s, "ascii")];
+const simd = (opcode: number, ...memarg: number[]) => [0xfd, ...uleb(opcode), ...memarg.flatMap(uleb)];
+
+const GET = 0x20, SET = 0x21, TEE = 0x22, CONST = 0x41, ADD = 0x6a, MUL = 0x6c, LT_U = 0x49;
+const V128_LOAD = 0, V128_STORE = 11, LOAD64_ZERO = 93, F64X2_SPLAT = 20, PROMOTE_LOW = 95, F64X2_ADD = 240, F64X2_MUL = 242;
+
+function accBody(): number[] {
+  const [n, w, a, v, end, ws] = [0, 1, 2, 3, 4, 5];
+  const half = (o: number) => [
+    GET, a,
+    GET, a, ...simd(V128_LOAD, 4, 16 * o),
+    GET, v, ...simd(LOAD64_ZERO, 3, 8 * o), ...simd(PROMOTE_LOW),
+    GET, ws, ...simd(F64X2_MUL),
+    ...simd(F64X2_ADD),
+    ...simd(V128_STORE, 4, 16 * o),
+  ];
+  const code = [
+    GET, w, ...simd(F64X2_SPLAT), SET, ws,
+    GET, n, CONST, 8, MUL, TEE, v, SET, end,
+    0x03, 0x40, // loop
+    ...half(0), ...half(1),
+    GET, a, CONST, 32, ADD, TEE, a,
+    GET, v, CONST, 16, ADD, SET, v,
+    GET, end, LT_U, 0x0d, 0, // br_if 0
+    0x0b, // end loop
+    0x0b, // end function
+  ];
+  const locals = [2, 3, 0x7f, 1, 0x7b]; // 3 × i32, 1 × v128
+  const body = [...locals, ...code];
+  return [...uleb(body.length), ...body];
+}
+
+function moduleBytes(pages: number): Uint8Array {
+  return Uint8Array.from([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, [1, 0x60, 2, 0x7f, 0x7c, 0]), // type (i32, f64) → ()
+    ...section(3, [1, 0]),
+    ...section(5, [1, 0, ...uleb(pages)]),
+    ...section(7, [2, ...ascii("acc"), 0, 0, ...ascii("mem"), 2, 0]),
+    ...section(10, [1, ...accBody()]),
+  ]);
+}
+
+/** The part of the WebAssembly API used here (the project's lib settings do not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: { acc: (n: number, w: number) => void; mem: { buffer: ArrayBuffer } } };
+}
+const wasmApi = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+
+/**
+ * A per-thread accumulator of `bits` float64 projections backed by the module's memory.
+ * `acc` and `staging` are views into it; `add`/`addStaged` apply one term.
+ */
+export class WasmAccumulator {
+  readonly acc: Float64Array;
+  /** termVector may write here directly; then call addStaged. */
+  readonly staging: Float32Array;
+  private readonly run: (n: number, w: number) => void;
+
+  private constructor(readonly bits: number, exports: { acc: (n: number, w: number) => void; mem: { buffer: ArrayBuffer } }) {
+    this.acc = new Float64Array(exports.mem.buffer, 0, bits);
+    this.staging = new Float32Array(exports.mem.buffer, bits * 8, bits);
+    this.run = exports.acc;
+  }
+
+  /** An accumulator for `bits` (a positive multiple of 4), or null without WebAssembly SIMD. */
+  static create(bits: number): WasmAccumulator | null {
+    if (!Number.isInteger(bits) || bits <= 0 || bits % 4 !== 0) throw new RangeError(`invalid bits ${bits}`);
+    if (wasmApi === undefined) return null;
+    try {
+      const module = new wasmApi.Module(moduleBytes(Math.ceil((bits * 12) / 65536)));
+      return new WasmAccumulator(bits, new wasmApi.Instance(module).exports);
+    } catch {
+      return null;
+    }
+  }
+
+  reset(): void {
+    this.acc.fill(0);
+  }
+
+  /** acc[j] += weight · vector[j]. */
+  add(vector: Float32Array, weight: number): void {
+    this.staging.set(vector);
+    this.run(this.bits, weight);
+  }
+
+  /** acc[j] += weight · staging[j]. */
+  addStaged(weight: number): void {
+    this.run(this.bits, weight);
+  }
+}

@@ -1,0 +1,124 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { decompress } from "zstd-napi";
+import { cleanCorpus } from "../../src/clean/clean-corpus.js";
+import { stripMarks } from "../../src/clean/doc-marks.js";
+import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
+import { silentReporter } from "../../src/coordinator/progress.js";
+import { runMethod } from "../../src/methods/run-method.js";
+import { VertdupError } from "../../src/util/errors.js";
+import { FEATURES } from "../methods/features.js";
+import { cleanupVerts, suffixOf, writeRaw, writeVert, type VertKind } from "../helpers/vert.js";
+
+const dir = mkdtempSync(join(tmpdir(), "vertdup-clean-"));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  cleanupVerts();
+});
+const KINDS: VertKind[] = ["plain", "gz", "zst"];
+
+/** Bytes a corpus file of its kind decompresses to. */
+function content(path: string): Buffer {
+  const raw = readFileSync(path);
+  return path.endsWith(".gz") ? gunzipSync(raw) : path.endsWith(".zst") ? Buffer.from(decompress(raw)) : raw;
+}
+
+/** Strips clean --mark's attributes from every line. */
+const unmark = (b: Buffer) => Buffer.from(b.toString("utf8").split("\n").map(stripMarks).join("\n"), "utf8");
+
+// Irregular but valid: a BOM, a tag and empty lines outside documents, `>` inside an
+// attribute, `<document>` as a token-like line, a doc without id, no final line end.
+const CORPUS =
+  '\ufeff<doc id="a" title="x > y">\n<p>\nJedna\n</p>\n</doc>\n<note/>\n\n' +
+  '<doc id="b">\n<document>\nDvě\n<g/>\n.\n</doc>\n' +
+  "<doc\ttype='c'>\ntři\n</doc>\n" +
+  '<doc id="d">\nčtyři\n</doc >\n' +
+  '<doc id="e">\npět\n</doc>';
+
+function fromDir(rows: string[], name: string, idAttr = "id"): string {
+  const d = join(dir, name);
+  mkdirSync(d, { recursive: true });
+  writeFileSync(join(d, "clusters.tsv"), CLUSTERS_HEADER + rows.map((r) => r + "\n").join(""));
+  writeFileSync(join(d, "manifest.json"), JSON.stringify({ prepare: { idAttr } }));
+  return d;
+}
+
+// Cluster 1: a (representative) and 3 (no id: named by its ordinal); cluster 2: e keeps, b and d go.
+const ROWS = ["a\t1\t1\t1\ta\t-", "b\t2\t2\t0\te\t0.9000", "3\t3\t1\t0\ta\t0.9731", "d\t4\t2\t0\te\t0.8500", "e\t5\t2\t1\te\t-"];
+
+describe("clean", () => {
+  it("removes non-representatives and keeps every other byte, for every input and output kind", async () => {
+    const from = fromDir(ROWS, "basic");
+    for (const inKind of KINDS) {
+      for (const outKind of KINDS) {
+        const input = writeVert(CORPUS, inKind);
+        const output = join(dir, `removed-${inKind}${suffixOf(outKind)}`);
+        const stats = await cleanCorpus([input], { from, output, mark: false });
+        expect(stats).toEqual({ documents: 5, removed: 3, marked: 0 });
+        expect(content(output).toString("utf8")).toBe('\ufeff<doc id="a" title="x > y">\n<p>\nJedna\n</p>\n</doc>\n<note/>\n\n<doc id="e">\npět\n</doc>');
+      }
+    }
+  });
+
+  it("--mark adds dup attributes; stripping them gives the input byte for byte (.vert, .gz, .zst)", async () => {
+    const from = fromDir(ROWS, "mark");
+    for (const kind of KINDS) {
+      const input = writeVert(CORPUS, kind);
+      const output = join(dir, `marked${suffixOf(kind)}`);
+      expect(await cleanCorpus([input], { from, output, mark: true })).toEqual({ documents: 5, removed: 0, marked: 5 });
+      const marked = content(output);
+      expect(marked.toString("utf8")).toContain('<doc id="b" dup_of="e" dup_sim="0.9000" dup_cluster="2">\n');
+      expect(marked.toString("utf8")).toContain("<doc\ttype='c' dup_of=\"a\" dup_sim=\"0.9731\" dup_cluster=\"1\">\n");
+      expect(marked.toString("utf8")).toContain('\ufeff<doc id="a" title="x > y" dup_cluster="1">\n');
+      expect(unmark(marked).equals(content(input))).toBe(true);
+    }
+  });
+
+  it("round-trips a real run over several inputs: removal drops exactly the duplicates", async () => {
+    const text = content("data-samples/sample.vert.gz").toString("utf8");
+    const cut = text.indexOf("<doc", text.length / 2);
+    const parts = [writeVert(text.slice(0, cut), "gz"), writeVert(text.slice(cut), "zst")];
+    const out = join(dir, "run");
+    const m = await runMethod(parts, join(dir, "run-work"), out, { method: "exact", features: FEATURES, search: { threshold: 0.8, maxDistance: 5 }, keep: "first" }, { workers: 2, quiet: true }, silentReporter);
+    const marked = join(dir, "sample-marked.vert.zst");
+    await cleanCorpus(parts, { from: out, output: marked, mark: true });
+    expect(unmark(content(marked)).toString("utf8")).toBe(text);
+    const removed = join(dir, "sample-clean.vert");
+    const stats = await cleanCorpus(parts, { from: out, output: removed, mark: false });
+    expect(stats.removed).toBe(m.clusters.duplicates);
+    const docs = content(removed).toString("utf8").match(/^<doc /gm)?.length;
+    expect(docs).toBe(500 - m.clusters.duplicates);
+  });
+
+  describe("bad input", () => {
+    const from = fromDir(ROWS, "bad");
+    const fails = async (text: string | Buffer, pattern: RegExp, name?: string) => {
+      const input = Buffer.isBuffer(text) ? writeRaw(text, name ?? "x.vert") : writeVert(text, "plain");
+      const output = join(dir, "never.vert");
+      await expect(cleanCorpus([input], { from, output, mark: false })).rejects.toThrow(pattern);
+      expect(() => readFileSync(output)).toThrow();
+    };
+
+    it("names file and line of structural errors", async () => {
+      await fails('<doc id="a">\nx\n<doc id="b">\n</doc>\n', /\.vert:3: <doc> inside the <doc> opened at line 1/);
+      await fails('<doc id="a">\nx\n</doc>\n</doc>\n', /:4: <\/doc> without an open <doc>/);
+      await fails('<doc id="a">\nx\n', /:1: <doc> is never closed/);
+    });
+
+    it("refuses a corpus other than the run's (ids or document count differ)", async () => {
+      await fails(CORPUS.replace('id="d"', 'id="z"'), /:17: document 4 is "z" but clusters.tsv names "d"/);
+      await fails('<doc id="a">\nx\n</doc>\n<doc id="b">\n</doc>\n', /2 documents, but clusters.tsv names document 5/);
+    });
+
+    it("reports a truncated .gz, a missing clusters.tsv and an output that is an input", async () => {
+      const gz = gzipSync(Buffer.from(CORPUS));
+      await fails(gz.subarray(0, gz.length - 12), /x\.vert\.gz: gzip stream is truncated or corrupt/, "x.vert.gz");
+      const input = writeVert(CORPUS, "plain");
+      await expect(cleanCorpus([input], { from: join(dir, "nowhere"), output: join(dir, "o.vert"), mark: false })).rejects.toThrow(/clusters.tsv: cannot read/);
+      await expect(cleanCorpus([input], { from, output: input, mark: false })).rejects.toThrow(VertdupError);
+    });
+  });
+});

@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { silentReporter } from "../../src/coordinator/progress.js";
+import { shingleSet } from "../../src/methods/minhash.js";
+import { sortedJaccard } from "../../src/methods/jaccard.js";
+import { runMethod, type MethodRun } from "../../src/methods/run-method.js";
+import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
+import { FEATURES } from "./features.js";
+
+const dir = mkdtempSync(join(tmpdir(), "vertdup-method-"));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  cleanupVerts();
+});
+const EXEC = { workers: 2, quiet: true, chunkBytes: 1 << 16 };
+const NORM = { lowercase: true, keepNumbers: false };
+
+function run(method: MethodRun["method"], threshold = 0.8): MethodRun {
+  return { method, features: FEATURES, search: { threshold, maxDistance: 5 }, keep: "longest" };
+}
+
+function readPairs(outdir: string): Map<string, number> {
+  const lines = readFileSync(join(outdir, "pairs.tsv"), "utf8").trim().split("\n");
+  expect(lines[0]).toBe("doc_a\tdoc_b\tsimilarity");
+  return new Map(lines.slice(1).map((l) => l.split("\t")).map(([a, b, s]) => [`${a}\t${b}`, Number(s)]));
+}
+
+describe("runMethod (pool, files, manifest)", () => {
+  it("minhash: every reported similarity is the exact Jaccard ≥ threshold; recall of the exact set is high", async () => {
+    const input = "data-samples/sample.vert.gz";
+    const out = join(dir, "minhash");
+    const m = await runMethod([input], join(dir, "work-mh"), out, run("minhash"), EXEC, silentReporter);
+    const { docs } = await readCorpus([input]);
+    const sets = docs.map((d) => shingleSet(d.tokens, 5, NORM));
+    const truth = new Map<string, number>();
+    for (let a = 0; a < docs.length; a++) {
+      for (let b = a + 1; b < docs.length; b++) {
+        const j = sortedJaccard(sets[a], 0, sets[a].length, sets[b], 0, sets[b].length);
+        if (j >= 0.8) truth.set(`${docs[a].id}\t${docs[b].id}`, j);
+      }
+    }
+    const found = readPairs(out);
+    for (const [pair, s] of found) expect(truth.has(pair) && truth.get(pair)?.toFixed(4) === s.toFixed(4)).toBe(true);
+    expect(found.size / truth.size).toBeGreaterThanOrEqual(0.95);
+    expect(m.counts.pairs).toBe(found.size);
+    expect(m.similarity).toMatch(/Jaccard/);
+    const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
+    expect(manifest.method).toBe("minhash");
+    expect(manifest.clusters.duplicates).toBeGreaterThan(0);
+  });
+
+  it("is independent of chunk size and worker count", async () => {
+    const outputs: string[] = [];
+    for (const [chunkBytes, workers] of [[1 << 12, 1], [1 << 20, 2]]) {
+      for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
+        const out = join(dir, `inv-${method}-${chunkBytes}`);
+        await runMethod(["data-samples/sample.vert.gz"], join(dir, `w-${method}-${chunkBytes}`), out, run(method), { workers, quiet: true, chunkBytes }, silentReporter);
+        outputs.push(readFileSync(join(out, "pairs.tsv"), "utf8") + readFileSync(join(out, "clusters.tsv"), "utf8"));
+      }
+    }
+    expect(outputs.slice(4)).toEqual(outputs.slice(0, 4));
+  });
+
+  it("stops with file:line on bad input", async () => {
+    const bad = writeVert('<doc id="a">\nx\n<doc id="b">\ny\n</doc>\n', "plain");
+    await expect(runMethod([bad], join(dir, "w-bad"), join(dir, "bad"), run("exact"), EXEC, silentReporter)).rejects.toThrow(/:3: <doc> inside/);
+  });
+});

@@ -1,0 +1,203 @@
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { decompress } from "zstd-napi";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { silentReporter } from "../../src/coordinator/progress.js";
+import { DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/paragraph-dedup/options.js";
+import { paragraphs, type ParagraphReport } from "../../src/paragraph-dedup/run-paragraphs.js";
+import { cleanupVerts, missingPath, writeVert, type VertKind } from "../helpers/vert.js";
+import { randomCorpus } from "./random-corpus.js";
+import { referenceParagraphs } from "./reference.js";
+
+afterAll(cleanupVerts);
+// Each case starts a worker pool; the shared machine can be slow.
+vi.setConfig({ testTimeout: 30_000 });
+
+interface Setup {
+  workers?: number;
+  chunkBytes?: number;
+  memory?: number;
+  out?: VertKind;
+}
+
+async function dedup(input: string | string[], opts: Partial<ParagraphOptions> = {}, s: Setup = {}): Promise<{ text: string; report: ParagraphReport }> {
+  const output = missingPath(`out${s.out === "gz" ? ".vert.gz" : s.out === "zst" ? ".vert.zst" : ".vert"}`);
+  const report = await paragraphs(
+    Array.isArray(input) ? input : [input],
+    output,
+    { ...DEFAULT_PARAGRAPH, ...opts },
+    { workers: s.workers ?? 2, chunkBytes: s.chunkBytes ?? 1 << 20 },
+    silentReporter,
+    { memory: s.memory },
+  );
+  const raw = readFileSync(output);
+  const bytes = s.out === "gz" ? gunzipSync(raw) : s.out === "zst" ? decompress(raw) : raw;
+  return { text: bytes.toString("utf8"), report };
+}
+
+const v = (...lines: string[]) => `${lines.join("\n")}\n`;
+const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+const doc = (id: string, ...pars: string[][]) => [`<doc id="${id}">`, ...pars.flatMap((p) => ["<p>", ...p, "</p>"]), "</doc>"];
+
+describe("vertdup paragraphs: equals the sequential reference", () => {
+  const corpora = [1, 2, 3].map((seed) => randomCorpus(seed, 120));
+  const settings: [string, Partial<ParagraphOptions>][] = [
+    ["defaults", {}],
+    ["mark, n=3, t=0.3", { ngram: 3, threshold: 0.3, mark: true }],
+    ["no smoothing, n=1", { ngram: 1, maxStub: -1 }],
+    ["document level, stub 5", { structure: "doc", maxStub: 5, ngram: 4 }],
+    ["sentences as units", { structure: "s", threshold: 0.9, ngram: 2 }],
+  ];
+  for (const [name, opts] of settings) {
+    it(`random corpora, ${name}, workers and chunk sizes`, async () => {
+      for (const text of corpora) {
+        const path = writeVert(text);
+        const expected = referenceParagraphs(text, { ...DEFAULT_PARAGRAPH, ...opts });
+        const a = await dedup(path, opts, { workers: 1 });
+        const b = await dedup(path, opts, { workers: 2, chunkBytes: 300 });
+        expect(a.text).toBe(expected);
+        expect(b.text).toBe(expected);
+        expect({ ...b.report.counts, chunks: 0 }).toEqual({ ...a.report.counts, chunks: 0 });
+      }
+    });
+  }
+
+  it("external mode (n-gram runs and chunks on disk) gives the same output", async () => {
+    const text = corpora[0];
+    const path = writeVert(text);
+    const mem = await dedup(path, {}, { chunkBytes: 500 });
+    const ext = await dedup(path, {}, { chunkBytes: 500, memory: 4000 });
+    expect(mem.report.mode).toBe("memory");
+    expect(ext.report.mode).toBe("external");
+    expect(ext.text).toBe(mem.text);
+    expect(ext.text).toBe(referenceParagraphs(text, DEFAULT_PARAGRAPH));
+  });
+
+  it("several inputs form one corpus: later files repeat earlier ones", async () => {
+    const a = randomCorpus(7, 40);
+    const b = randomCorpus(7, 40).replaceAll('id="d', 'id="e');
+    const r = await dedup([writeVert(a), writeVert(b, "gz")], {}, { chunkBytes: 400 });
+    expect(r.text).toBe(referenceParagraphs(a + b, DEFAULT_PARAGRAPH));
+    expect(r.text).not.toContain('id="e');
+  });
+
+  it("the real sample (kjv-3000, planted copies): reference, 1 vs 2 workers, memory vs external", async () => {
+    const path = "data-samples/kjv-3000.vert.gz";
+    const text = gunzipSync(readFileSync(path)).toString("utf8");
+    const expected = referenceParagraphs(text, DEFAULT_PARAGRAPH);
+    const two = await dedup(path, {}, { workers: 2, chunkBytes: 256 << 10 });
+    expect(two.text).toBe(expected);
+    const one = await dedup(path, {}, { workers: 1, chunkBytes: 1 << 20, memory: 1 << 20 });
+    expect(one.report.mode).toBe("external");
+    expect(one.text).toBe(expected);
+    expect(two.report.counts.docsOut).toBeLessThan(two.report.counts.docsIn);
+    expect(two.report.counts.duplicates).toBeGreaterThan(500);
+  }, 60_000);
+});
+
+describe("vertdup paragraphs: decisions", () => {
+  const a = words("a", 30);
+  const b = words("b", 30);
+  const c = words("c", 30);
+
+  it("removes a repeated paragraph and keeps the rest byte for byte", async () => {
+    const input = v(...doc("1", a, b), ...doc("2", c, a));
+    const { text, report } = await dedup(writeVert(input));
+    expect(text).toBe(v(...doc("1", a, b), '<doc id="2">', "<p>", ...c, "</p>", "</doc>"));
+    expect(report.counts).toMatchObject({ paragraphsIn: 4, paragraphsOut: 3, duplicates: 1, docsOut: 2 });
+  });
+
+  it("a document left without kept paragraphs goes with its tags; mark mode marks them 1", async () => {
+    const input = v(...doc("1", a), ...doc("2", a));
+    expect((await dedup(writeVert(input))).text).toBe(v(...doc("1", a)));
+    const marked = (await dedup(writeVert(input), { mark: true })).text;
+    expect(marked).toBe(v(...doc("1", a).map((l) => `0\t${l}`), ...doc("2", a).map((l) => `1\t${l}`)));
+  });
+
+  it("threshold is onion's strict > in single precision", async () => {
+    // 10 tokens, n=1: 5 repeated → 0.5, not > 0.5; 9 repeated → 0.9 > fround(0.9).
+    const half = [...words("a", 5), ...words("z", 5)];
+    const nine = [...words("a", 9), "y"];
+    const input = v(...doc("1", a), ...doc("2", half), ...doc("3", nine));
+    const { report } = await dedup(writeVert(input), { ngram: 1, maxStub: -1 });
+    expect(report.counts.duplicates).toBe(1);
+    const { report: r9 } = await dedup(writeVert(input), { ngram: 1, maxStub: -1, threshold: 0.9 });
+    expect(r9.counts.duplicates).toBe(1);
+  });
+
+  it("n-grams run across paragraphs of a document but not across documents", async () => {
+    // "a0 a1 | a2" as one 3-gram across two paragraphs repeats only inside a document.
+    const input = v(...doc("1", ["x", "a0", "a1"], ["a2", "q"]), ...doc("2", ["a0", "a1"], ["a2", "r"]));
+    const { report } = await dedup(writeVert(input), { ngram: 3, threshold: 0.4, maxStub: -1 });
+    expect(report.counts.duplicates).toBe(1);
+    const isolated = v(...doc("1", ["x", "a0", "a1"], ["a2", "q"]), ...doc("2", ["a0", "a1"]), ...doc("3", ["a2", "r"]));
+    expect((await dedup(writeVert(isolated), { ngram: 3, threshold: 0.4, maxStub: -1 })).report.counts.duplicates).toBe(0);
+  });
+
+  it("smoothing: a stub between two duplicates goes, between kept paragraphs it stays", async () => {
+    const stub = ["short", "stub"];
+    const first = v(...doc("1", a, b, c));
+    const between = await dedup(writeVert(first + v(...doc("2", words("n", 30), a, stub, b, words("m", 30)))));
+    expect(between.text).not.toContain("short");
+    expect(between.report.counts.stubs).toBe(1);
+    const kept = await dedup(writeVert(first + v(...doc("2", words("n", 30), stub, words("m", 30)))));
+    expect(kept.text).toContain("short");
+    const off = await dedup(writeVert(first + v(...doc("2", words("n", 30), a, stub, b, words("m", 30)))), { maxStub: -1 });
+    expect(off.text).toContain("short");
+  });
+
+  it("smoothing counts the tokens of a whole run, and document edges act as duplicates (onion)", async () => {
+    const first = v(...doc("1", a, b));
+    const run = await dedup(writeVert(first + v(...doc("2", a, words("s", 12), words("t", 12), b, words("m", 30)))));
+    expect(run.text).toContain("s0"); // 24 tokens > 20: the run stays
+    const edge = await dedup(writeVert(first + v(...doc("2", ["lead", "in"], a, words("m", 30)))));
+    expect(edge.text).not.toContain("lead");
+    const tiny = await dedup(writeVert(first + v(...doc("2", ["a", "tiny", "document"]))), { maxStub: 20 });
+    expect(tiny.text).toBe(first);
+  });
+
+  it("keeps lines outside documents and tagged lines; adds a missing final newline", async () => {
+    const input = `<corpus>\n<doc id="1">\n<p>\nx\tN\ty\n</p>\n</doc>\n</corpus>`;
+    const { text, report } = await dedup(writeVert(input), { maxStub: -1 });
+    expect(text).toBe(`${input}\n`);
+    expect(report.warnings.tagOutsideDoc).toBe(2);
+  });
+});
+
+describe("vertdup paragraphs: files", () => {
+  it("reads and writes .gz and .zst", async () => {
+    const text = randomCorpus(11, 60);
+    const expected = referenceParagraphs(text, DEFAULT_PARAGRAPH);
+    for (const [inKind, outKind] of [["gz", "zst"], ["zst", "gz"], ["plain", "zst"]] as const) {
+      const r = await dedup(writeVert(text, inKind), {}, { out: outKind, chunkBytes: 2000 });
+      expect(r.text).toBe(expected);
+    }
+  });
+
+  const bad: [string, string, RegExp][] = [
+    ["token outside a document", "x\n<doc>\ny\n</doc>\n", /:1: token outside <doc>/],
+    ["unclosed document", "<doc>\n<p>\ny\n", /:1: <doc> is never closed/],
+    ["nested document", "<doc>\ny\n<doc>\nz\n</doc>\n</doc>\n", /:3: <doc> inside the <doc> opened at line 1/],
+    ["stray </doc>", "<doc>\ny\n</doc>\n</doc>\n", /:4: <\/doc> without an open <doc>/],
+    ["CRLF", "<doc>\r\ny\r\n</doc>\r\n", /:1: CRLF line end/],
+    ["invalid UTF-8", "<doc>\ny\n\xff\n</doc>\n", /:3: invalid UTF-8/],
+  ];
+  for (const [name, content, message] of bad) {
+    it(`fails on ${name} with file:line`, async () => {
+      const bytes = Buffer.from(content, "latin1");
+      await expect(dedup(writeVert(bytes))).rejects.toThrow(message);
+    });
+  }
+
+  it("fails on a truncated .gz, a missing input and an empty corpus; leaves no output", async () => {
+    const gz = readFileSync(writeVert(randomCorpus(3, 50), "gz"));
+    const truncated = writeVert(Buffer.alloc(0), "plain", "t");
+    const { writeFileSync } = await import("node:fs");
+    const path = truncated.replace(/\.vert$/, ".vert.gz");
+    writeFileSync(path, gz.subarray(0, gz.length - 40));
+    await expect(dedup(path)).rejects.toThrow(/gzip stream is truncated or corrupt/);
+    await expect(dedup(missingPath())).rejects.toThrow(/cannot read input file/);
+    await expect(dedup(truncated)).rejects.toThrow(/input is empty/);
+    await expect(dedup(writeVert("<meta/>\n"))).rejects.toThrow(/no documents/);
+  });
+});

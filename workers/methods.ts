@@ -1,0 +1,11 @@
+import { asTask } from "../src/coordinator/task-result.js";
+import { exactShard } from "../src/methods/exact.js";
+import { minhashShard, verifyPairs } from "../src/methods/minhash.js";
+import { paragraphShard } from "../src/methods/paragraphs.js";
+import { simhashShard } from "../src/methods/simhash384.js";
+
+export const exact = asTask(exactShard);
+export const simhash384 = asTask(simhashShard);
+export const minhash = asTask(minhashShard);
+export const paragraphs = asTask(paragraphShard);
+export const verify = asTask(verifyPairs);
