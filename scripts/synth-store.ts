@@ -20,7 +20,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_PREPARE } from "../src/options.js";
 import { encodeRecords } from "../src/runs/run-file.js";
 import { createWorkdir, shardFile, storeFiles } from "../src/coordinator/workdir.js";
-import { PREPARE_MANIFEST, type PrepareManifest } from "../src/coordinator/prepare.js";
+import { PREPARE_MANIFEST, type PrepareManifest } from "../src/coordinator/prepare-manifest.js";
 import { emptyWarnings } from "../src/corpus/vertical.js";
 import { packageVersion } from "../src/util/package-info.js";
 import { Random } from "./bench/random.js";

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
 import { DEFAULT_CHUNK_BYTES, DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PlebOptions, type PrepareOptions } from "./options.js";
 import { VertdupError } from "./util/errors.js";
+import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
 
 /** Options that shape the signatures (prepare and run). */
 export function withPrepareOptions<T>(y: Argv<T>) {
@@ -23,10 +24,20 @@ export function withPlebOptions<T>(y: Argv<T>) {
     .option("threshold", { type: "number", default: DEFAULT_PLEB.threshold, describe: "minimum relative Hamming similarity (fraction)" })
     .option("beam", { type: "number", default: DEFAULT_PLEB.beam, describe: "neighbours compared after each signature in the sorted order" })
     .option("shift-count", { type: "number", default: DEFAULT_PLEB.shiftCount, describe: "random bit transpositions after each iteration" })
-    .option("iterations", { type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations" });
+    .option("iterations", { type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations" })
+    .option("iterations-per-group", { type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)" });
 }
 
 /** Options every command that computes shares. */
+/** --resume: continue an interrupted run in the same work directory. */
+export function withResumeOption<T>(y: Argv<T>) {
+  return y.option("resume", {
+    type: "boolean",
+    default: false,
+    describe: "continue an interrupted run in the work directory (-w): completed tasks are skipped",
+  });
+}
+
 export function withExecutionOptions<T>(y: Argv<T>) {
   return y
     .option("seed", { type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions" })
@@ -91,8 +102,14 @@ export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
   };
 }
 
-export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size": number }): ExecutionOptions {
-  return { workers: positiveInt("workers", a.workers), tmpDir: a["tmp-dir"], quiet: a.quiet, chunkBytes: positiveInt("chunk-size", a["chunk-size"]) };
+export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size": number; "iterations-per-group"?: number }): ExecutionOptions {
+  return {
+    workers: positiveInt("workers", a.workers),
+    tmpDir: a["tmp-dir"],
+    quiet: a.quiet,
+    chunkBytes: positiveInt("chunk-size", a["chunk-size"]),
+    iterationsPerGroup: positiveInt("iterations-per-group", a["iterations-per-group"] ?? DEFAULT_ITERATIONS_PER_GROUP),
+  };
 }
 
 /** yargs drops a bare `-` from positional lists: it travels under this name instead. */

@@ -28,6 +28,8 @@ export interface ExecutionOptions {
   quiet?: boolean;
   /** Bytes of corpus per shard: a tuning knob, no output depends on it. */
   chunkBytes?: number;
+  /** PLEB iterations per resumable task (a Slurm array task): no output depends on it. */
+  iterationsPerGroup?: number;
 }
 
 export const DEFAULT_PREPARE: PrepareOptions = {

@@ -24,12 +24,7 @@ import { pathToFileURL } from "node:url";
 import { chunkCorpus } from "../../src/corpus/chunker.js";
 import { parseChunk, emptyWarnings, type ReaderWarnings } from "../../src/corpus/vertical.js";
 import { termCounts, type TermCounts } from "../../src/features/terms.js";
-import {
-  weightVectors,
-  allPairsOfVectors,
-  cosineOf,
-  type Weighting,
-} from "../../src/exact/cosine.js";
+import { weightVectors, allPairsOfRows, cosineOf, type Weighting } from "../../src/exact/cosine.js";
 
 export interface CorpusTerms {
   ids: string[];
@@ -123,8 +118,8 @@ export async function checkPairs(
   const precisionCutoffs = [...new Set([...opts.precisionCutoffs, opts.precisionAt])].sort((x, y) => x - y);
 
   const t0 = performance.now();
-  const { vectors, vocabularySize } = weightVectors(docs, opts.weighting);
-  const exact = allPairsOfVectors(vectors, vocabularySize, recallCutoffs[0]);
+  const { rows, vectors } = weightVectors(docs, opts.weighting);
+  const exact = allPairsOfRows(rows, recallCutoffs[0]);
   const exactSeconds = (performance.now() - t0) / 1000;
 
   const recall = recallCutoffs.map((cutoff) => {

@@ -1,4 +1,5 @@
-import { prepare, type PrepareManifest } from "../../src/coordinator/prepare.js";
+import { prepare } from "../../src/coordinator/prepare.js";
+import type { PrepareManifest } from "../../src/coordinator/prepare-manifest.js";
 import { WorkerPool } from "../../src/coordinator/pool.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { DEFAULT_PREPARE, type PrepareOptions } from "../../src/options.js";
@@ -6,7 +7,8 @@ import { loadSignatureStore, type SignatureStore } from "../../src/runs/signatur
 import { loadDocIds } from "../../src/output/doc-ids.js";
 import { signatureOfDocument } from "../../src/output/pairs.js";
 import { hammingDistance } from "../../src/pleb/hamming.js";
-import { runPleb } from "../../src/pleb/run-pleb.js";
+import { runIterations } from "../../src/pleb/run-pleb.js";
+import { iterationLog } from "../../src/pleb/pleb-log.js";
 import { documentPairsOf, hammingFullTriples } from "../../src/exact/hamming-full.js";
 import { allPairsSimilarity } from "../../src/exact/similarity.js";
 import { loadWorkdirVectors } from "../../src/exact/workdir-vectors.js";
@@ -66,8 +68,9 @@ export async function plebRecall(
 ): Promise<PlebRun> {
   const tracker = new ReferenceRecall(reference, p.ids, p.store);
   const t0 = performance.now();
-  const result = await runPleb(p.store, { ...settings, seed: 1 }, { workers }, pool, silentReporter, tracker);
-  return { recall: result.log.map((r) => 100 * (r.recall ?? 0)), seconds: (performance.now() - t0) / 1000 };
+  const result = await runIterations(p.store, { ...settings, seed: 1 }, 1, settings.iterations, { workers }, pool, () => undefined);
+  const seconds = (performance.now() - t0) / 1000;
+  return { recall: iterationLog(p.store, result.found, result.seconds, tracker).map((r) => 100 * (r.recall ?? 0)), seconds };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { openAtomic } from "../util/atomic.js";
+import { writeLineFile } from "../output/line-file.js";
 import { InputError, VertdupError } from "../util/errors.js";
 import type { ClusterMember } from "./assign.js";
 
@@ -12,23 +12,11 @@ export const CLUSTERS_HEADER = "doc\tordinal\tcluster\trepresentative\tdup_of\ts
  * to it (`-` for the representative).
  */
 export async function writeClustersTsv(path: string, members: readonly ClusterMember[], ids: readonly string[]): Promise<void> {
-  const file = openAtomic(path);
-  try {
-    let buffer = CLUSTERS_HEADER;
-    for (const m of members) {
-      const isRep = m.doc === m.representative;
-      buffer += `${ids[m.doc]}\t${m.doc + 1}\t${m.cluster}\t${isRep ? 1 : 0}\t${ids[m.representative]}\t${isRep ? "-" : m.similarity.toFixed(4)}\n`;
-      if (buffer.length > 1 << 16) {
-        if (!file.stream.write(buffer)) await new Promise<void>((r) => file.stream.once("drain", r));
-        buffer = "";
-      }
-    }
-    file.stream.write(buffer);
-    await file.commit();
-  } catch (err) {
-    await file.abort();
-    throw err;
-  }
+  await writeLineFile(path, CLUSTERS_HEADER, members.length, (k) => {
+    const m = members[k];
+    const isRep = m.doc === m.representative;
+    return `${ids[m.doc]}\t${m.doc + 1}\t${m.cluster}\t${isRep ? 1 : 0}\t${ids[m.representative]}\t${isRep ? "-" : m.similarity.toFixed(4)}\n`;
+  });
 }
 
 /** A row of clusters.tsv as `clean` needs it. */

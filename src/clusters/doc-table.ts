@@ -1,16 +1,11 @@
 import type { ShardDocs } from "../features/count-shard.js";
 import { readRunFileSync } from "../runs/run-file.js";
 import { shardFile } from "../coordinator/workdir.js";
+import { concatU32 } from "../util/typed-arrays.js";
 
 /** Token counts of all documents in corpus order, from a prepared work directory's shards. */
 export function loadDocTokens(workdir: string, shards: number): Uint32Array {
   const parts: Uint32Array[] = [];
   for (let i = 0; i < shards; i++) parts.push(readRunFileSync<ShardDocs>(shardFile(workdir, i, "docs"))[0].tokens);
-  const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatU32(parts);
 }

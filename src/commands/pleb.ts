@@ -1,12 +1,12 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, plebOptionsFrom, withExecutionOptions, withPlebOptions } from "../cli-options.js";
+import { executionOptionsFrom, withResumeOption, plebOptionsFrom, withExecutionOptions, withPlebOptions } from "../cli-options.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { runSummary } from "./summary.js";
 import { KEEP_OPTION } from "../methods/method-cli.js";
 
 const builder = (y: Argv) =>
-  withExecutionOptions(withPlebOptions(y))
+  withResumeOption(withExecutionOptions(withPlebOptions(y)))
     .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "prepared work directory" })
     .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
     .option(...KEEP_OPTION)
@@ -20,7 +20,7 @@ export const plebCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), a.keep, a.reference);
+    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), { keep: a.keep, reference: a.reference, resume: a.resume });
     process.stdout.write(runSummary(a.o, manifest) + "\n");
   },
 };

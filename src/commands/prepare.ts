@@ -1,10 +1,10 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, inputPaths, prepareOptionsFrom, withExecutionOptions, withPrepareOptions } from "../cli-options.js";
+import { executionOptionsFrom, inputPaths, withResumeOption, prepareOptionsFrom, withExecutionOptions, withPrepareOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { stderrReporter } from "../coordinator/progress.js";
 
 const builder = (y: Argv) =>
-  withExecutionOptions(withPrepareOptions(y))
+  withResumeOption(withExecutionOptions(withPrepareOptions(y)))
     .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
     .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory" });
 
@@ -16,7 +16,7 @@ export const prepareCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const m = await prepare(inputPaths(a.inputs), a.w, prepareOptionsFrom(a), exec, stderrReporter(exec.quiet));
+    const m = await prepare(inputPaths(a.inputs), a.w, prepareOptionsFrom(a), exec, stderrReporter(exec.quiet), a.resume);
     process.stdout.write(`prepared ${m.counts.documents} documents, ${m.counts.distinctSignatures} distinct signatures in ${a.w}\n`);
   },
 };

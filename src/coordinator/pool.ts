@@ -31,7 +31,12 @@ export class WorkerPool {
 
   /** Runs a task; user errors raised in the worker come back as VertdupError. */
   async run<T>(name: string, task: unknown, transferList?: ArrayBuffer[]): Promise<T> {
-    const result = (await this.pool.run(task, { name, transferList })) as TaskResult<T>;
+    let result: TaskResult<T>;
+    try {
+      result = (await this.pool.run(task, { name, transferList })) as TaskResult<T>;
+    } catch (err) {
+      throw new Error(`worker task '${name}' failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
     if (!result.ok) throw new VertdupError(result.message);
     return result.value;
   }

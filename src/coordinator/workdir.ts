@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, rm } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeAtomic } from "../util/atomic.js";
@@ -7,11 +7,14 @@ import { writeAtomic } from "../util/atomic.js";
  * Layout of a work directory. Every phase communicates through these files only, each
  * written atomically, and each task leaves a marker when all of its files are in place:
  *
- *   prepare.json                      options and inputs of the preparatory phase
+ *   config.json                        inputs, options and chunk size (checked on resume)
+ *   chunks.json                        number of chunks and documents of the corpus
+ *   prepare.json                       counts and timings of the preparatory phase
  *   shards/NNNNNN.{counts,docs,df}.zst pass 1 per chunk: term counts, ids, partial df
  *   vocab.zst                          kept terms and their df, by decreasing df
  *   runs/NNNNNN.run.zst                pass 2 per chunk: (signature, document) sorted
  *   store/{signatures,offsets,docs}.u32  distinct signatures, sorted, with their documents
+ *   pleb/<fingerprint>/group-NNNN.zst  pairs found by a group of PLEB iterations
  *   markers/<task>.done                completion markers (JSON of the task's stats)
  */
 export type ShardFileKind = "counts" | "docs" | "df" | "run";
@@ -39,10 +42,33 @@ export const storeFiles = (workdir: string) => ({
   docs: join(workdir, "store", "docs.u32"),
 });
 
+export function chunksFile(workdir: string): string {
+  return join(workdir, "chunks.json");
+}
+
+/** A slice of a phase's tasks: those whose index ≡ `index` (mod `count`). */
+export interface Slice {
+  index: number;
+  count: number;
+}
+
+export const WHOLE: Slice = { index: 0, count: 1 };
+
+export function inSlice(task: number, slice: Slice): boolean {
+  return task % slice.count === slice.index;
+}
+
 export async function createWorkdir(workdir: string): Promise<void> {
   for (const sub of ["shards", "runs", "store", "markers"]) {
     await mkdir(join(workdir, sub), { recursive: true });
   }
+}
+
+/** Starts over: removes every file an earlier run left in the work directory's own folders. */
+export async function resetWorkdir(workdir: string): Promise<void> {
+  for (const sub of ["shards", "runs", "store", "markers", "pleb"]) await rm(join(workdir, sub), { recursive: true, force: true });
+  for (const file of ["chunks.json", "vocab.zst", "prepare.json"]) await rm(join(workdir, file), { force: true });
+  await createWorkdir(workdir);
 }
 
 export async function writeMarker(workdir: string, task: string, stats: unknown): Promise<void> {
@@ -53,13 +79,4 @@ export async function readMarker<T>(workdir: string, task: string): Promise<T | 
   const path = markerFile(workdir, task);
   if (!existsSync(path)) return undefined;
   return JSON.parse(await readFile(path, "utf8")) as T;
-}
-
-/** Removes every marker whose name starts with `prefix` (a phase redone from scratch). */
-export async function clearMarkers(workdir: string, prefix: string): Promise<void> {
-  const dir = join(workdir, "markers");
-  if (!existsSync(dir)) return;
-  for (const name of await readdir(dir)) {
-    if (name.startsWith(prefix)) await rm(join(dir, name), { force: true });
-  }
 }

@@ -1,11 +1,7 @@
 import { createInterface } from "node:readline";
-import { createGzip } from "node:zlib";
-import { pipeline } from "node:stream/promises";
-import type { Duplex, Writable } from "node:stream";
-import { CompressStream } from "zstd-napi";
-import { compressionOf, describeStreamError, openInput } from "../corpus/open-input.js";
-import { PAIRS_HEADER } from "../output/pairs.js";
-import { openAtomic } from "../util/atomic.js";
+import { describeStreamError, openInput } from "../corpus/open-input.js";
+import { writeLineFile } from "../output/line-file.js";
+import { PAIRS_HEADER, pairsLine } from "../output/pairs.js";
 import { VertdupError } from "../util/errors.js";
 
 /**
@@ -29,36 +25,13 @@ function corpusOrder(p: ScoredPairs): Uint32Array {
   return order.sort((x, y) => p.a[x] - p.a[y] || p.b[x] - p.b[y]);
 }
 
-function compressor(path: string): Duplex | null {
-  const kind = compressionOf(path);
-  if (kind === "gzip") return createGzip({ level: 6 });
-  if (kind === "zstd") return new CompressStream({ compressionLevel: 3 });
-  return null;
-}
-
 /** Writes the pairs (ordinals → ids) atomically, sorted by corpus order. */
 export async function writePairsFile(path: string, pairs: ScoredPairs, ids: readonly string[]): Promise<void> {
-  const file = openAtomic(path);
-  const zip = compressor(path);
-  const sink: Writable = zip ?? file.stream;
-  const piped = zip === null ? null : pipeline(zip, file.stream, { end: false });
-  try {
-    const order = corpusOrder(pairs);
-    let buffer = PAIRS_HEADER;
-    for (const k of order) {
-      buffer += `${ids[pairs.a[k]]}\t${ids[pairs.b[k]]}\t${pairs.similarity[k].toFixed(4)}\n`;
-      if (buffer.length > 1 << 16) {
-        if (!sink.write(buffer)) await new Promise<void>((r) => sink.once("drain", r));
-        buffer = "";
-      }
-    }
-    sink.end(buffer);
-    if (piped !== null) await piped;
-    await file.commit();
-  } catch (err) {
-    await file.abort();
-    throw err;
-  }
+  const order = corpusOrder(pairs);
+  await writeLineFile(path, PAIRS_HEADER, order.length, (k) => {
+    const p = order[k];
+    return pairsLine(ids[pairs.a[p]], ids[pairs.b[p]], pairs.similarity[p]);
+  });
 }
 
 /** Pairs read from a file, keyed by `pairKey` (the ids in either order give the same key). */

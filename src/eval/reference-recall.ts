@@ -1,5 +1,5 @@
 import type { SignatureStore } from "../runs/signature-store.js";
-import type { RecallTracker } from "../pleb/run-pleb.js";
+import type { RecallTracker } from "../pleb/pleb-log.js";
 import { VertdupError } from "../util/errors.js";
 import type { PairTable } from "./pairs-file.js";
 

@@ -1,4 +1,4 @@
-import { readPrepareManifest } from "../coordinator/pleb-phase.js";
+import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
 import { loadDocIds } from "../output/doc-ids.js";
 import { signatureOfDocument } from "../output/pairs.js";
 import { hammingDistance } from "../pleb/hamming.js";

@@ -1,6 +1,7 @@
 /**
- * Exact all-pairs cosine similarity of sparse term-count vectors (the thesis's
- * `similarity` application): the reference against which signatures and PLEB are measured.
+ * Exact all-pairs cosine similarity of in-memory term-count documents (scripts/quality's
+ * reference), computed in this thread by the same engine as `vertdup similarity`:
+ * `unitRows` + `cosineBlock` over all rows, and `rowCosine` for a single pair.
  *
  * Weights of term t in document d (N documents, df(t) = number of documents containing t):
  *   tf:     w(t, d) = tf(t, d)                      (the raw count)
@@ -9,14 +10,10 @@
  * cos(a, b) = Σ_t w(t, a) w(t, b) / (‖w(·, a)‖₂ ‖w(·, b)‖₂), clamped to at most 1. A
  * document whose weights are all zero (no terms, or only terms of df = N under tfidf) has
  * no direction: its similarity to anything is taken as 0, so it is never paired.
- *
- * Method: the vectors are L2-normalised, then each document in turn is scored against the
- * documents before it through an inverted index (term → postings of earlier documents),
- * accumulating dot products into a dense array and resetting only the touched entries. The
- * cost is Σ_t df(t)² / 2 multiply-adds, not N² dense dot products; for a few thousand
- * documents of a few hundred tokens this takes well under a second. All loops run in a
- * fixed order, so results are bit-for-bit reproducible.
  */
+
+import { cosineBlock } from "./cosine-block.js";
+import { invertRows, rowCosine, unitRows, type SparseRows } from "./sparse-rows.js";
 
 /** The part of `TermCounts` (src/features/terms.ts) this module needs. */
 export interface SparseCounts {
@@ -26,10 +23,13 @@ export interface SparseCounts {
 
 export type Weighting = "tf" | "tfidf";
 
-/** An L2-normalised sparse vector over dense term indices. */
+/** One document's L2-normalised vector: a row of the shared `rows`, or none. */
 export interface UnitVector {
-  /** Dense term indices (see `weightVectors`), in the document's own term order. */
-  index: Int32Array;
+  rows: SparseRows;
+  /** Row of the document in `rows`; −1 when all its weights are 0. */
+  row: number;
+  /** Dense term indices (see `weightVectors`) and unit weights of the row (empty without one). */
+  index: Uint32Array;
   weight: Float64Array;
   /** L2 norm of the weights before normalisation (0 for an all-zero vector). */
   norm: number;
@@ -65,18 +65,23 @@ function checkDoc(d: SparseCounts, i: number): void {
 }
 
 /**
- * L2-normalised weight vectors of the documents, with term hashes mapped to dense indices
- * 0..V-1 in order of first occurrence. Terms repeated within one document (not produced by
- * `termCounts`, but allowed) have their counts added.
+ * The weighted vectors of the documents as unit rows (`rows.ordinals[r]` is the document's
+ * position; documents without a direction get no row), with term hashes mapped to dense
+ * indices 0..V-1 in order of first occurrence. Terms repeated within one document (not
+ * produced by `termCounts`, but allowed) have their weights added.
  */
 export function weightVectors(
   docs: readonly SparseCounts[],
   weighting: Weighting = "tf",
-): { vectors: UnitVector[]; vocabularySize: number } {
+): { rows: SparseRows; vectors: UnitVector[] } {
   const N = docs.length;
   const df = weighting === "tfidf" ? documentFrequencies(docs) : null;
   const dense = new Map<number, number>();
-  const vectors: UnitVector[] = [];
+  const ordinals: number[] = [];
+  const rowPtr: number[] = [0];
+  const cols: number[] = [];
+  const vals: number[] = [];
+  const norms: number[] = [];
   for (let i = 0; i < N; i++) {
     const d = docs[i];
     checkDoc(d, i);
@@ -103,92 +108,57 @@ export function weightVectors(
     }
     let sq = 0;
     for (const x of w) sq += x * x;
-    const norm = Math.sqrt(sq);
-    // Keep only nonzero weights; an all-zero vector stays empty.
-    const keepIdx: number[] = [];
-    const keepW: number[] = [];
-    if (norm > 0) {
-      for (let k = 0; k < idx.length; k++) {
-        if (w[k] !== 0) {
-          keepIdx.push(idx[k]);
-          keepW.push(w[k] / norm);
-        }
+    norms.push(Math.sqrt(sq));
+    // Only nonzero weights make the row; a document without any has no row.
+    const before = cols.length;
+    for (let k = 0; k < idx.length; k++) {
+      if (w[k] !== 0) {
+        cols.push(idx[k]);
+        vals.push(w[k]);
       }
     }
-    vectors.push({ index: Int32Array.from(keepIdx), weight: Float64Array.from(keepW), norm });
+    if (cols.length > before) {
+      ordinals.push(i);
+      rowPtr.push(cols.length);
+    }
   }
-  return { vectors, vocabularySize: dense.size };
+  const rows = unitRows(Uint32Array.from(ordinals), Uint32Array.from(rowPtr), Uint32Array.from(cols), Float64Array.from(vals), dense.size);
+  const vectors: UnitVector[] = norms.map((norm) => ({ rows, row: -1, index: new Uint32Array(0), weight: new Float64Array(0), norm }));
+  for (let r = 0; r < rows.ordinals.length; r++) {
+    const v = vectors[rows.ordinals[r]];
+    v.row = r;
+    v.index = rows.cols.subarray(rows.rowPtr[r], rows.rowPtr[r + 1]);
+    v.weight = rows.vals.subarray(rows.rowPtr[r], rows.rowPtr[r + 1]);
+  }
+  return { rows, vectors };
 }
+
+/** rowCosine's dense scratch, zero between calls, grown to the widest rows seen. */
+let scratch = new Float64Array(0);
 
 /** Cosine of two vectors from the same `weightVectors` call (0 when either is all-zero). */
 export function cosineOf(a: UnitVector, b: UnitVector): number {
-  if (a.index.length === 0 || b.index.length === 0) return 0;
-  const [small, large] = a.index.length <= b.index.length ? [a, b] : [b, a];
-  const pos = new Map<number, number>();
-  for (let k = 0; k < large.index.length; k++) pos.set(large.index[k], k);
-  let dot = 0;
-  for (let k = 0; k < small.index.length; k++) {
-    const at = pos.get(small.index[k]);
-    if (at !== undefined) dot += small.weight[k] * large.weight[at];
-  }
-  return Math.min(1, dot);
+  if (a.rows !== b.rows) throw new RangeError("cosineOf: vectors of different weightVectors calls");
+  if (a.row < 0 || b.row < 0) return 0;
+  if (scratch.length < a.rows.columns) scratch = new Float64Array(a.rows.columns);
+  return rowCosine(a.rows, a.row, b.row, scratch);
 }
 
-/**
- * All pairs of unit vectors with cosine >= threshold, sorted by (a, b). `vocabularySize`
- * bounds the dense term indices.
- */
-export function allPairsOfVectors(
-  vectors: readonly UnitVector[],
-  vocabularySize: number,
-  threshold: number,
-): SimilarPair[] {
+/** All pairs of rows with cosine >= threshold, as document positions (`rows.ordinals`), sorted by (a, b). */
+export function allPairsOfRows(rows: SparseRows, threshold: number): SimilarPair[] {
   if (!(threshold > 0 && threshold <= 1)) {
     throw new RangeError(`threshold must be in (0, 1], got ${threshold}`);
   }
-  const N = vectors.length;
-  // Postings as growable per-term arrays of (doc, weight), filled as documents are seen.
-  const postDoc: number[][] = Array.from({ length: vocabularySize }, () => []);
-  const postW: number[][] = Array.from({ length: vocabularySize }, () => []);
-  const acc = new Float64Array(N);
-  const seen = new Uint8Array(N);
-  const touched: number[] = [];
+  const queries = Uint32Array.from({ length: rows.ordinals.length }, (_, r) => r);
+  const block = cosineBlock({ rows, postings: invertRows(rows), queries, threshold, sampled: null });
   const pairs: SimilarPair[] = [];
-  for (let i = 0; i < N; i++) {
-    const v = vectors[i];
-    for (let k = 0; k < v.index.length; k++) {
-      const t = v.index[k];
-      const wi = v.weight[k];
-      const docs = postDoc[t];
-      const ws = postW[t];
-      for (let p = 0; p < docs.length; p++) {
-        const j = docs[p];
-        if (seen[j] === 0) {
-          seen[j] = 1;
-          touched.push(j);
-        }
-        acc[j] += wi * ws[p];
-      }
-    }
-    touched.sort((x, y) => x - y);
-    for (const j of touched) {
-      const s = Math.min(1, acc[j]);
-      if (s >= threshold) pairs.push({ a: j, b: i, similarity: s });
-      acc[j] = 0;
-      seen[j] = 0;
-    }
-    touched.length = 0;
-    for (let k = 0; k < v.index.length; k++) {
-      postDoc[v.index[k]].push(i);
-      postW[v.index[k]].push(v.weight[k]);
-    }
+  for (let k = 0; k < block.a.length; k++) {
+    pairs.push({ a: rows.ordinals[block.a[k]], b: rows.ordinals[block.b[k]], similarity: block.similarity[k] });
   }
-  pairs.sort((x, y) => x.a - y.a || x.b - y.b);
-  return pairs;
+  return pairs.sort((x, y) => x.a - y.a || x.b - y.b);
 }
 
 /** All pairs of documents with cosine >= threshold (see the module comment), by (a, b). */
 export function allPairsCosine(docs: readonly SparseCounts[], opts: CosineOptions): SimilarPair[] {
-  const { vectors, vocabularySize } = weightVectors(docs, opts.weighting ?? "tf");
-  return allPairsOfVectors(vectors, vocabularySize, opts.threshold);
+  return allPairsOfRows(weightVectors(docs, opts.weighting ?? "tf").rows, opts.threshold);
 }

@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import type { Argv } from "yargs";
-import { readPrepareManifest } from "../coordinator/pleb-phase.js";
-import type { PrepareManifest } from "../coordinator/prepare.js";
+import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
+import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { loadDocIds } from "../output/doc-ids.js";
 import { readSampleList } from "../eval/pairs-file.js";
 import { ensureWritableDir } from "../util/output-dir.js";

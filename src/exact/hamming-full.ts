@@ -3,6 +3,7 @@ import type { Reporter } from "../coordinator/progress.js";
 import type { ScoredPairs } from "../eval/pairs-file.js";
 import { maxDistanceFor } from "../pleb/hamming.js";
 import type { SignatureStore } from "../runs/signature-store.js";
+import { concatU32 } from "../util/typed-arrays.js";
 import { balancedRanges } from "./balance.js";
 
 export interface HammingFullOptions {
@@ -52,13 +53,7 @@ export async function hammingFullTriples(
   }
   const results = await Promise.all(pending);
   progress.finish();
-  const out = new Uint32Array(results.reduce((s, r) => s + r.length, 0));
-  let at = 0;
-  for (const r of results) {
-    out.set(r, at);
-    at += r.length;
-  }
-  return out;
+  return concatU32(results);
 }
 
 /** 1 for the signatures that carry at least one sampled document. */

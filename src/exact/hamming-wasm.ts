@@ -20,6 +20,8 @@
  * Memory (imported): the signatures from byte 0, the output area from `out`.
  */
 
+import { moduleBytes, section, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
+
 const I32 = 0x7f;
 const op = {
   block: 0x02, loop: 0x03, end: 0x0b, br: 0x0c, brIf: 0x0d, select: 0x1b,
@@ -28,29 +30,10 @@ const op = {
   i64Popcnt: 0x7b, i64Xor: 0x85, i32WrapI64: 0xa7, void: 0x40,
 } as const;
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
-
 /** Signed LEB128 of a constant in [0, 64): a single byte. */
 function sleb(n: number): number[] {
   if (!(Number.isInteger(n) && n >= 0 && n < 64)) throw new RangeError(`constant ${n} needs a longer encoding`);
   return [n];
-}
-
-function section(id: number, body: number[]): number[] {
-  return [id, ...uleb(body.length), ...body];
-}
-
-function name(s: string): number[] {
-  return [...uleb(s.length), ...Buffer.from(s, "ascii")];
 }
 
 function tileBody(): number[] {
@@ -102,26 +85,16 @@ function tileBody(): number[] {
   ];
 }
 
-function moduleBytes(): Uint8Array {
+function tileModule(): Uint8Array {
   const body = tileBody();
-  return Uint8Array.from([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 8, ...Array<number>(8).fill(I32), 1, I32]),
-    ...section(2, [1, ...name("e"), ...name("m"), 0x02, 0x00, 1]),
-    ...section(3, [1, 0]),
-    ...section(7, [1, ...name("tile"), 0x00, 0]),
-    ...section(10, [1, ...uleb(body.length), ...body]),
-  ]);
+  return moduleBytes(
+    section(1, [1, 0x60, 8, ...Array<number>(8).fill(I32), 1, I32]),
+    section(2, [1, ...wasmName("e"), ...wasmName("m"), 0x02, 0x00, 1]),
+    section(3, [1, 0]),
+    section(7, [1, ...wasmName("tile"), 0x00, 0]),
+    section(10, [1, ...uleb(body.length), ...body]),
+  );
 }
-
-/** The part of the WebAssembly API used here (the project's lib settings do not declare it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
-}
-
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 let compiled: object | null = null;
 
@@ -142,13 +115,14 @@ export class HammingWasm {
     readonly maxPairs: number,
   ) {
     if (W % 8 !== 0) throw new RangeError(`the WebAssembly kernel needs a multiple of 256 bits, got ${W * 32}`);
-    compiled ??= new wasm.Module(moduleBytes());
+    if (webAssembly === undefined) throw new Error("the WebAssembly kernel needs a runtime with WebAssembly");
+    compiled ??= new webAssembly.Module(tileModule());
     this.outByte = store.byteLength;
     const bytes = this.outByte + 12 * maxPairs;
     if (bytes > 2 ** 32 - PAGE) throw new RangeError(`signature store of ${store.byteLength} bytes is too large for the WebAssembly kernel`);
-    this.memory = new wasm.Memory({ initial: Math.ceil(bytes / PAGE) });
+    this.memory = new webAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
     new Uint32Array(this.memory.buffer, 0, store.length).set(store);
-    const instance = new wasm.Instance(compiled, { e: { m: this.memory } });
+    const instance = new webAssembly.Instance(compiled, { e: { m: this.memory } });
     this.tileFn = instance.exports.tile as (...args: number[]) => number;
   }
 

@@ -1,5 +1,5 @@
 import type { ShardCounts } from "../features/count-shard.js";
-import type { PrepareManifest } from "../coordinator/prepare.js";
+import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
 import { readRunFileSync } from "../runs/run-file.js";
 import { NumberMap } from "../util/number-map.js";

@@ -14,21 +14,17 @@ export function mergeDocumentFrequencies(workdir: string, shards: number): Numbe
   return df;
 }
 
-export interface TermWeights {
-  /** Term hash → weight factor (idf, or 1 for tf), in shared memory for the workers. */
-  table: NumberMap;
-  /** Term hash → df of the kept terms, ordered by decreasing df then hash. */
-  byDf: { terms: Float64Array; dfs: Uint32Array };
-  dropped: number;
+/** The kept vocabulary: term hashes with their df, ordered by decreasing df then hash. */
+export interface KeptTerms {
+  terms: Float64Array;
+  dfs: Uint32Array;
 }
 
 /**
  * Reduces the vocabulary to the terms whose df lies in [minDf, maxDf] (the thesis's
- * reduce_voc) and assigns each kept term its weight factor: idf = ln(N / df) for tf-idf
- * (a term in every document weighs 0), 1 for raw tf. A document vector component is then
- * tf(t, d) × factor(t).
+ * reduce_voc; limits below 1 are fractions of the documents).
  */
-export function termWeights(df: NumberMap, docs: number, opts: Pick<PrepareOptions, "minDf" | "maxDf" | "weighting">): TermWeights {
+export function keepTerms(df: NumberMap, docs: number, opts: Pick<PrepareOptions, "minDf" | "maxDf">): { kept: KeptTerms; dropped: number } {
   const min = dfLimit(opts.minDf, docs);
   const max = dfLimit(opts.maxDf, docs);
   const kept: [number, number][] = [];
@@ -38,13 +34,16 @@ export function termWeights(df: NumberMap, docs: number, opts: Pick<PrepareOptio
     else dropped++;
   }
   kept.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  const table = new NumberMap(kept.length, true);
-  for (const [term, count] of kept) {
-    table.set(term, opts.weighting === "tfidf" ? Math.log(docs / count) : 1);
-  }
-  return {
-    table,
-    byDf: { terms: Float64Array.from(kept, (k) => k[0]), dfs: Uint32Array.from(kept, (k) => k[1]) },
-    dropped,
-  };
+  return { kept: { terms: Float64Array.from(kept, (k) => k[0]), dfs: Uint32Array.from(kept, (k) => k[1]) }, dropped };
+}
+
+/**
+ * Term hash → weight factor of every kept term, in shared memory for the workers:
+ * idf = ln(N / df) for tf-idf (a term in every document weighs 0), 1 for raw tf. A
+ * document vector component is then tf(t, d) × factor(t).
+ */
+export function weightFactors(kept: KeptTerms, docs: number, weighting: PrepareOptions["weighting"]): NumberMap {
+  const table = new NumberMap(kept.terms.length, true);
+  for (let k = 0; k < kept.terms.length; k++) table.set(kept.terms[k], weighting === "tfidf" ? Math.log(docs / kept.dfs[k]) : 1);
+  return table;
 }

@@ -19,7 +19,8 @@ import type { MinhashShard } from "./minhash.js";
 import { minhashPairs } from "./minhash-search.js";
 import type { PairList } from "./pair-list.js";
 import { paragraphPairs, type ParagraphShard } from "./paragraphs.js";
-import { concatU32, type ChunkTask, type ShardBase } from "./shard-scan.js";
+import type { ChunkTask, ShardBase } from "./shard-scan.js";
+import { concatU32 } from "../util/typed-arrays.js";
 import { simhashPairs, type SimhashShard } from "./simhash384.js";
 
 export type SetMethod = Exclude<MethodName, "lsh-cosine">;

@@ -36,13 +36,5 @@ export function scanChunk(chunk: Chunk, options: FeatureOptions, onDoc: (doc: Ve
   return { firstDoc: chunk.firstDoc, ids, tokens: Uint32Array.from(tokens), warnings };
 }
 
-/** Concatenates per-shard typed arrays in shard order. */
-export function concatU32(parts: readonly Uint32Array[]): Uint32Array {
-  const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+// minhash-search.ts still imports it from here.
+export { concatU32 } from "../util/typed-arrays.js";

@@ -3,7 +3,8 @@ import { normalizeToken, type NormalizeOptions } from "../features/normalize.js"
 import { VertdupError } from "../util/errors.js";
 import { forEachKeyGroup } from "./key-groups.js";
 import { PairList } from "./pair-list.js";
-import { concatU32, scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
+import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
+import { concatU32 } from "../util/typed-arrays.js";
 
 export const SIMHASH_BITS = 384;
 /** 12 blocks of 32 bits: the unit of the pigeonhole candidate search. */

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import type { PrepareManifest } from "../coordinator/prepare.js";
+import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { PhaseTiming } from "../coordinator/phase-clock.js";
 import type { PlebOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
-import type { IterationRow } from "../pleb/run-pleb.js";
+import type { IterationRow } from "../pleb/pleb-log.js";
 import type { ClusterCounts } from "../clusters/write-clusters.js";
 
 /** manifest.json of an output directory: how its pairs were made, and at what cost. */

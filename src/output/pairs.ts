@@ -1,6 +1,6 @@
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { FoundPairs } from "../pleb/found-pairs.js";
-import { openAtomic } from "../util/atomic.js";
+import { writeLineFile } from "./line-file.js";
 
 /**
  * Document pairs in corpus order: key a·N + b for documents a < b (N documents, exact while
@@ -11,7 +11,7 @@ export function documentPairKeys(store: SignatureStore, found: FoundPairs, docum
   let total = 0;
   const docsOf = (i: number) => store.offsets[i + 1] - store.offsets[i];
   for (let i = 0; i < store.count; i++) total += (docsOf(i) * (docsOf(i) - 1)) / 2;
-  for (const [i, j] of found.triples()) total += docsOf(i) * docsOf(j);
+  for (const [i, j] of found.pairs()) total += docsOf(i) * docsOf(j);
   const keys = new Float64Array(total);
   let k = 0;
   const { offsets, docs } = store;
@@ -23,7 +23,7 @@ export function documentPairKeys(store: SignatureStore, found: FoundPairs, docum
       for (let q = p + 1; q < offsets[i + 1]; q++) put(docs[p], docs[q]);
     }
   }
-  for (const [i, j] of found.triples()) {
+  for (const [i, j] of found.pairs()) {
     for (let p = offsets[i]; p < offsets[i + 1]; p++) {
       for (let q = offsets[j]; q < offsets[j + 1]; q++) put(docs[p], docs[q]);
     }
@@ -42,6 +42,11 @@ export function signatureOfDocument(store: SignatureStore, documents: number): U
 
 export const PAIRS_HEADER = "doc_a\tdoc_b\tsimilarity\n";
 
+/** One line of a pairs file: the two ids and the similarity to 4 decimals. */
+export function pairsLine(idA: string, idB: string, similarity: number): string {
+  return `${idA}\t${idB}\t${similarity.toFixed(4)}\n`;
+}
+
 /**
  * Writes pairs.tsv (header, then `doc_a doc_b similarity` with 4 decimals, doc_a the
  * earlier document) under a temporary name, renamed into place when complete.
@@ -53,22 +58,9 @@ export async function writePairsTsv(
   ids: readonly string[],
   similarity: (a: number, b: number) => number,
 ): Promise<void> {
-  const file = openAtomic(path);
-  try {
-    let buffer = PAIRS_HEADER;
-    for (let k = 0; k < keys.length; k++) {
-      const a = Math.floor(keys[k] / documents);
-      const b = keys[k] - a * documents;
-      buffer += `${ids[a]}\t${ids[b]}\t${similarity(a, b).toFixed(4)}\n`;
-      if (buffer.length > 1 << 16) {
-        if (!file.stream.write(buffer)) await new Promise<void>((r) => file.stream.once("drain", r));
-        buffer = "";
-      }
-    }
-    file.stream.write(buffer);
-    await file.commit();
-  } catch (err) {
-    await file.abort();
-    throw err;
-  }
+  await writeLineFile(path, PAIRS_HEADER, keys.length, (k) => {
+    const a = Math.floor(keys[k] / documents);
+    const b = keys[k] - a * documents;
+    return pairsLine(ids[a], ids[b], similarity(a, b));
+  });
 }

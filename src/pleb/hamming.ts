@@ -20,12 +20,7 @@ export function hammingDistance(store: Uint32Array, i: number, j: number, W: num
   let b = j * W;
   const end = a + W;
   let d = 0;
-  while (a < end) {
-    let x = store[a++] ^ store[b++];
-    x -= (x >>> 1) & 0x55555555;
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    d += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-  }
+  while (a < end) d += popcount32(store[a++] ^ store[b++]);
   return d;
 }
 

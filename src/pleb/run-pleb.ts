@@ -1,35 +1,15 @@
 import type { ExecutionOptions, PlebOptions } from "../options.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../coordinator/pool.js";
-import type { Reporter } from "../coordinator/progress.js";
 import { FoundPairs } from "./found-pairs.js";
 import { maxDistanceFor } from "./hamming.js";
 import { sortOrder } from "./sort-keys.js";
 
-/** One line of pleb-log.tsv: document pairs first found by an iteration (0 = identical signatures). */
-export interface IterationRow {
-  iteration: number;
-  newPairs: number;
-  totalPairs: number;
-  seconds: number;
-  /** Share of the reference pairs found so far (only with a reference). */
-  recall?: number;
-}
-
-/** Follows the document pairs PLEB finds against a reference (pleb --reference). */
-export interface RecallTracker {
-  /** Counts the pairs of documents that share a signature. */
-  addIdentical(): void;
-  /** Counts the document pairs of a newly found signature pair. */
-  addSignaturePair(i: number, j: number): void;
-  recall(): number;
-}
-
-export interface PlebResult {
+export interface IterationsResult {
+  /** Pairs found by these iterations, each at the first of them that found it. */
   found: FoundPairs;
-  log: IterationRow[];
-  /** Signature comparisons made by the beam scans. */
-  comparisons: number;
+  /** Wall time of each iteration, in order. */
+  seconds: number[];
 }
 
 function ranges(n: number, parts: number): [number, number][] {
@@ -49,67 +29,54 @@ export function identicalPairs(store: SignatureStore): number {
   return pairs;
 }
 
+/** Signature comparisons of one iteration's one-sided beam scan over n signatures. */
+export function comparisonsPerIteration(n: number, beam: number): number {
+  let c = 0;
+  for (let b = 1; b <= beam; b++) c += Math.max(0, n - b);
+  return c;
+}
+
 /**
- * PLEB (the thesis's `hamming`): `iterations` times sort the signatures by their first 64
- * bits under the current permutation, compare each with the next `beam` ones, keep the pairs
- * within the Hamming threshold, and apply `shiftCount` more random transpositions. Key
- * extraction and beam scans run in chunks on the pool; the chunks' results are merged in
- * chunk order, so the found pairs do not depend on the number of workers.
+ * PLEB iterations `first`..`last` (1-based, inclusive) of the thesis's `hamming`: sort the
+ * signatures by their first 64 bits under the iteration's permutation (the identity
+ * followed by (iteration − 1)·shiftCount seeded transpositions), compare each with the next
+ * `beam` ones, keep the pairs within the Hamming threshold. Key extraction and beam scans run
+ * in chunks on the pool; an iteration's pairs depend only on the store and its permutation,
+ * never on the number of workers or on which iterations ran before.
  */
-export async function runPleb(
+export async function runIterations(
   store: SignatureStore,
   opts: PlebOptions,
+  first: number,
+  last: number,
   exec: ExecutionOptions,
   pool: WorkerPool,
-  reporter: Reporter,
-  reference?: RecallTracker,
-): Promise<PlebResult> {
+  onIteration: (iteration: number) => void,
+): Promise<IterationsResult> {
   const n = store.count;
-  const bits = store.words * 32;
-  const maxDistance = maxDistanceFor(bits, opts.threshold);
+  const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
   const found = new FoundPairs(Math.max(n, 1));
-  const groupPairs = identicalPairs(store);
-  const log: IterationRow[] = [{ iteration: 0, newPairs: groupPairs, totalPairs: groupPairs, seconds: 0 }];
-  if (reference !== undefined) {
-    reference.addIdentical();
-    log[0].recall = reference.recall();
-  }
-  const docsOf = (i: number) => store.offsets[i + 1] - store.offsets[i];
+  const seconds: number[] = [];
   const hi = new Uint32Array(new SharedArrayBuffer(n * 4));
   const lo = new Uint32Array(new SharedArrayBuffer(n * 4));
   const shared = { signatures: store.signatures, words: store.words, seed: opts.seed, shiftCount: opts.shiftCount };
   const keyRanges = ranges(n, exec.workers);
   const scanRanges = ranges(Math.max(0, n - 1), exec.workers * 4);
-  let total = groupPairs;
-  let comparisons = 0;
-  for (let b = 1; b <= opts.beam; b++) comparisons += Math.max(0, n - b);
-  const progress = reporter.progress("pleb", "iterations", opts.iterations);
-  for (let iteration = 1; iteration <= opts.iterations && n > 1; iteration++) {
+  for (let iteration = first; iteration <= last; iteration++) {
     const t0 = performance.now();
-    await Promise.all(
-      keyRanges.map(([from, to]) => pool.run("keys", { ...shared, iteration: iteration - 1, from, to, hi, lo })),
-    );
-    const sorted = sortOrder(hi, lo, n);
-    const order = new Uint32Array(new SharedArrayBuffer(n * 4));
-    order.set(sorted);
-    const results = await Promise.all(
-      scanRanges.map(([from, to]) =>
-        pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance }),
-      ),
-    );
-    let fresh = 0;
-    for (const triples of results) {
-      const added = found.addTriples(triples);
-      for (let k = 0; k < added.length; k += 3) {
-        fresh += docsOf(added[k]) * docsOf(added[k + 1]);
-        reference?.addSignaturePair(added[k], added[k + 1]);
-      }
+    if (n > 1) {
+      await Promise.all(keyRanges.map(([from, to]) => pool.run("keys", { ...shared, iteration: iteration - 1, from, to, hi, lo })));
+      const order = new Uint32Array(new SharedArrayBuffer(n * 4));
+      order.set(sortOrder(hi, lo, n));
+      const results = await Promise.all(
+        scanRanges.map(([from, to]) =>
+          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance }),
+        ),
+      );
+      for (const triples of results) found.addTriples(triples, iteration);
     }
-    total += fresh;
-    log.push({ iteration, newPairs: fresh, totalPairs: total, seconds: Number(((performance.now() - t0) / 1000).toFixed(3)) });
-    if (reference !== undefined) log[log.length - 1].recall = reference.recall();
-    progress.update(iteration);
+    seconds.push(Number(((performance.now() - t0) / 1000).toFixed(3)));
+    onIteration(iteration);
   }
-  progress.finish();
-  return { found, log, comparisons: comparisons * (n > 1 ? opts.iterations : 0) };
+  return { found, seconds };
 }

@@ -19,19 +19,8 @@
  * [8n, 12n) that `add` copies a term vector into (or termVector writes straight into).
  */
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
+import { moduleBytes, section, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
 
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const ascii = (s: string) => [...uleb(s.length), ...Buffer.from(s, "ascii")];
 const simd = (opcode: number, ...memarg: number[]) => [0xfd, ...uleb(opcode), ...memarg.flatMap(uleb)];
 
 const GET = 0x20, SET = 0x21, TEE = 0x22, CONST = 0x41, ADD = 0x6a, MUL = 0x6c, LT_U = 0x49;
@@ -63,23 +52,21 @@ function accBody(): number[] {
   return [...uleb(body.length), ...body];
 }
 
-function moduleBytes(pages: number): Uint8Array {
-  return Uint8Array.from([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 2, 0x7f, 0x7c, 0]), // type (i32, f64) → ()
-    ...section(3, [1, 0]),
-    ...section(5, [1, 0, ...uleb(pages)]),
-    ...section(7, [2, ...ascii("acc"), 0, 0, ...ascii("mem"), 2, 0]),
-    ...section(10, [1, ...accBody()]),
-  ]);
+function accModule(pages: number): Uint8Array {
+  return moduleBytes(
+    section(1, [1, 0x60, 2, 0x7f, 0x7c, 0]), // type (i32, f64) → ()
+    section(3, [1, 0]),
+    section(5, [1, 0, ...uleb(pages)]),
+    section(7, [2, ...wasmName("acc"), 0, 0, ...wasmName("mem"), 2, 0]),
+    section(10, [1, ...accBody()]),
+  );
 }
 
-/** The part of the WebAssembly API used here (the project's lib settings do not declare it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: { acc: (n: number, w: number) => void; mem: { buffer: ArrayBuffer } } };
+/** What the module exports. */
+interface AccExports {
+  acc: (n: number, w: number) => void;
+  mem: { buffer: ArrayBuffer };
 }
-const wasmApi = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 /**
  * A per-thread accumulator of `bits` float64 projections backed by the module's memory.
@@ -91,7 +78,7 @@ export class WasmAccumulator {
   readonly staging: Float32Array;
   private readonly run: (n: number, w: number) => void;
 
-  private constructor(readonly bits: number, exports: { acc: (n: number, w: number) => void; mem: { buffer: ArrayBuffer } }) {
+  private constructor(readonly bits: number, exports: AccExports) {
     this.acc = new Float64Array(exports.mem.buffer, 0, bits);
     this.staging = new Float32Array(exports.mem.buffer, bits * 8, bits);
     this.run = exports.acc;
@@ -100,10 +87,10 @@ export class WasmAccumulator {
   /** An accumulator for `bits` (a positive multiple of 4), or null without WebAssembly SIMD. */
   static create(bits: number): WasmAccumulator | null {
     if (!Number.isInteger(bits) || bits <= 0 || bits % 4 !== 0) throw new RangeError(`invalid bits ${bits}`);
-    if (wasmApi === undefined) return null;
+    if (webAssembly === undefined) return null;
     try {
-      const module = new wasmApi.Module(moduleBytes(Math.ceil((bits * 12) / 65536)));
-      return new WasmAccumulator(bits, new wasmApi.Instance(module).exports);
+      const module = new webAssembly.Module(accModule(Math.ceil((bits * 12) / 65536)));
+      return new WasmAccumulator(bits, new webAssembly.Instance(module).exports as unknown as AccExports);
     } catch {
       return null;
     }

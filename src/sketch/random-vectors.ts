@@ -21,6 +21,7 @@
  */
 
 import { mix53to32 } from "../features/hash.js";
+import { NumberMap } from "../util/number-map.js";
 
 /** 2^-31: maps a signed 32-bit integer to a uniform in [−1, 1). */
 const INV_2_31 = 1 / 0x8000_0000;
@@ -137,14 +138,10 @@ export interface VectorCacheParts {
   vectors: SharedArrayBuffer;
   /** Uint8[count]: 1 once slot s has been filled (written with Atomics after the vector). */
   filled: SharedArrayBuffer;
-  /** Float64[2^k]: open-addressing table of terms, −1 = empty. */
+  /** The term → slot NumberMap's buffers: Float64 keys and Float64 values (the slots). */
   keys: SharedArrayBuffer;
-  /** Int32[2^k]: slot of the term at the same table position. */
   slots: SharedArrayBuffer;
 }
-
-const EMPTY = -1;
-const TWO_32 = 0x1_0000_0000;
 
 /**
  * Precomputed term vectors of up to K chosen terms (typically the most frequent), in
@@ -153,8 +150,8 @@ const TWO_32 = 0x1_0000_0000;
  *
  * Workers may fill disjoint slot ranges in parallel (`fill`); `get` returns null for a slot
  * not filled yet, so a caller falls back to termVector and gets the same values either way.
- * The term → slot lookup is a linear-probing table (load ≤ 1/2) of Float64 keys, also shared,
- * so `fromShared` in another thread only wraps the buffers.
+ * The term → slot lookup is a NumberMap over shared buffers too, so `fromShared` in another
+ * thread only wraps the buffers.
  */
 export class VectorCache {
   readonly seed: number;
@@ -165,11 +162,7 @@ export class VectorCache {
   readonly vectors: Float32Array;
   private readonly terms: Float64Array;
   private readonly filled: Uint8Array;
-  private readonly keys: Float64Array;
-  private readonly slots: Int32Array;
-  /** 32 − log2(table size): Fibonacci hashing keeps the top bits of the product. */
-  private readonly shift: number;
-  private readonly mask: number;
+  private readonly slots: NumberMap;
   private readonly parts: VectorCacheParts;
 
   private constructor(parts: VectorCacheParts) {
@@ -180,17 +173,10 @@ export class VectorCache {
     this.terms = new Float64Array(parts.terms);
     this.vectors = new Float32Array(parts.vectors);
     this.filled = new Uint8Array(parts.filled);
-    this.keys = new Float64Array(parts.keys);
-    this.slots = new Int32Array(parts.slots);
-    const tableSize = this.keys.length;
-    if ((tableSize & (tableSize - 1)) !== 0 || tableSize < 2 || this.slots.length !== tableSize) {
-      throw new RangeError("VectorCache: malformed lookup table");
-    }
+    this.slots = NumberMap.fromShared({ keys: new Float64Array(parts.keys), values: new Float64Array(parts.slots), count: parts.count });
     if (this.terms.length !== this.size || this.vectors.length !== this.size * this.bits) {
       throw new RangeError("VectorCache: buffer sizes do not match count and bits");
     }
-    this.shift = 32 - Math.log2(tableSize);
-    this.mask = tableSize - 1;
   }
 
   /**
@@ -200,24 +186,18 @@ export class VectorCache {
   static build(seed: number, bits: number, terms: ArrayLike<number>): VectorCache {
     if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`invalid seed ${seed}`);
     if (!Number.isInteger(bits) || bits <= 0) throw new RangeError(`invalid bits ${bits}`);
-    let tableSize = 2;
-    while (tableSize < 2 * terms.length) tableSize *= 2;
-    const keys = new Float64Array(new SharedArrayBuffer(tableSize * 8)).fill(EMPTY);
-    const slots = new Int32Array(new SharedArrayBuffer(tableSize * 4));
-    const shift = 32 - Math.log2(tableSize);
+    const slots = new NumberMap(terms.length, true);
     const order: number[] = [];
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i];
       if (!Number.isSafeInteger(term) || term < 0) throw new RangeError(`invalid term ${term}`);
-      let h = tablePosition(term, shift);
-      while (keys[h] !== EMPTY && keys[h] !== term) h = (h + 1) & (tableSize - 1);
-      if (keys[h] === EMPTY) {
-        keys[h] = term;
-        slots[h] = order.length;
+      if (slots.get(term) === undefined) {
+        slots.set(term, order.length);
         order.push(term);
       }
     }
     const count = order.length;
+    const table = slots.toShared();
     const termBuf = new SharedArrayBuffer(count * 8);
     new Float64Array(termBuf).set(order);
     return new VectorCache({
@@ -227,8 +207,8 @@ export class VectorCache {
       terms: termBuf,
       vectors: new SharedArrayBuffer(count * bits * 4),
       filled: new SharedArrayBuffer(count),
-      keys: keys.buffer as SharedArrayBuffer,
-      slots: slots.buffer as SharedArrayBuffer,
+      keys: table.keys.buffer as SharedArrayBuffer,
+      slots: table.values.buffer as SharedArrayBuffer,
     });
   }
 
@@ -258,14 +238,7 @@ export class VectorCache {
 
   /** Slot of `term`, or −1 if it is not cached. */
   slotOf(term: number): number {
-    const keys = this.keys;
-    let h = tablePosition(term, this.shift);
-    for (;;) {
-      const k = keys[h];
-      if (k === term) return this.slots[h];
-      if (k === EMPTY) return -1;
-      h = (h + 1) & this.mask;
-    }
+    return this.slots.get(term) ?? -1;
   }
 
   /** A view of the vector of `term`, or null if the term is not cached or not filled yet. */
@@ -274,13 +247,4 @@ export class VectorCache {
     if (s < 0 || Atomics.load(this.filled, s) !== 1) return null;
     return this.vectors.subarray(s * this.bits, (s + 1) * this.bits);
   }
-}
-
-/**
- * Table position of a term: both 32-bit halves folded, then Fibonacci hashing (multiply by
- * 2^32/φ, keep the top bits), so sequential small ids spread as well as hashes do.
- */
-function tablePosition(term: number, shift: number): number {
-  const mixed = (term >>> 0) ^ Math.imul(Math.floor(term / TWO_32), 0x85ebca6b);
-  return Math.imul(mixed, 0x9e3779b1) >>> shift;
 }

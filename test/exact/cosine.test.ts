@@ -8,18 +8,7 @@ import {
   type Weighting,
 } from "../../src/exact/cosine.js";
 import { termCounts } from "../../src/features/terms.js";
-
-/** Deterministic 32-bit generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../helpers/vert.js";
 
 /** Random documents over a small vocabulary of large hash-like term ids, with near-copies. */
 function randomDocs(seed: number, n: number, vocab: number): SparseCounts[] {

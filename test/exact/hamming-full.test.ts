@@ -7,17 +7,7 @@ import { WorkerPool } from "../../src/coordinator/pool.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { maxDistanceFor } from "../../src/pleb/hamming.js";
 import type { SignatureStore } from "../../src/runs/signature-store.js";
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../helpers/vert.js";
 
 /** n random signatures of W words; a third are copies of an earlier one with a few bits flipped. */
 function randomStore(seed: number, n: number, W: number): Uint32Array {

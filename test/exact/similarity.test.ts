@@ -4,17 +4,7 @@ import { allPairsSimilarity } from "../../src/exact/similarity.js";
 import { invertRows, rowCosine, unitRows, type SparseRows } from "../../src/exact/sparse-rows.js";
 import { WorkerPool } from "../../src/coordinator/pool.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../helpers/vert.js";
 
 /** Dense random vectors over `columns` terms (skewed use of terms), some perturbed copies. */
 function randomDense(seed: number, n: number, columns: number): number[][] {

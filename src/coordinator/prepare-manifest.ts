@@ -1,0 +1,37 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ReaderWarnings } from "../corpus/vertical.js";
+import type { PrepareOptions } from "../options.js";
+import { VertdupError } from "../util/errors.js";
+import type { PhaseTiming } from "./phase-clock.js";
+
+/** What `prepare` leaves in `<workdir>/prepare.json` for the later phases and the manifest. */
+export interface PrepareManifest {
+  version: string;
+  inputs: string[];
+  options: PrepareOptions;
+  counts: {
+    shards: number;
+    documents: number;
+    tokens: number;
+    keptTokens: number;
+    terms: number;
+    keptTerms: number;
+    emptyDocuments: number;
+    signedDocuments: number;
+    distinctSignatures: number;
+  };
+  warnings: ReaderWarnings;
+  phases: Record<string, PhaseTiming>;
+}
+
+export const PREPARE_MANIFEST = "prepare.json";
+
+export async function readPrepareManifest(workdir: string): Promise<PrepareManifest> {
+  const path = join(workdir, PREPARE_MANIFEST);
+  if (!existsSync(path)) {
+    throw new VertdupError(`${workdir}: not a prepared work directory (no ${PREPARE_MANIFEST}; run vertdup prepare first)`);
+  }
+  return JSON.parse(await readFile(path, "utf8")) as PrepareManifest;
+}

@@ -1,0 +1,88 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { PrepareOptions } from "../options.js";
+import { writeAtomic } from "../util/atomic.js";
+import { VertdupError } from "../util/errors.js";
+
+/** An input as the work directory remembers it: enough to notice it was replaced. */
+export interface InputStamp {
+  path: string;
+  size: number | null;
+  mtimeMs: number | null;
+}
+
+/**
+ * What the preparatory phase's files depend on: the inputs, the options and the chunk
+ * size (shard boundaries). Stored as `config.json` in the work directory, so that every
+ * task — local, resumed, or a Slurm array task on another machine — works from the same
+ * configuration, and a resume into a directory made otherwise is refused.
+ */
+export interface RunConfig {
+  inputs: InputStamp[];
+  prepare: PrepareOptions;
+  chunkBytes: number;
+}
+
+export const CONFIG_FILE = "config.json";
+
+export async function stampInputs(paths: readonly string[]): Promise<InputStamp[]> {
+  return Promise.all(
+    paths.map(async (path) => {
+      if (path === "-") return { path, size: null, mtimeMs: null };
+      const s = await stat(path);
+      return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+    }),
+  );
+}
+
+/** JSON with an infinite df limit written as a string (JSON has no Infinity). */
+function serialize(config: RunConfig): string {
+  return JSON.stringify(config, (_, v) => (v === Number.POSITIVE_INFINITY ? "Infinity" : v), 2) + "\n";
+}
+
+function deserialize(text: string): RunConfig {
+  return JSON.parse(text, (_, v) => (v === "Infinity" ? Number.POSITIVE_INFINITY : v)) as RunConfig;
+}
+
+export function fingerprint(config: RunConfig): string {
+  return createHash("sha256").update(serialize(config)).digest("hex").slice(0, 16);
+}
+
+/** The differences between two configurations, named for a message. */
+function differences(a: RunConfig, b: RunConfig): string[] {
+  const out: string[] = [];
+  if (JSON.stringify(a.inputs) !== JSON.stringify(b.inputs)) out.push("inputs (paths, sizes or modification times)");
+  for (const key of Object.keys(a.prepare) as (keyof PrepareOptions)[]) {
+    if (a.prepare[key] !== b.prepare[key]) out.push(`--${key} (${String(b.prepare[key])} there, ${String(a.prepare[key])} now)`);
+  }
+  if (a.chunkBytes !== b.chunkBytes) out.push(`--chunk-size (${b.chunkBytes} there, ${a.chunkBytes} now)`);
+  return out;
+}
+
+export async function readRunConfig(workdir: string): Promise<RunConfig> {
+  const path = join(workdir, CONFIG_FILE);
+  if (!existsSync(path)) throw new VertdupError(`${workdir}: no ${CONFIG_FILE} (not a vertdup work directory)`);
+  return deserialize(await readFile(path, "utf8"));
+}
+
+/**
+ * Records the configuration of a new run, or checks that a resumed run has the same one.
+ * Returns true when earlier work in the directory may be reused.
+ */
+export async function adoptRunConfig(workdir: string, config: RunConfig, resume: boolean): Promise<boolean> {
+  const path = join(workdir, CONFIG_FILE);
+  if (resume && existsSync(path)) {
+    if (config.inputs.some((i) => i.path === "-")) {
+      throw new VertdupError("--resume cannot check standard input against the earlier run: give the corpus as files");
+    }
+    const previous = deserialize(await readFile(path, "utf8"));
+    if (fingerprint(previous) !== fingerprint(config)) {
+      throw new VertdupError(`${workdir}: refusing to resume: the work directory was made with other ${differences(config, previous).join(", ")}`);
+    }
+    return true;
+  }
+  await writeAtomic(path, serialize(config));
+  return false;
+}

@@ -1,0 +1,64 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { writeSignatureStore } from "../../runs/signature-store.js";
+import type { SignStats } from "../../sketch/sign-shard.js";
+import { writeAtomic } from "../../util/atomic.js";
+import { packageVersion } from "../../util/package-info.js";
+import { PREPARE_MANIFEST, type PrepareManifest } from "../prepare-manifest.js";
+import type { RunConfig } from "../run-config.js";
+import { readMarker, shardFile, writeMarker } from "../workdir.js";
+import { readChunkCounts, requireMarker, requireShardMarkers } from "./require.js";
+import { phaseTimings } from "./timing.js";
+import type { VocabularyStats } from "./vocabulary-step.js";
+
+interface MergeStats {
+  distinct: number;
+  documents: number;
+}
+
+export const PREPARE_PHASES = ["count", "vocabulary", "sign", "merge"] as const;
+
+/**
+ * Merges the shards' sorted signature runs k-way into the signature store (identical
+ * signatures collapsed with their documents) and writes prepare.json from the markers.
+ */
+export async function mergeStep(workdir: string): Promise<MergeStats> {
+  let stats = await readMarker<MergeStats>(workdir, "merge");
+  if (stats === undefined) {
+    const { shards } = await readChunkCounts(workdir);
+    await requireShardMarkers<SignStats>(workdir, "sign", shards);
+    const runPaths = Array.from({ length: shards }, (_, i) => shardFile(workdir, i, "run"));
+    const scratch = (level: number, group: number) => join(workdir, "runs", `merge-${level}-${group}.run.zst`);
+    stats = await writeSignatureStore(workdir, runPaths, scratch);
+    await writeMarker(workdir, "merge", stats);
+    await rm(join(workdir, "runs"), { recursive: true, force: true });
+  }
+  return stats;
+}
+
+/** prepare.json: the preparatory phase's options, counts, warnings and timings. */
+export async function writePrepareManifest(workdir: string, config: RunConfig): Promise<PrepareManifest> {
+  const vocabulary = await requireMarker<VocabularyStats>(workdir, "vocabulary", "the vocabulary step");
+  const merged = await requireMarker<MergeStats>(workdir, "merge", "the merge step");
+  const signed = await requireShardMarkers<SignStats>(workdir, "sign", vocabulary.shards);
+  const manifest: PrepareManifest = {
+    version: packageVersion(),
+    inputs: config.inputs.map((i) => i.path),
+    options: config.prepare,
+    counts: {
+      shards: vocabulary.shards,
+      documents: vocabulary.documents,
+      tokens: vocabulary.tokens,
+      keptTokens: vocabulary.keptTokens,
+      terms: vocabulary.terms,
+      keptTerms: vocabulary.keptTerms,
+      emptyDocuments: signed.reduce((n, s) => n + s.empty, 0),
+      signedDocuments: merged.documents,
+      distinctSignatures: merged.distinct,
+    },
+    warnings: vocabulary.warnings,
+    phases: await phaseTimings(workdir, PREPARE_PHASES),
+  };
+  await writeAtomic(join(workdir, PREPARE_MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
+  return manifest;
+}

@@ -1,0 +1,116 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { ExecutionOptions, PlebOptions } from "../../options.js";
+import { FoundPairs } from "../../pleb/found-pairs.js";
+import { runIterations } from "../../pleb/run-pleb.js";
+import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
+import type { SignatureStore } from "../../runs/signature-store.js";
+import type { WorkerPool } from "../pool.js";
+import type { Reporter } from "../progress.js";
+import { inSlice, markerFile, writeMarker, type Slice } from "../workdir.js";
+
+/** Default PLEB iterations per task: the unit of resumption and of Slurm array tasks. */
+export const DEFAULT_ITERATIONS_PER_GROUP = 10;
+
+/**
+ * How the PLEB iterations of one set of options are cut into groups, and where their
+ * results go: `pleb/<fingerprint of the options>/`, so that pleb can run again on the same
+ * work directory with other settings without mixing results.
+ */
+export interface PlebPlan {
+  options: PlebOptions;
+  iterationsPerGroup: number;
+  groups: number;
+  fingerprint: string;
+  dir: string;
+}
+
+export function plebPlan(workdir: string, options: PlebOptions, iterationsPerGroup = DEFAULT_ITERATIONS_PER_GROUP): PlebPlan {
+  const fingerprint = createHash("sha256").update(JSON.stringify({ options, iterationsPerGroup })).digest("hex").slice(0, 16);
+  return {
+    options,
+    iterationsPerGroup,
+    groups: Math.ceil(options.iterations / iterationsPerGroup),
+    fingerprint,
+    dir: join(workdir, "pleb", fingerprint),
+  };
+}
+
+/** Phase name of a plan's timing markers: runs with other settings keep their own. */
+export function plebPhaseName(plan: PlebPlan): string {
+  return `pleb-${plan.fingerprint}`;
+}
+
+function groupTask(plan: PlebPlan, group: number): string {
+  return `pleb-${plan.fingerprint}-group-${String(group).padStart(4, "0")}`;
+}
+
+function groupFile(plan: PlebPlan, group: number): string {
+  return join(plan.dir, `group-${String(group).padStart(4, "0")}.zst`);
+}
+
+/** Iterations of a group, 1-based and inclusive. */
+function groupIterations(plan: PlebPlan, group: number): [number, number] {
+  const first = group * plan.iterationsPerGroup + 1;
+  return [first, Math.min(plan.options.iterations, first + plan.iterationsPerGroup - 1)];
+}
+
+interface GroupRecord {
+  i: Uint32Array;
+  j: Uint32Array;
+  distance: Uint32Array;
+  iteration: Uint32Array;
+  seconds: Float64Array;
+}
+
+/** Forgets the groups of a plan done earlier: its files, its markers and its timings. */
+export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> {
+  await rm(plan.dir, { recursive: true, force: true });
+  const markers = join(workdir, "markers");
+  if (!existsSync(markers)) return;
+  for (const name of await readdir(markers)) {
+    if (name.startsWith(`pleb-${plan.fingerprint}-`) || name.startsWith(`time-${plebPhaseName(plan)}-`)) await rm(join(markers, name), { force: true });
+  }
+}
+
+/** Runs the iteration groups of one slice that are not done yet, each leaving its file and marker. */
+export async function plebStep(
+  workdir: string,
+  store: SignatureStore,
+  plan: PlebPlan,
+  slice: Slice,
+  exec: ExecutionOptions,
+  pool: WorkerPool,
+  reporter: Reporter,
+): Promise<void> {
+  await mkdir(plan.dir, { recursive: true });
+  const todo: number[] = [];
+  for (let g = 0; g < plan.groups; g++) if (inSlice(g, slice) && !existsSync(markerFile(workdir, groupTask(plan, g)))) todo.push(g);
+  const progress = reporter.progress("pleb", "iterations", plan.options.iterations);
+  let done = plan.options.iterations - todo.reduce((n, g) => n + groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1, 0);
+  for (const g of todo) {
+    const [first, last] = groupIterations(plan, g);
+    const result = await runIterations(store, plan.options, first, last, exec, pool, () => progress.update(++done));
+    const record: GroupRecord = { ...result.found.toColumns(), seconds: Float64Array.from(result.seconds) };
+    await writeRunFile(groupFile(plan, g), [record]);
+    await writeMarker(workdir, groupTask(plan, g), { first, last, pairs: result.found.size });
+  }
+  progress.finish();
+}
+
+/** The union of all groups' pairs (each at its first iteration) and every iteration's time. */
+export function collectGroups(workdir: string, store: SignatureStore, plan: PlebPlan): { found: FoundPairs; seconds: number[] } | { missing: number[] } {
+  const missing: number[] = [];
+  for (let g = 0; g < plan.groups; g++) if (!existsSync(markerFile(workdir, groupTask(plan, g)))) missing.push(g);
+  if (missing.length > 0) return { missing };
+  const found = new FoundPairs(Math.max(store.count, 1));
+  const seconds: number[] = [];
+  for (let g = 0; g < plan.groups; g++) {
+    const [record] = readRunFileSync<GroupRecord>(groupFile(plan, g));
+    found.addColumns(record);
+    seconds.push(...record.seconds);
+  }
+  return { found, seconds };
+}

@@ -1,0 +1,63 @@
+import { existsSync } from "node:fs";
+import { weightFactors, type KeptTerms } from "../../features/vocabulary.js";
+import { readRunFileSync } from "../../runs/run-file.js";
+import { VectorCache } from "../../sketch/random-vectors.js";
+import type { SignStats } from "../../sketch/sign-shard.js";
+import type { WorkerPool } from "../pool.js";
+import type { Reporter } from "../progress.js";
+import type { RunConfig } from "../run-config.js";
+import { inSlice, markerFile, shardName, vocabularyFile, type Slice } from "../workdir.js";
+import { readChunkCounts, requireMarker } from "./require.js";
+import type { VocabularyStats } from "./vocabulary-step.js";
+
+/**
+ * Memory for precomputed vectors of the most frequent terms, shared by all workers: 1 GiB
+ * holds 262,144 vectors of 1024 bits. An uncached term costs a fresh termVector (≈ 1300
+ * generator steps and 512 logarithms, ~10 µs) per document it occurs in, against one
+ * accumulate (~1 µs) when cached; that dominated the sign pass on Zipfian corpora.
+ */
+const VECTOR_CACHE_BYTES = 1 << 30;
+
+/** Number of leading terms with df ≥ 2 in a list ordered by decreasing df. */
+function repeatedTerms(dfs: Uint32Array): number {
+  let n = 0;
+  while (n < dfs.length && dfs[n] >= 2) n++;
+  return n;
+}
+
+/**
+ * Pass 2 for the shards of one slice: weight factors from the kept vocabulary, the vectors
+ * of frequent terms precomputed in shared memory, then one task per shard that writes its
+ * signatures as a sorted run and leaves its marker. Shards already signed are skipped.
+ */
+export async function signStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<void> {
+  const vocabulary = await requireMarker<VocabularyStats>(workdir, "vocabulary", "the vocabulary step");
+  const { shards } = await readChunkCounts(workdir);
+  const todo: number[] = [];
+  for (let i = 0; i < shards; i++) {
+    if (inSlice(i, slice) && !existsSync(markerFile(workdir, `sign-${shardName(i)}`))) todo.push(i);
+  }
+  if (todo.length === 0) return;
+  const { bits, seed, weighting } = config.prepare;
+  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
+  const weights = weightFactors(kept, vocabulary.documents, weighting);
+  // Terms with df 1 are not cached: their one vector costs the same computed in the sign pass.
+  const cacheSize = Math.min(repeatedTerms(kept.dfs), Math.floor(VECTOR_CACHE_BYTES / (bits * 4)));
+  const cache = VectorCache.build(seed, bits, kept.terms.subarray(0, cacheSize));
+  const step = Math.ceil(cacheSize / pool.threads);
+  await Promise.all(
+    Array.from({ length: pool.threads }, (_, w) =>
+      pool.run("fill", { cache: cache.toShared(), from: Math.min(cacheSize, w * step), to: Math.min(cacheSize, (w + 1) * step) }),
+    ),
+  );
+  const progress = reporter.progress("signatures", "shards", todo.length);
+  const pending: Promise<SignStats>[] = [];
+  let signed = 0;
+  for (const index of todo) {
+    const task = { workdir, index, bits, seed, weights: weights.toShared(), cache: cache.toShared() };
+    const { result } = await pool.submit<SignStats>("sign", task);
+    pending.push(result.then((s) => (progress.update(++signed), s)));
+  }
+  await Promise.all(pending);
+  progress.finish();
+}

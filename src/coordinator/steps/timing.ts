@@ -1,0 +1,43 @@
+import { readdir, readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { peakRssMiB } from "../../util/package-info.js";
+import type { PhaseTiming } from "../phase-clock.js";
+import { writeMarker, type Slice } from "../workdir.js";
+
+/**
+ * Times one slice of a phase and leaves it as a marker, so that the manifest can report
+ * phases however they ran: locally in one process, resumed, or as Slurm array tasks.
+ */
+export async function timed<T>(workdir: string, phase: string, slice: Slice, work: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const result = await work();
+  const timing: PhaseTiming = { seconds: Number(((performance.now() - t0) / 1000).toFixed(3)), peakRssMiB: peakRssMiB() };
+  await writeMarker(workdir, `time-${phase}-${slice.index}-of-${slice.count}`, timing);
+  return result;
+}
+
+/**
+ * Timing of a phase from its markers: the slowest slice (slices run side by side) and the
+ * highest peak memory of any slice's process; undefined when no slice has run.
+ */
+export async function phaseTiming(workdir: string, phase: string): Promise<PhaseTiming | undefined> {
+  const dir = join(workdir, "markers");
+  if (!existsSync(dir)) return undefined;
+  let out: PhaseTiming | undefined;
+  for (const name of (await readdir(dir)).filter((n) => n.startsWith(`time-${phase}-`))) {
+    const t = JSON.parse(await readFile(join(dir, name), "utf8")) as PhaseTiming;
+    out = out === undefined ? t : { seconds: Math.max(out.seconds, t.seconds), peakRssMiB: Math.max(out.peakRssMiB, t.peakRssMiB) };
+  }
+  return out;
+}
+
+/** Timings of the named phases that have run. */
+export async function phaseTimings(workdir: string, phases: readonly string[]): Promise<Record<string, PhaseTiming>> {
+  const out: Record<string, PhaseTiming> = {};
+  for (const phase of phases) {
+    const t = await phaseTiming(workdir, phase);
+    if (t !== undefined) out[phase] = t;
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+import { addWarnings, emptyWarnings, type ReaderWarnings } from "../../corpus/vertical.js";
+import type { ShardStats } from "../../features/count-shard.js";
+import { keepTerms, mergeDocumentFrequencies } from "../../features/vocabulary.js";
+import { encodeRecords } from "../../runs/run-file.js";
+import { writeAtomic } from "../../util/atomic.js";
+import { VertdupError } from "../../util/errors.js";
+import type { Reporter } from "../progress.js";
+import type { RunConfig } from "../run-config.js";
+import { readMarker, vocabularyFile, writeMarker } from "../workdir.js";
+import { readChunkCounts, requireShardMarkers } from "./require.js";
+
+/** Corpus-wide counts known after pass 1, kept in the `vocabulary` marker. */
+export interface VocabularyStats {
+  shards: number;
+  documents: number;
+  tokens: number;
+  keptTokens: number;
+  terms: number;
+  keptTerms: number;
+  warnings: ReaderWarnings;
+}
+
+/**
+ * Merges the shards' document frequencies, reduces the vocabulary by --min-df/--max-df and
+ * writes the kept terms with their df (`vocab.zst`): everything pass 2 needs, on any machine.
+ */
+export async function vocabularyStep(workdir: string, config: RunConfig, reporter: Reporter): Promise<VocabularyStats> {
+  const done = await readMarker<VocabularyStats>(workdir, "vocabulary");
+  if (done !== undefined) return done;
+  const { shards } = await readChunkCounts(workdir);
+  const stats = await requireShardMarkers<ShardStats>(workdir, "count", shards);
+  const documents = stats.reduce((n, s) => n + s.docs, 0);
+  if (documents === 0) throw new VertdupError(`${config.inputs.map((i) => i.path).join(", ")}: the corpus has no documents`);
+  const warnings = emptyWarnings();
+  for (const s of stats) addWarnings(warnings, s.warnings);
+  const df = mergeDocumentFrequencies(workdir, shards);
+  const { kept, dropped } = keepTerms(df, documents, config.prepare);
+  await writeAtomic(vocabularyFile(workdir), encodeRecords([kept]));
+  reporter.info(`vocabulary: ${df.size} terms, ${kept.terms.length} kept (${dropped} outside the df limits)`);
+  const result: VocabularyStats = {
+    shards,
+    documents,
+    tokens: stats.reduce((n, s) => n + s.tokens, 0),
+    keptTokens: stats.reduce((n, s) => n + s.keptTokens, 0),
+    terms: df.size,
+    keptTerms: kept.terms.length,
+    warnings,
+  };
+  await writeMarker(workdir, "vocabulary", result);
+  return result;
+}

@@ -1,0 +1,44 @@
+import { createGzip } from "node:zlib";
+import { pipeline } from "node:stream/promises";
+import type { Duplex, Writable } from "node:stream";
+import { CompressStream } from "zstd-napi";
+import { compressionOf } from "../corpus/open-input.js";
+import { openAtomic } from "../util/atomic.js";
+
+/** Buffered text is written in pieces of about this many characters. */
+const PIECE = 1 << 16;
+
+function compressor(path: string): Duplex | null {
+  const kind = compressionOf(path);
+  if (kind === "gzip") return createGzip({ level: 6 });
+  if (kind === "zstd") return new CompressStream({ compressionLevel: 3 });
+  return null;
+}
+
+/**
+ * Writes `header`, then line(0) … line(count − 1) (each with its own "\n"), under a
+ * temporary name renamed into place when complete: the one writer of pairs.tsv and
+ * clusters.tsv. gzip / zstd when the name ends in `.gz` / `.zst`, plain otherwise.
+ */
+export async function writeLineFile(path: string, header: string, count: number, line: (k: number) => string): Promise<void> {
+  const file = openAtomic(path);
+  const zip = compressor(path);
+  const sink: Writable = zip ?? file.stream;
+  const piped = zip === null ? null : pipeline(zip, file.stream, { end: false });
+  try {
+    let buffer = header;
+    for (let k = 0; k < count; k++) {
+      buffer += line(k);
+      if (buffer.length > PIECE) {
+        if (!sink.write(buffer)) await new Promise<void>((r) => sink.once("drain", r));
+        buffer = "";
+      }
+    }
+    sink.end(buffer);
+    if (piped !== null) await piped;
+    await file.commit();
+  } catch (err) {
+    await file.abort();
+    throw err;
+  }
+}

@@ -1,0 +1,57 @@
+import type { SignatureStore } from "../runs/signature-store.js";
+import type { FoundPairs } from "./found-pairs.js";
+import { identicalPairs } from "./run-pleb.js";
+
+/** One line of pleb-log.tsv: document pairs first found by an iteration (0 = identical signatures). */
+export interface IterationRow {
+  iteration: number;
+  newPairs: number;
+  totalPairs: number;
+  seconds: number;
+  /** Share of the reference pairs found so far (only with a reference). */
+  recall?: number;
+}
+
+/** Follows the document pairs PLEB finds against a reference (pleb --reference). */
+export interface RecallTracker {
+  /** Counts the pairs of documents that share a signature. */
+  addIdentical(): void;
+  /** Counts the document pairs of a newly found signature pair. */
+  addSignaturePair(i: number, j: number): void;
+  recall(): number;
+}
+
+/**
+ * The per-iteration log the thesis tuned its parameters by: how many document pairs each
+ * iteration found first, the running total, its time, and with a reference the running
+ * recall. A signature pair (i, j) stands for |docs(i)|·|docs(j)| document pairs.
+ */
+export function iterationLog(
+  store: SignatureStore,
+  found: FoundPairs,
+  seconds: readonly number[],
+  reference?: RecallTracker,
+): IterationRow[] {
+  const iterations = seconds.length;
+  const docsOf = (i: number) => store.offsets[i + 1] - store.offsets[i];
+  const fresh = new Float64Array(iterations + 1);
+  const byIteration: [number, number][][] = Array.from({ length: iterations + 1 }, () => []);
+  fresh[0] = identicalPairs(store);
+  for (const [i, j, , iteration] of found.pairs()) {
+    fresh[iteration] += docsOf(i) * docsOf(j);
+    if (reference !== undefined) byIteration[iteration].push([i, j]);
+  }
+  reference?.addIdentical();
+  const rows: IterationRow[] = [];
+  let total = 0;
+  for (let it = 0; it <= iterations; it++) {
+    total += fresh[it];
+    const row: IterationRow = { iteration: it, newPairs: fresh[it], totalPairs: total, seconds: it === 0 ? 0 : seconds[it - 1] };
+    if (reference !== undefined) {
+      for (const [i, j] of byIteration[it]) reference.addSignaturePair(i, j);
+      row.recall = reference.recall();
+    }
+    rows.push(row);
+  }
+  return rows;
+}

@@ -1,0 +1,122 @@
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+
+afterAll(removeTempDirs);
+
+const CORPUS = "data-samples/kjv-3000.vert.gz";
+// Many small tasks, so that kills land inside every phase.
+const ARGS = ["--chunk-size", "100000", "--iterations", "60", "--iterations-per-group", "4", "--workers", "2", "--quiet"];
+
+/** The outputs that must not depend on interruptions (pleb-log without its seconds column). */
+function outputsOf(outdir: string): string[] {
+  const log = readFileSync(join(outdir, "pleb-log.tsv"), "utf8")
+    .split("\n")
+    .map((line) => line.split("\t").filter((_, k) => k !== 3).join("\t"))
+    .join("\n");
+  return [readFileSync(join(outdir, "pairs.tsv"), "utf8"), readFileSync(join(outdir, "clusters.tsv"), "utf8"), log];
+}
+
+/** Starts a run and kills it with SIGKILL after `ms`; resolves with how it ended. */
+function runAndKill(args: string[], ms: number): Promise<{ killed: boolean; code: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: "ignore" });
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ killed: signal === "SIGKILL", code });
+    });
+  });
+}
+
+/** A small seeded generator (mulberry32) for the kill times. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The phase a killed run was in, told by the markers it left. */
+function phaseReached(work: string): string {
+  if (!existsSync(join(work, "chunks.json"))) return "count";
+  if (!existsSync(join(work, "markers", "merge.done"))) return "vocabulary/sign/merge";
+  if (!existsSync(join(work, "prepare.json"))) return "merge";
+  return "pleb/output";
+}
+
+describe("runs killed with SIGKILL resume to the same outputs", () => {
+  const phasesKilled = new Set<string>();
+  let reference: string[];
+  let fullMs: number;
+
+  beforeAll(() => {
+    const out = tempDir();
+    const t0 = performance.now();
+    const r = vertdup(["run", CORPUS, "-o", out, "-w", join(tempDir(), "w"), ...ARGS]);
+    fullMs = performance.now() - t0;
+    expect(r.status).toBe(0);
+    reference = outputsOf(out);
+  });
+
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: kills spread over the whole run, then resume`, async () => {
+      const next = random(seed);
+      const work = join(tempDir(), "w");
+      const out = tempDir();
+      const args = ["run", CORPUS, "-o", out, "-w", work, ...ARGS];
+      let kills = 0;
+      // Kill at a random point of each fifth of the run (node start-up included), resuming each time.
+      for (let fifth = 0; fifth < 5; fifth++) {
+        const ms = ((fifth + next()) / 5) * fullMs;
+        const ended = await runAndKill(kills === 0 && fifth === 0 ? args : [...args, "--resume"], ms);
+        if (ended.killed) {
+          kills++;
+          phasesKilled.add(phaseReached(work));
+        } else expect(ended.code).toBe(0);
+      }
+      const r = vertdup([...args, "--resume"]);
+      expect(r.stderr).not.toMatch(/error/);
+      expect(r.status).toBe(0);
+      expect(kills).toBeGreaterThan(0);
+      expect(outputsOf(out)).toEqual(reference);
+    });
+  }
+
+  it("the kills landed in the reading, the signing and the PLEB phases", () => {
+    expect([...phasesKilled].sort()).toEqual(["count", "pleb/output", "vocabulary/sign/merge"]);
+  });
+
+  it("a worker thread that throws stops the run with a clear error; the work directory resumes", () => {
+    const work = join(tempDir(), "w");
+    const out = tempDir();
+    const args = ["run", CORPUS, "-o", out, "-w", work, ...ARGS];
+    const failed = spawnWithEnv(args, { VERTDUP_FAULT: "signShard" });
+    expect(failed.status).not.toBe(0);
+    expect(failed.stderr).toMatch(/worker task 'sign' failed: fault injected into signShard/);
+    const resumed = vertdup([...args, "--resume"]);
+    expect(resumed.status).toBe(0);
+    expect(outputsOf(out)).toEqual(reference);
+  });
+
+  it("refuses to resume with other options or inputs, and says why", () => {
+    const work = join(tempDir(), "w");
+    expect(vertdup(["prepare", CORPUS, "-w", work, "--quiet"]).status).toBe(0);
+    const other = vertdup(["prepare", CORPUS, "-w", work, "--quiet", "--resume", "--bits", "512"]);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toMatch(/refusing to resume: the work directory was made with other --bits \(1024 there, 512 now\)/);
+    const input = vertdup(["prepare", "data-samples/sample.vert.gz", "-w", work, "--quiet", "--resume"]);
+    expect(input.status).toBe(1);
+    expect(input.stderr).toMatch(/refusing to resume: .*inputs/);
+  });
+});
+
+function spawnWithEnv(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
+  return { status: r.status, stderr: r.stderr };
+}
