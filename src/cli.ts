@@ -10,6 +10,8 @@ import { prepareCommand } from "./commands/prepare.js";
 import { runCommand } from "./commands/run.js";
 import { cleanCommand } from "./commands/clean.js";
 import { shortLongCommand } from "./commands/short-long.js";
+import { slurmCommand } from "./commands/slurm.js";
+import { taskCommand } from "./commands/task.js";
 import { protectStdinArg } from "./cli-options.js";
 import { VertdupError } from "./util/errors.js";
 import { packageVersion } from "./util/package-info.js";
@@ -28,6 +30,8 @@ async function main(): Promise<void> {
     .command(similarityCommand)
     .command(hammingFullCommand)
     .command(compareCommand)
+    .command(slurmCommand)
+    .command(taskCommand)
     .demandCommand(1, "name a command (see vertdup --help)")
     .strict()
     .fail((msg, err) => {

@@ -66,6 +66,10 @@ SchedulerType=sched/backfill
 NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+  # A cluster left running (by an earlier test) is restarted with this configuration.
+  pkill -x slurmd 2>/dev/null || true
+  pkill -x slurmctld 2>/dev/null || true
+  sleep 1
   /usr/sbin/slurmctld
   /usr/sbin/slurmd
   for _ in $(seq 1 60); do

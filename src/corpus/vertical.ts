@@ -1,23 +1,33 @@
+import { isUtf8 } from "node:buffer";
 import { InputError } from "../util/errors.js";
 import { displayName } from "./open-input.js";
 import type { Chunk } from "./chunker.js";
 
-/** One document of a vertical corpus, as the feature extractors need it. */
-export interface VerticalDoc {
+/** One document of a vertical corpus, with one value of type T per token line. */
+export interface Doc<T> {
   /** 0-based position of the document in the whole corpus. */
   ordinal: number;
   /** Value of the id attribute of `<doc>`, or the 1-based ordinal when it has none. */
   id: string;
   /** Line number of the `<doc` line within its file. */
   line: number;
-  /** The chosen positional attribute of every token line, in order. */
-  tokens: string[];
+  /** What `readToken` made of the chosen positional attribute of every token line, in order. */
+  tokens: T[];
   /**
    * Only with `ReaderOptions.paragraphs`: token ranges of the `<p>` elements, flat as
    * [start0, end0, start1, end1, …] (an unclosed `<p>` ends at the next `<p>` or `</doc>`).
    */
   paragraphs?: number[];
 }
+
+/** A document whose tokens are the column values as strings. */
+export type VerticalDoc = Doc<string>;
+
+/**
+ * Turns the bytes [start, end) of a token's column value (valid UTF-8) into a token. Token
+ * readers that work on bytes spare a string per token line.
+ */
+export type TokenReader<T> = (bytes: Buffer, start: number, end: number) => T;
 
 /** Lenient problems: counted and reported in the manifest, never fatal. */
 export interface ReaderWarnings {
@@ -56,24 +66,21 @@ export const TAG = /^<(\/?)([A-Za-z_][\w.:-]*)(?:\s[\s\S]*?)?(\/?)>$/;
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** Decodes strictly; on invalid UTF-8, names the first offending line. */
-function decodeChunk(chunk: Chunk): string {
-  try {
-    return decoder.decode(chunk.bytes);
-  } catch {
-    let start = 0;
-    let line = chunk.firstLine;
-    for (;;) {
-      let end = chunk.bytes.indexOf(0x0a, start);
-      if (end === -1) end = chunk.bytes.length;
-      try {
-        decoder.decode(chunk.bytes.subarray(start, end));
-      } catch {
-        throw new InputError(displayName(chunk.file), line, "invalid UTF-8");
-      }
-      start = end + 1;
-      line++;
+/** Checks the chunk is valid UTF-8; otherwise names the first offending line. */
+function checkUtf8(chunk: Chunk): void {
+  if (isUtf8(chunk.bytes)) return;
+  let start = 0;
+  let line = chunk.firstLine;
+  for (;;) {
+    let end = chunk.bytes.indexOf(0x0a, start);
+    if (end === -1) end = chunk.bytes.length;
+    try {
+      decoder.decode(chunk.bytes.subarray(start, end));
+    } catch {
+      throw new InputError(displayName(chunk.file), line, "invalid UTF-8");
     }
+    start = end + 1;
+    line++;
   }
 }
 
@@ -83,59 +90,124 @@ export function attributeValue(tagLine: string, name: string): string | undefine
   return m ? (m[1] ?? m[2]) : undefined;
 }
 
+/** A structure line taken apart: `</name>` is closing, `<name …/>` self-closing. */
+export interface TagParts {
+  closing: boolean;
+  name: string;
+  selfClosing: boolean;
+}
+
+const isAsciiSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+const isNameStart = (c: number) => ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x5f;
+const isNameChar = (c: number) => isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x3a || c === 0x2d;
+
 /**
- * Parses one chunk and calls `onDoc` for each document, in order. Structural errors that
- * make the corpus ambiguous (text outside a document, nested or unclosed `<doc>`, a stray
+ * The TAG regex applied to the line bytes [start, end) that begin with `<`, or null for a
+ * token line. ASCII lines are matched on bytes (the regex's `\\w` and `\\s` are ASCII there);
+ * any other line is decoded and given to the regex itself.
+ */
+export function parseTag(bytes: Buffer, start: number, end: number): TagParts | null {
+  let i = start + 1;
+  const closing = bytes[i] === 0x2f;
+  if (closing) i++;
+  if (!isNameStart(bytes[i])) return null;
+  const nameStart = i;
+  while (i < end && isNameChar(bytes[i])) i++;
+  const nameEnd = i;
+  for (let j = nameEnd; j < end; j++) if (bytes[j] >= 0x80) return tagOfString(bytes.toString("utf8", start, end));
+  if (bytes[end - 1] !== 0x3e) return null;
+  let selfClosing: boolean;
+  if (i === end - 1) selfClosing = false;
+  else if (i === end - 2 && bytes[i] === 0x2f) selfClosing = true;
+  else if (isAsciiSpace(bytes[i])) selfClosing = end - 2 > i && bytes[end - 2] === 0x2f;
+  else return null;
+  return { closing, name: bytes.toString("latin1", nameStart, nameEnd), selfClosing };
+}
+
+function tagOfString(line: string): TagParts | null {
+  const m = TAG.exec(line);
+  return m === null ? null : { closing: m[1] === "/", name: m[2], selfClosing: m[3] === "/" };
+}
+
+const NL = 0x0a;
+const CR = 0x0d;
+const TAB = 0x09;
+const LT = 0x3c;
+
+/** Decodes a token's bytes (the chunk is valid UTF-8, checked before). */
+export const stringToken: TokenReader<string> = (bytes, start, end) => bytes.toString("utf8", start, end);
+
+/**
+ * Parses one chunk and calls `onDoc` for each document, in order, with its tokens as
+ * strings. See `parseChunkWith`.
+ */
+export function parseChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWarnings, onDoc: (doc: VerticalDoc) => void): void {
+  parseChunkWith(chunk, opts, warnings, stringToken, onDoc);
+}
+
+/**
+ * Parses one chunk on its bytes and calls `onDoc` for each document, in order; each token
+ * line's column value becomes `readToken(bytes, start, end)`. Structural errors that make
+ * the corpus ambiguous (text outside a document, nested or unclosed `<doc>`, a stray
  * `</doc>`, CRLF line ends, invalid UTF-8, a missing column) throw an InputError naming the
  * file and line; harmless irregularities are counted in `warnings`.
  */
-export function parseChunk(
+export function parseChunkWith<T>(
   chunk: Chunk,
   opts: ReaderOptions,
   warnings: ReaderWarnings,
-  onDoc: (doc: VerticalDoc) => void,
+  readToken: TokenReader<T>,
+  onDoc: (doc: Doc<T>) => void,
 ): void {
   const file = displayName(chunk.file);
-  const text = decodeChunk(chunk);
+  checkUtf8(chunk);
+  // A Buffer view: chunks arrive in workers as plain Uint8Arrays (structured clone).
+  const bytes = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength);
+  const column = opts.column;
   const open: string[] = [];
-  let doc: VerticalDoc | null = null;
+  let doc: Doc<T> | null = null;
   let paragraphStart = -1;
-  const endParagraph = (d: VerticalDoc) => {
+  const endParagraph = (d: Doc<T>) => {
     if (paragraphStart >= 0) d.paragraphs?.push(paragraphStart, d.tokens.length);
     paragraphStart = -1;
   };
   let ordinal = chunk.firstDoc;
   let lineNo = chunk.firstLine - 1;
-  let pos = 0;
-  const n = text.length;
+  const n = bytes.length;
+  // A byte-order mark at the start is not part of the first line (as TextDecoder drops it).
+  let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (pos < n) {
-    let end = text.indexOf("\n", pos);
+    let end = bytes.indexOf(NL, pos);
     if (end === -1) end = n;
-    const line = text.slice(pos, end);
+    const start = pos;
     pos = end + 1;
     lineNo++;
-    if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) {
-      throw new InputError(file, lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
-    }
-    if (line.length === 0) {
+    if (end === start) {
       warnings.emptyLine++;
       continue;
     }
-    const tag = line.charCodeAt(0) === 60 ? TAG.exec(line) : null;
+    if (bytes[end - 1] === CR) {
+      throw new InputError(file, lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
+    }
+    const tag = bytes[start] === LT ? parseTag(bytes, start, end) : null;
     if (tag === null) {
       if (doc === null) throw new InputError(file, lineNo, "token outside <doc>");
-      let value = line;
-      if (opts.column > 0 || line.includes("\t")) {
-        const cols = line.split("\t");
-        if (cols.length <= opts.column) {
-          throw new InputError(file, lineNo, `token line has ${cols.length} column(s), --column ${opts.column} needs ${opts.column + 1}`);
+      // The column's bytes: between the column-th tab and the next one.
+      let from = start;
+      let to = bytes.indexOf(TAB, start);
+      if (to === -1 || to >= end) to = end;
+      for (let c = 0; c < column; c++) {
+        if (to === end) {
+          throw new InputError(file, lineNo, `token line has ${c + 1} column(s), --column ${column} needs ${column + 1}`);
         }
-        value = cols[opts.column];
+        from = to + 1;
+        to = bytes.indexOf(TAB, from);
+        if (to === -1 || to >= end) to = end;
       }
-      doc.tokens.push(value);
+      doc.tokens.push(readToken(bytes, from, to));
       continue;
     }
-    const [, closing, name, selfClosing] = tag;
+    const { closing, name, selfClosing } = tag;
     if (name === "doc") {
       if (selfClosing) throw new InputError(file, lineNo, "empty <doc/> element");
       if (closing) {
@@ -147,7 +219,7 @@ export function parseChunk(
         doc = null;
       } else {
         if (doc !== null) throw new InputError(file, lineNo, `<doc> inside the <doc> opened at line ${doc.line} (missing </doc>)`);
-        const id = attributeValue(line, opts.idAttr) ?? String(ordinal + 1);
+        const id = attributeValue(bytes.toString("utf8", start, end), opts.idAttr) ?? String(ordinal + 1);
         doc = { ordinal: ordinal++, id, line: lineNo, tokens: [] };
         if (opts.paragraphs) doc.paragraphs = [];
       }

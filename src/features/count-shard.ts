@@ -1,11 +1,11 @@
 import type { Chunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
-import { emptyWarnings, parseChunk, type ReaderWarnings } from "../corpus/vertical.js";
+import { emptyWarnings, parseChunkWith, type ReaderWarnings } from "../corpus/vertical.js";
 import { encodeRecords } from "../runs/run-file.js";
 import { writeAtomic } from "../util/atomic.js";
 import { InputError } from "../util/errors.js";
 import { NumberMap } from "../util/number-map.js";
-import { termCounts, type TermOptions } from "./terms.js";
+import { countsOfHashes, keptHashes, tokenHash, type TermOptions } from "./terms.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
 import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
 
@@ -58,9 +58,10 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   const terms: number[] = [];
   const counts: number[] = [];
   const df = new NumberMap(4096);
+  const dfTerms: number[] = [];
   let keptTokens = 0;
-  parseChunk(chunk, options, warnings, (doc) => {
-    const tc = termCounts(doc.tokens, options);
+  parseChunkWith(chunk, options, warnings, tokenHash(options), (doc) => {
+    const tc = countsOfHashes(keptHashes(doc.tokens), options.shingleSize);
     ids.push(doc.id);
     tokens.push(doc.tokens.length);
     ordinals.push(doc.ordinal);
@@ -69,13 +70,14 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
     for (let i = 0; i < tc.terms.length; i++) {
       terms.push(tc.terms[i]);
       counts.push(tc.counts[i]);
+      const before = df.size;
       df.add(tc.terms[i], 1);
+      if (df.size !== before) dfTerms.push(tc.terms[i]);
     }
   });
   if (ids.length !== chunk.docCount) {
     throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);
   }
-  const dfEntries = [...df.entries()].sort((a, b) => a[0] - b[0]);
   const shardCounts: ShardCounts = {
     ordinals: Uint32Array.from(ordinals),
     lengths: Uint32Array.from(lengths),
@@ -83,10 +85,8 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
     counts: Uint32Array.from(counts),
   };
   const shardDocs: ShardDocs = { ids, tokens: Uint32Array.from(tokens) };
-  const shardDf: ShardDf = {
-    terms: Float64Array.from(dfEntries, (e) => e[0]),
-    dfs: Uint32Array.from(dfEntries, (e) => e[1]),
-  };
+  const sortedTerms = Float64Array.from(dfTerms).sort();
+  const shardDf: ShardDf = { terms: sortedTerms, dfs: Uint32Array.from(sortedTerms, (t) => df.get(t) as number) };
   await writeAtomic(shardFile(workdir, chunk.index, "counts"), encodeRecords([shardCounts], 1));
   await writeAtomic(shardFile(workdir, chunk.index, "docs"), encodeRecords([shardDocs], 1));
   await writeAtomic(shardFile(workdir, chunk.index, "df"), encodeRecords([shardDf], 1));

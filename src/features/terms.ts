@@ -1,4 +1,5 @@
-import { hashSequence, hashString } from "./hash.js";
+import type { TokenReader } from "../corpus/vertical.js";
+import { hashAsciiBytes, hashSequence, hashString } from "./hash.js";
 import { normalizeToken, type NormalizeOptions } from "./normalize.js";
 
 export interface TermOptions extends NormalizeOptions {
@@ -17,6 +18,9 @@ export interface TermCounts {
   kept: number;
 }
 
+/** What `tokenHash` gives for a token that normalisation drops (hashes are ≥ 0). */
+export const DROPPED = -1;
+
 /** Hashes of the kept tokens of a document, in order. */
 export function tokenHashes(tokens: readonly string[], opts: NormalizeOptions): number[] {
   const out: number[] = [];
@@ -24,6 +28,42 @@ export function tokenHashes(tokens: readonly string[], opts: NormalizeOptions): 
     const norm = normalizeToken(t, opts);
     if (norm !== null) out.push(hashString(norm));
   }
+  return out;
+}
+
+/**
+ * A token reader giving `hashString(normalizeToken(token))`, or DROPPED, straight from the
+ * token's UTF-8 bytes. ASCII tokens (most of most corpora) are classified, lowercased and
+ * hashed on their bytes; any other token is decoded and takes the string path, so the
+ * hashes are those of `tokenHashes` exactly.
+ */
+export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
+  return (bytes, start, end) => {
+    let letter = false;
+    let digit = false;
+    let other = false;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i];
+      if (c >= 0x80) {
+        const norm = normalizeToken(bytes.toString("utf8", start, end), opts);
+        return norm === null ? DROPPED : hashString(norm);
+      }
+      const folded = c | 0x20;
+      if (folded >= 0x61 && folded <= 0x7a) letter = true;
+      else if (c >= 0x30 && c <= 0x39) digit = true;
+      else other = true;
+    }
+    // For ASCII, \p{L} is a letter and \p{N} a digit: drop tokens with neither, and
+    // digit-only ones unless numbers are kept.
+    if (!letter && (!digit || (!opts.keepNumbers && !other))) return DROPPED;
+    return hashAsciiBytes(bytes, start, end, opts.lowercase);
+  };
+}
+
+/** The kept hashes of a token-hash sequence (DROPPED entries left out), in order. */
+export function keptHashes(hashes: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const h of hashes) if (h !== DROPPED) out.push(h);
   return out;
 }
 
@@ -35,22 +75,40 @@ export function shingles(hashes: number[], k: number): number[] {
   return out;
 }
 
+/** Open-addressing scratch of `countTerms` (keys stored + 1, 0 = empty), reused across calls. */
+let slotKeys = new Float64Array(1024);
+let slotAt = new Int32Array(1024);
+
 export function countTerms(sequence: readonly number[]): { terms: number[]; counts: number[] } {
-  const index = new Map<number, number>();
+  let size = 16;
+  while (size < sequence.length * 2) size *= 2;
+  if (slotKeys.length < size) {
+    slotKeys = new Float64Array(size);
+    slotAt = new Int32Array(size);
+  } else slotKeys.fill(0, 0, size);
+  const keys = slotKeys;
+  const mask = size - 1;
   const terms: number[] = [];
   const counts: number[] = [];
   for (const h of sequence) {
-    const at = index.get(h);
-    if (at === undefined) {
-      index.set(h, terms.length);
+    const stored = h + 1;
+    let i = ((h >>> 0) ^ Math.imul(Math.floor(h / 0x1_0000_0000), 0x9e3779b1)) & mask;
+    while (keys[i] !== 0 && keys[i] !== stored) i = (i + 1) & mask;
+    if (keys[i] === 0) {
+      keys[i] = stored;
+      slotAt[i] = terms.length;
       terms.push(h);
       counts.push(1);
-    } else counts[at]++;
+    } else counts[slotAt[i]]++;
   }
   return { terms, counts };
 }
 
+/** Term counts of a document's kept token hashes. */
+export function countsOfHashes(kept: number[], shingleSize: number): TermCounts {
+  return { ...countTerms(shingles(kept, shingleSize)), kept: kept.length };
+}
+
 export function termCounts(tokens: readonly string[], opts: TermOptions): TermCounts {
-  const hashes = tokenHashes(tokens, opts);
-  return { ...countTerms(shingles(hashes, opts.shingleSize)), kept: hashes.length };
+  return countsOfHashes(tokenHashes(tokens, opts), opts.shingleSize);
 }

@@ -17,6 +17,7 @@ import type { PrepareManifest } from "../prepare-manifest.js";
 import { collectGroups, plebPhaseName, type PlebPlan } from "./pleb-step.js";
 import { phaseTiming } from "./timing.js";
 import { PhaseClock } from "../phase-clock.js";
+import { writeMarker } from "../workdir.js";
 
 export interface OutputOptions {
   keep: KeepPolicy;
@@ -80,5 +81,6 @@ export async function outputStep(
     phases: { ...prepared.phases, ...(pleb === undefined ? {} : { pleb }), ...clock.timings() },
   };
   await writeManifest(outdir, manifest);
+  await writeMarker(workdir, `output-${plan.fingerprint}`, { outdir });
   return manifest;
 }

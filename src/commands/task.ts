@@ -1,0 +1,90 @@
+import { availableParallelism } from "node:os";
+import type { Argv } from "yargs";
+import { WorkerPool } from "../coordinator/pool.js";
+import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
+import { stderrReporter } from "../coordinator/progress.js";
+import { readRunConfig } from "../coordinator/run-config.js";
+import { countStep } from "../coordinator/steps/count-step.js";
+import { mergeStep, writePrepareManifest } from "../coordinator/steps/merge-step.js";
+import { outputStep } from "../coordinator/steps/output-step.js";
+import { plebPhaseName, plebPlan, plebStep } from "../coordinator/steps/pleb-step.js";
+import { signStep } from "../coordinator/steps/sign-step.js";
+import { timed } from "../coordinator/steps/timing.js";
+import { vocabularyStep } from "../coordinator/steps/vocabulary-step.js";
+import type { Slice } from "../coordinator/workdir.js";
+import { loadSignatureStore } from "../runs/signature-store.js";
+import { readSlurmSettings } from "../slurm/slurm-run.js";
+import { VertdupError } from "../util/errors.js";
+
+const STEPS = ["count", "vocabulary", "sign", "merge", "pleb", "output"] as const;
+type Step = (typeof STEPS)[number];
+
+const builder = (y: Argv) =>
+  y
+    .positional("step", { choices: STEPS, demandOption: true, describe: "the phase to run" })
+    .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory of a submitted run" })
+    .option("index", { type: "number", default: 0, describe: "this task's index in its array" })
+    .option("count", { type: "number", default: 1, describe: "tasks in the array" })
+    .option("quiet", { type: "boolean", default: true, describe: "plain log lines" });
+
+type Args = Awaited<ReturnType<typeof builder>["argv"]>;
+
+/** Worker threads of a task: the cores Slurm allocated to it, else the machine's. */
+function allocatedCores(): number {
+  const n = Number(process.env.SLURM_CPUS_PER_TASK);
+  return Number.isInteger(n) && n > 0 ? n : availableParallelism();
+}
+
+async function runStep(step: Step, workdir: string, slice: Slice, quiet: boolean): Promise<void> {
+  const reporter = stderrReporter(quiet);
+  const workers = allocatedCores();
+  const config = await readRunConfig(workdir);
+  if (step === "count" || step === "sign") {
+    const pool = new WorkerPool("prepare", workers);
+    try {
+      await timed(workdir, step, slice, async () => {
+        if (step === "count") await countStep(workdir, config, slice, pool, reporter);
+        else await signStep(workdir, config, slice, pool, reporter);
+      });
+    } finally {
+      await pool.close();
+    }
+    return;
+  }
+  if (step === "vocabulary") {
+    await timed(workdir, step, slice, () => vocabularyStep(workdir, config, reporter));
+    return;
+  }
+  if (step === "merge") {
+    await timed(workdir, step, slice, () => mergeStep(workdir));
+    await writePrepareManifest(workdir, config);
+    return;
+  }
+  const settings = await readSlurmSettings(workdir);
+  const prepared = await readPrepareManifest(workdir);
+  const store = loadSignatureStore(workdir, prepared.options.bits);
+  const plan = plebPlan(workdir, settings.pleb, settings.iterationsPerGroup);
+  if (step === "pleb") {
+    const pool = new WorkerPool("pleb", workers);
+    try {
+      await timed(workdir, plebPhaseName(plan), slice, () => plebStep(workdir, store, plan, slice, { workers }, pool, reporter));
+    } finally {
+      await pool.close();
+    }
+    return;
+  }
+  await outputStep(workdir, settings.outdir, prepared, store, plan, { keep: settings.keep });
+}
+
+/** One phase (or one array task's slice of it) of a run, as the Slurm batch scripts call it. */
+export const taskCommand = {
+  command: "task <step>",
+  describe: false as const,
+  builder,
+  handler: async (a: Args) => {
+    if (!Number.isInteger(a.count) || a.count < 1 || !Number.isInteger(a.index) || a.index < 0 || a.index >= a.count) {
+      throw new VertdupError(`--index must be in [0, --count), got ${a.index} of ${a.count}`);
+    }
+    await runStep(a.step as Step, a.w, { index: a.index, count: a.count }, a.quiet);
+  },
+};

@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { KeepPolicy } from "../methods/method-options.js";
+import type { PlebOptions } from "../options.js";
+import { writeAtomic } from "../util/atomic.js";
+import { VertdupError } from "../util/errors.js";
+
+/**
+ * What the PLEB and output tasks of a Slurm run need besides config.json: stored in the work
+ * directory at submission, so that every task, wherever it runs, uses the same settings.
+ */
+export interface SlurmRunSettings {
+  pleb: PlebOptions;
+  iterationsPerGroup: number;
+  keep: KeepPolicy;
+  outdir: string;
+  /** Array size of the count and sign phases. */
+  tasks: number;
+}
+
+export function slurmDir(workdir: string): string {
+  return join(workdir, "slurm");
+}
+
+const SETTINGS = "run.json";
+const JOBS = "jobs.json";
+
+export async function writeSlurmSettings(workdir: string, settings: SlurmRunSettings): Promise<void> {
+  await mkdir(join(slurmDir(workdir), "logs"), { recursive: true });
+  await writeAtomic(join(slurmDir(workdir), SETTINGS), JSON.stringify(settings, null, 2) + "\n");
+}
+
+export async function readSlurmSettings(workdir: string): Promise<SlurmRunSettings> {
+  const path = join(slurmDir(workdir), SETTINGS);
+  if (!existsSync(path)) throw new VertdupError(`${workdir}: no slurm/${SETTINGS} (was this work directory submitted with vertdup slurm run?)`);
+  return JSON.parse(await readFile(path, "utf8")) as SlurmRunSettings;
+}
+
+/** Job ids of the last submission, by phase. */
+export type SubmittedJobs = Record<string, string>;
+
+export async function writeSubmittedJobs(workdir: string, jobs: SubmittedJobs): Promise<void> {
+  await writeAtomic(join(slurmDir(workdir), JOBS), JSON.stringify(jobs, null, 2) + "\n");
+}
+
+export async function readSubmittedJobs(workdir: string): Promise<SubmittedJobs> {
+  const path = join(slurmDir(workdir), JOBS);
+  return existsSync(path) ? (JSON.parse(await readFile(path, "utf8")) as SubmittedJobs) : {};
+}
+
+/** The command line of a task: this Node.js and this vertdup, by absolute paths. */
+export function taskCommand(step: string, workdir: string, extra: string[] = []): string[] {
+  const cli = resolve(new URL("../cli.js", import.meta.url).pathname);
+  return [process.execPath, cli, "task", step, "-w", resolve(workdir), ...extra];
+}

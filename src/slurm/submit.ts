@@ -1,0 +1,45 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { renderBatchScript, type SlurmJob, type SlurmSettings } from "./batch-script.js";
+import { sbatch } from "./sbatch.js";
+import { slurmDir, taskCommand, type SlurmRunSettings, type SubmittedJobs } from "./slurm-run.js";
+
+/**
+ * The jobs of a run on Slurm, in dependency order: the preparatory shards as one array, the
+ * vocabulary after it, the signatures as an array, the merge, the PLEB iteration groups as an
+ * array, and the outputs. Each waits for the previous one (afterok).
+ */
+export function runJobs(workdir: string, run: SlurmRunSettings, groups: number): SlurmJob[] {
+  const slice = (count: number) => ["--index", "$SLURM_ARRAY_TASK_ID", "--count", String(count)];
+  return [
+    { name: "count", arraySize: run.tasks, command: taskCommand("count", workdir, slice(run.tasks)) },
+    { name: "vocabulary", command: taskCommand("vocabulary", workdir) },
+    { name: "sign", arraySize: run.tasks, command: taskCommand("sign", workdir, slice(run.tasks)) },
+    { name: "merge", command: taskCommand("merge", workdir) },
+    { name: "pleb", arraySize: groups, command: taskCommand("pleb", workdir, slice(groups)) },
+    { name: "output", command: taskCommand("output", workdir) },
+  ];
+}
+
+/** Writes the batch scripts into `<workdir>/slurm/`; returns their paths in job order. */
+export async function writeBatchScripts(workdir: string, jobs: readonly SlurmJob[], settings: SlurmSettings): Promise<string[]> {
+  const paths: string[] = [];
+  for (const [k, job] of jobs.entries()) {
+    const path = join(slurmDir(workdir), `${k + 1}-${job.name}.sbatch`);
+    await writeFile(path, renderBatchScript(job, settings), { mode: 0o755 });
+    paths.push(path);
+  }
+  return paths;
+}
+
+/** Submits the scripts as a chain, each job after the previous one succeeded. */
+export async function submitChain(jobs: readonly SlurmJob[], scripts: readonly string[]): Promise<SubmittedJobs> {
+  const ids: SubmittedJobs = {};
+  let previous: string[] = [];
+  for (const [k, job] of jobs.entries()) {
+    const id = await sbatch(scripts[k], previous);
+    ids[job.name] = id;
+    previous = [id];
+  }
+  return ids;
+}
