@@ -134,6 +134,13 @@ const CR = 0x0d;
 const TAB = 0x09;
 const LT = 0x3c;
 
+/** The first tab in [from, end), or end (a loop: Buffer.indexOf would search past the line). */
+function tabOrEnd(bytes: Buffer, from: number, end: number): number {
+  let i = from;
+  while (i < end && bytes[i] !== TAB) i++;
+  return i;
+}
+
 /** Decodes a token's bytes (the chunk is valid UTF-8, checked before). */
 export const stringToken: TokenReader<string> = (bytes, start, end) => bytes.toString("utf8", start, end);
 
@@ -194,15 +201,13 @@ export function parseChunkWith<T>(
       if (doc === null) throw new InputError(file, lineNo, "token outside <doc>");
       // The column's bytes: between the column-th tab and the next one.
       let from = start;
-      let to = bytes.indexOf(TAB, start);
-      if (to === -1 || to >= end) to = end;
+      let to = tabOrEnd(bytes, start, end);
       for (let c = 0; c < column; c++) {
         if (to === end) {
           throw new InputError(file, lineNo, `token line has ${c + 1} column(s), --column ${column} needs ${column + 1}`);
         }
         from = to + 1;
-        to = bytes.indexOf(TAB, from);
-        if (to === -1 || to >= end) to = end;
+        to = tabOrEnd(bytes, from, end);
       }
       doc.tokens.push(readToken(bytes, from, to));
       continue;

@@ -46,22 +46,16 @@ export function hashString(s: string): number {
   return join(fmix32(b ^ n), fmix32(a ^ n));
 }
 
-/**
- * `hashString` of the ASCII bytes [start, end), lowercased first when `lowercase`: for
- * ASCII the code units are the bytes and lowercasing maps only A–Z, so no string is made.
- */
-export function hashAsciiBytes(bytes: Uint8Array, start: number, end: number, lowercase: boolean): number {
+/** `hashString` of the string made of the first `length` code units of `units`. */
+export function hashCodeUnits(units: Uint16Array, length: number): number {
   let a = 0x9747b28c;
   let b = 0x2545f491;
-  const fold = lowercase ? 0x20 : 0;
-  for (let i = start; i < end; i++) {
-    let c = bytes[i];
-    if (c >= 0x41 && c <= 0x5a) c |= fold;
+  for (let i = 0; i < length; i++) {
+    const c = units[i];
     a = mixLane(a, c, 0xcc9e2d51, 0x1b873593);
     b = mixLane(b, c, 0x85ebca77, 0xc2b2ae3d);
   }
-  const n = end - start;
-  return join(fmix32(b ^ n), fmix32(a ^ n));
+  return join(fmix32(b ^ length), fmix32(a ^ length));
 }
 
 /** Hash of a sequence of 53-bit hashes (a shingle of k token hashes). */

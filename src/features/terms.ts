@@ -1,5 +1,5 @@
 import type { TokenReader } from "../corpus/vertical.js";
-import { hashAsciiBytes, hashSequence, hashString } from "./hash.js";
+import { hashCodeUnits, hashSequence, hashString } from "./hash.js";
 import { normalizeToken, type NormalizeOptions } from "./normalize.js";
 
 export interface TermOptions extends NormalizeOptions {
@@ -32,31 +32,68 @@ export function tokenHashes(tokens: readonly string[], opts: NormalizeOptions): 
 }
 
 /**
+ * Lowercase of each code point below 0x800 (those of 1- and 2-byte UTF-8), as one code unit;
+ * 0 where `toLowerCase` is not one code unit per code point (U+0130 gives two, and Σ
+ * depends on its neighbours), which sends the token to the string path.
+ */
+const LOWER = (() => {
+  const table = new Uint16Array(0x800);
+  for (let c = 1; c < 0x800; c++) {
+    const lower = String.fromCharCode(c).toLowerCase();
+    if (lower.length === 1 && c !== 0x3a3) table[c] = lower.charCodeAt(0);
+  }
+  return table;
+})();
+
+/** Code units of the token being hashed. */
+let units = new Uint16Array(256);
+
+/**
  * A token reader giving `hashString(normalizeToken(token))`, or DROPPED, straight from the
- * token's UTF-8 bytes. ASCII tokens (most of most corpora) are classified, lowercased and
- * hashed on their bytes; any other token is decoded and takes the string path, so the
- * hashes are those of `tokenHashes` exactly.
+ * token's UTF-8 bytes. Tokens of 1- and 2-byte characters that contain an ASCII letter (so
+ * no Unicode class test is needed) or are all ASCII are decoded, lowercased and hashed as
+ * UTF-16 code units without a string; any other token is decoded and takes the string path,
+ * so the hashes are those of `tokenHashes` exactly.
  */
 export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
+  const viaString = (bytes: Buffer, start: number, end: number): number => {
+    const norm = normalizeToken(bytes.toString("utf8", start, end), opts);
+    return norm === null ? DROPPED : hashString(norm);
+  };
   return (bytes, start, end) => {
+    if (units.length < end - start) units = new Uint16Array(2 * (end - start));
     let letter = false;
     let digit = false;
     let other = false;
+    let ascii = true;
+    let n = 0;
     for (let i = start; i < end; i++) {
-      const c = bytes[i];
-      if (c >= 0x80) {
-        const norm = normalizeToken(bytes.toString("utf8", start, end), opts);
-        return norm === null ? DROPPED : hashString(norm);
-      }
-      const folded = c | 0x20;
-      if (folded >= 0x61 && folded <= 0x7a) letter = true;
-      else if (c >= 0x30 && c <= 0x39) digit = true;
-      else other = true;
+      let c = bytes[i];
+      if (c < 0x80) {
+        const folded = c | 0x20;
+        if (folded >= 0x61 && folded <= 0x7a) {
+          letter = true;
+          if (opts.lowercase) c = folded;
+        } else if (c >= 0x30 && c <= 0x39) digit = true;
+        else other = true;
+      } else if (c < 0xe0) {
+        // A 2-byte sequence (the chunk is valid UTF-8).
+        c = ((c & 0x1f) << 6) | (bytes[++i] & 0x3f);
+        if (opts.lowercase) {
+          c = LOWER[c];
+          if (c === 0) return viaString(bytes, start, end);
+        }
+        ascii = false;
+      } else return viaString(bytes, start, end);
+      units[n++] = c;
     }
-    // For ASCII, \p{L} is a letter and \p{N} a digit: drop tokens with neither, and
-    // digit-only ones unless numbers are kept.
-    if (!letter && (!digit || (!opts.keepNumbers && !other))) return DROPPED;
-    return hashAsciiBytes(bytes, start, end, opts.lowercase);
+    if (!letter) {
+      // Without an ASCII letter the Unicode classes decide; for ASCII, \p{L} is a letter
+      // and \p{N} a digit: drop tokens with neither, and digit-only ones unless kept.
+      if (!ascii) return viaString(bytes, start, end);
+      if (!digit || (!opts.keepNumbers && !other)) return DROPPED;
+    }
+    return hashCodeUnits(units, n);
   };
 }
 
