@@ -6,18 +6,22 @@ import type { PrepareOptions } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import type { PhaseTiming } from "./phase-clock.js";
 
+/** What the corpus amounts to once read: known after the vocabulary step. */
+export interface CorpusCounts {
+  shards: number;
+  documents: number;
+  tokens: number;
+  keptTokens: number;
+  terms: number;
+  keptTerms: number;
+}
+
 /** What `prepare` leaves in `<workdir>/prepare.json` for the later phases and the manifest. */
 export interface PrepareManifest {
   version: string;
   inputs: string[];
   options: PrepareOptions;
-  counts: {
-    shards: number;
-    documents: number;
-    tokens: number;
-    keptTokens: number;
-    terms: number;
-    keptTerms: number;
+  counts: CorpusCounts & {
     emptyDocuments: number;
     signedDocuments: number;
     distinctSignatures: number;

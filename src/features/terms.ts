@@ -21,14 +21,15 @@ export interface TermCounts {
 /** What `tokenHash` gives for a token that normalisation drops (hashes are ≥ 0). */
 export const DROPPED = -1;
 
+/** The hash of a token's normalised term, or DROPPED. */
+export function termHash(token: string, opts: NormalizeOptions): number {
+  const norm = normalizeToken(token, opts);
+  return norm === null ? DROPPED : hashString(norm);
+}
+
 /** Hashes of the kept tokens of a document, in order. */
 export function tokenHashes(tokens: readonly string[], opts: NormalizeOptions): number[] {
-  const out: number[] = [];
-  for (const t of tokens) {
-    const norm = normalizeToken(t, opts);
-    if (norm !== null) out.push(hashString(norm));
-  }
-  return out;
+  return keptHashes(tokens.map((t) => termHash(t, opts)));
 }
 
 /**
@@ -56,10 +57,7 @@ let units = new Uint16Array(256);
  * so the hashes are those of `tokenHashes` exactly.
  */
 export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
-  const viaString = (bytes: Buffer, start: number, end: number): number => {
-    const norm = normalizeToken(bytes.toString("utf8", start, end), opts);
-    return norm === null ? DROPPED : hashString(norm);
-  };
+  const viaString = (bytes: Buffer, start: number, end: number) => termHash(bytes.toString("utf8", start, end), opts);
   return (bytes, start, end) => {
     if (units.length < end - start) units = new Uint16Array(2 * (end - start));
     let letter = false;

@@ -1,3 +1,4 @@
+import { stringToken } from "../corpus/vertical.js";
 import { createHash } from "node:crypto";
 import { normalizeToken, type NormalizeOptions } from "../features/normalize.js";
 import { PairList } from "./pair-list.js";
@@ -30,7 +31,7 @@ export function exactShard(task: ChunkTask): ExactShard {
   const digests = new Uint8Array(task.chunk.docCount * DIGEST_BYTES);
   const empty = new Uint8Array(task.chunk.docCount);
   let i = 0;
-  const base = scanChunk(task.chunk, task.options, (doc) => {
+  const base = scanChunk(task.chunk, task.options, stringToken, (doc) => {
     const d = streamDigest(doc.tokens, task.options);
     if (d === null) empty[i] = 1;
     else digests.set(d, i * DIGEST_BYTES);

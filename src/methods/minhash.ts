@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { hashSequence, mix53to32 } from "../features/hash.js";
-import { shingles, tokenHashes } from "../features/terms.js";
+import { keptHashes, shingles, tokenHash, tokenHashes } from "../features/terms.js";
 import type { NormalizeOptions } from "../features/normalize.js";
 import { encodeRecords, readRunFileSync } from "../runs/run-file.js";
 import { shardName } from "../coordinator/workdir.js";
@@ -14,7 +14,11 @@ import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
  * still pair); one without kept words has the empty set.
  */
 export function shingleSet(tokens: readonly string[], k: number, opts: NormalizeOptions): Float64Array {
-  const hashes = tokenHashes(tokens, opts);
+  return shingleSetOfHashes(tokenHashes(tokens, opts), k);
+}
+
+/** `shingleSet` of a document's kept token hashes. */
+export function shingleSetOfHashes(hashes: number[], k: number): Float64Array {
   if (hashes.length === 0) return new Float64Array(0);
   return sortedSet(hashes.length >= k ? shingles(hashes, k) : [hashSequence(hashes, 0, hashes.length)]);
 }
@@ -102,8 +106,8 @@ export async function minhashShard(task: ChunkTask): Promise<MinhashShard> {
   const lengths = new Uint32Array(n);
   const sets: Float64Array[] = [];
   let i = 0;
-  const base = scanChunk(task.chunk, o, (doc) => {
-    const set = shingleSet(doc.tokens, o.shingleSize, o);
+  const base = scanChunk(task.chunk, o, tokenHash(o), (doc) => {
+    const set = shingleSetOfHashes(keptHashes(doc.tokens), o.shingleSize);
     sets.push(set);
     lengths[i] = set.length;
     if (set.length === 0) empty[i] = 1;

@@ -1,7 +1,7 @@
 import { hashSequence } from "../features/hash.js";
-import { tokenHashes } from "../features/terms.js";
+import { keptHashes, termHash, tokenHash } from "../features/terms.js";
 import type { NormalizeOptions } from "../features/normalize.js";
-import type { VerticalDoc } from "../corpus/vertical.js";
+import type { Doc, VerticalDoc } from "../corpus/vertical.js";
 import { NumberMap } from "../util/number-map.js";
 import { jaccardOfCounts, sortedJaccard, sortedSet } from "./jaccard.js";
 import { PairList } from "./pair-list.js";
@@ -19,11 +19,16 @@ export interface ParagraphSets {
  * without any kept token are ignored. A document without `<p>` is one paragraph.
  */
 export function paragraphSets(doc: VerticalDoc, shortTokens: number, opts: NormalizeOptions): ParagraphSets {
+  return paragraphSetsOfHashes({ ...doc, tokens: doc.tokens.map((t) => termHash(t, opts)) }, shortTokens);
+}
+
+/** `paragraphSets` of a document whose tokens are term hashes (DROPPED for dropped ones). */
+export function paragraphSetsOfHashes(doc: Doc<number>, shortTokens: number): ParagraphSets {
   const ranges = doc.paragraphs !== undefined && doc.paragraphs.length > 0 ? doc.paragraphs : [0, doc.tokens.length];
   const long: number[] = [];
   const short: number[] = [];
   for (let r = 0; r < ranges.length; r += 2) {
-    const hashes = tokenHashes(doc.tokens.slice(ranges[r], ranges[r + 1]), opts);
+    const hashes = keptHashes(doc.tokens.slice(ranges[r], ranges[r + 1]));
     if (hashes.length === 0) continue;
     (hashes.length < shortTokens ? short : long).push(hashSequence(hashes, 0, hashes.length));
   }
@@ -55,8 +60,8 @@ export interface ParagraphShard extends ShardBase {
 export function paragraphShard(task: ChunkTask): ParagraphShard {
   const long: Float64Array[] = [];
   const short: Float64Array[] = [];
-  const base = scanChunk(task.chunk, { ...task.options, paragraphs: true }, (doc) => {
-    const sets = paragraphSets(doc, task.options.shortTokens, task.options);
+  const base = scanChunk(task.chunk, { ...task.options, paragraphs: true }, tokenHash(task.options), (doc) => {
+    const sets = paragraphSetsOfHashes(doc, task.options.shortTokens);
     long.push(sets.long);
     short.push(sets.short);
   });

@@ -1,6 +1,6 @@
 import type { Chunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
-import { emptyWarnings, parseChunk, type ReaderWarnings, type VerticalDoc } from "../corpus/vertical.js";
+import { emptyWarnings, parseChunkWith, type Doc, type ReaderWarnings, type TokenReader } from "../corpus/vertical.js";
 import { InputError } from "../util/errors.js";
 import type { FeatureOptions } from "./method-options.js";
 
@@ -20,12 +20,15 @@ export interface ChunkTask {
   options: FeatureOptions;
 }
 
-/** Parses a chunk, calling `onDoc` per document, and gathers the ids and lengths. */
-export function scanChunk(chunk: Chunk, options: FeatureOptions, onDoc: (doc: VerticalDoc) => void): ShardBase {
+/**
+ * Parses a chunk, calling `onDoc` per document with its tokens read by `readToken`, and
+ * gathers the ids and lengths.
+ */
+export function scanChunk<T>(chunk: Chunk, options: FeatureOptions, readToken: TokenReader<T>, onDoc: (doc: Doc<T>) => void): ShardBase {
   const warnings = emptyWarnings();
   const ids: string[] = [];
   const tokens: number[] = [];
-  parseChunk(chunk, options, warnings, (doc) => {
+  parseChunkWith(chunk, options, warnings, readToken, (doc) => {
     ids.push(doc.id);
     tokens.push(doc.tokens.length);
     onDoc(doc);

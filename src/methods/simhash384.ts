@@ -1,3 +1,4 @@
+import { stringToken } from "../corpus/vertical.js";
 import { createHash } from "node:crypto";
 import { normalizeToken, type NormalizeOptions } from "../features/normalize.js";
 import { VertdupError } from "../util/errors.js";
@@ -77,7 +78,7 @@ export function simhashShard(task: ChunkTask): SimhashShard {
   const simhashes = new Uint32Array(task.chunk.docCount * SIMHASH_WORDS);
   const empty = new Uint8Array(task.chunk.docCount);
   let i = 0;
-  const base = scanChunk(task.chunk, task.options, (doc) => {
+  const base = scanChunk(task.chunk, task.options, stringToken, (doc) => {
     const s = simhash384(doc.tokens, task.options, digestCache);
     if (s === null) empty[i] = 1;
     else simhashes.set(s, i * SIMHASH_WORDS);

@@ -41,22 +41,18 @@ export async function writePrepareManifest(workdir: string, config: RunConfig): 
   const vocabulary = await requireMarker<VocabularyStats>(workdir, "vocabulary", "the vocabulary step");
   const merged = await requireMarker<MergeStats>(workdir, "merge", "the merge step");
   const signed = await requireShardMarkers<SignStats>(workdir, "sign", vocabulary.shards);
+  const { warnings, ...corpus } = vocabulary;
   const manifest: PrepareManifest = {
     version: packageVersion(),
     inputs: config.inputs.map((i) => i.path),
     options: config.prepare,
     counts: {
-      shards: vocabulary.shards,
-      documents: vocabulary.documents,
-      tokens: vocabulary.tokens,
-      keptTokens: vocabulary.keptTokens,
-      terms: vocabulary.terms,
-      keptTerms: vocabulary.keptTerms,
+      ...corpus,
       emptyDocuments: signed.reduce((n, s) => n + s.empty, 0),
       signedDocuments: merged.documents,
       distinctSignatures: merged.distinct,
     },
-    warnings: vocabulary.warnings,
+    warnings,
     phases: await phaseTimings(workdir, PREPARE_PHASES),
   };
   await writeAtomic(join(workdir, PREPARE_MANIFEST), JSON.stringify(manifest, null, 2) + "\n");

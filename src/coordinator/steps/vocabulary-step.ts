@@ -4,19 +4,14 @@ import { keepTerms, mergeDocumentFrequencies } from "../../features/vocabulary.j
 import { encodeRecords } from "../../runs/run-file.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { VertdupError } from "../../util/errors.js";
+import type { CorpusCounts } from "../prepare-manifest.js";
 import type { Reporter } from "../progress.js";
 import type { RunConfig } from "../run-config.js";
 import { readMarker, vocabularyFile, writeMarker } from "../workdir.js";
 import { readChunkCounts, requireShardMarkers } from "./require.js";
 
 /** Corpus-wide counts known after pass 1, kept in the `vocabulary` marker. */
-export interface VocabularyStats {
-  shards: number;
-  documents: number;
-  tokens: number;
-  keptTokens: number;
-  terms: number;
-  keptTerms: number;
+export interface VocabularyStats extends CorpusCounts {
   warnings: ReaderWarnings;
 }
 
