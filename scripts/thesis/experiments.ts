@@ -45,10 +45,16 @@ export async function timedHammingFull(p: Prepared, threshold: number, pool: Wor
   return { pairs, seconds: (performance.now() - t0) / 1000 };
 }
 
-export async function timedSimilarity(p: Prepared, threshold: number, pool: WorkerPool): Promise<{ pairs: ScoredPairs; rows: SparseRows; seconds: number }> {
+/** Exact cosine pairs ≥ threshold (with `sampled`, only the pairs involving a sampled document's ordinal). */
+export async function timedSimilarity(
+  p: Prepared,
+  threshold: number,
+  pool: WorkerPool,
+  sampled: Uint8Array | null = null,
+): Promise<{ pairs: ScoredPairs; rows: SparseRows; seconds: number }> {
   const t0 = performance.now();
   const rows = loadWorkdirVectors(p.workdir, p.manifest);
-  const pairs = await allPairsSimilarity(rows, { threshold, sampled: null }, pool, silentReporter);
+  const pairs = await allPairsSimilarity(rows, { threshold, sampled }, pool, silentReporter);
   return { pairs, rows, seconds: (performance.now() - t0) / 1000 };
 }
 
