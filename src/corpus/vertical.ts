@@ -103,7 +103,7 @@ const isNameChar = (c: number) => isNameStart(c) || (c >= 0x30 && c <= 0x39) || 
 
 /**
  * The TAG regex applied to the line bytes [start, end) that begin with `<`, or null for a
- * token line. ASCII lines are matched on bytes (the regex's `\\w` and `\\s` are ASCII there);
+ * token line. ASCII lines are matched on bytes (the regex's `\w` and `\s` are ASCII there);
  * any other line is decoded and given to the regex itself.
  */
 export function parseTag(bytes: Buffer, start: number, end: number): TagParts | null {

@@ -5,6 +5,8 @@ import {
   attributeValue,
   emptyWarnings,
   parseChunk,
+  parseTag,
+  TAG,
   type VerticalDoc,
 } from "../../src/corpus/vertical.js";
 import { InputError, VertdupError } from "../../src/util/errors.js";
@@ -341,5 +343,19 @@ describe("attributeValue", () => {
     expect(attributeValue('<doc xml:id="q">', "xml:id")).toBe("q");
     expect(attributeValue('<doc a.b="q">', "a.b")).toBe("q");
     expect(attributeValue('<doc axb="no" a.b="q">', "a.b")).toBe("q");
+  });
+});
+
+describe("parseTag", () => {
+  it("agrees with the TAG regex", () => {
+    const lines = ["<p>", "</p>", "<g/>", "<g />", "<p/>", "</a/>", "<a/ >", "<p >", "<p\t/>", "<p\tx/>", "< p>", "<p>x", "<p/>>",
+      "<x a='b > c'/>", "<x a=\"1\">", '<doc id="ž">', "<s\u00a0x>", "<p\u2028>", "<doc_meta>", "<q:x-y.z>", "<_a>", "<1a>", "<",
+      "<3", "<<", "<a", "<a b", "</>", "<a\u00a0/>", "<ž>", "<p x=\"ž\"/>"];
+    for (const line of lines) {
+      const bytes = Buffer.from(`${line}\n`);
+      const m = TAG.exec(line);
+      const expected = m === null ? null : { closing: m[1] === "/", name: m[2], selfClosing: m[3] === "/" };
+      expect(parseTag(bytes, 0, bytes.length - 1), line).toEqual(expected);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hashSequence, hashString } from "../../src/features/hash.js";
-import { countTerms, shingles, termCounts, tokenHashes } from "../../src/features/terms.js";
+import { countTerms, DROPPED, shingles, termCounts, termHash, tokenHash, tokenHashes } from "../../src/features/terms.js";
+import { documentFrequencies } from "../../src/features/count-shard.js";
 
 const DEF = { lowercase: true, keepNumbers: false };
 
@@ -89,5 +90,40 @@ describe("termCounts", () => {
     const a = termCounts(tokens, opts);
     termCounts(["other", "words"], opts);
     expect(termCounts(tokens, opts)).toEqual(a);
+  });
+});
+
+describe("tokenHash (on bytes)", () => {
+  // ASCII, 2-byte letters with and without case, Σ (contextual lowercase), İ (two code
+  // units lowercased), digits of other scripts, 3- and 4-byte characters, empty.
+  const TOKENS = ["Psi", "PSI", "štěkají", "ŠTĚKAJÍ", "42", "4a", "1.5", "٣", "x٣", "ΟΔΟΣ", "Σ", "ΣΑΣ", "İstanbul", "İ", "ǅ", "ẞ", "ß", "Ÿ",
+    "µ", "„", "–", "...", ",", "<", "<3", "č", "Č1", "1č", "日本", "😀", "a😀", "", "Ω", "Å", "K", "a\u00a0b", "\ufeffx", "１２", "Ⅻ", "A-Z_0"];
+  it("equals termHash of the decoded token for every option", () => {
+    for (const lowercase of [true, false]) {
+      for (const keepNumbers of [true, false]) {
+        const opts = { lowercase, keepNumbers };
+        const read = tokenHash(opts);
+        for (const t of TOKENS) {
+          const bytes = Buffer.from(`\t${t}\n`);
+          expect(read(bytes, 1, bytes.length - 1), t).toBe(termHash(t, opts));
+        }
+      }
+    }
+  });
+
+  it("gives DROPPED for dropped tokens", () => {
+    const bytes = Buffer.from("7,");
+    expect(tokenHash(DEF)(bytes, 0, 1)).toBe(DROPPED);
+    expect(tokenHash(DEF)(bytes, 1, 2)).toBe(DROPPED);
+    expect(tokenHash({ lowercase: true, keepNumbers: true })(bytes, 0, 1)).toBe(hashString("7"));
+  });
+});
+
+describe("documentFrequencies", () => {
+  it("counts in how many documents each term occurs, terms sorted", () => {
+    const df = documentFrequencies(Float64Array.from([5, 3, 9, 3, 5, 3]));
+    expect(Array.from(df.terms)).toEqual([3, 5, 9]);
+    expect(Array.from(df.dfs)).toEqual([3, 2, 1]);
+    expect(documentFrequencies(new Float64Array(0)).terms.length).toBe(0);
   });
 });
