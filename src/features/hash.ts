@@ -10,7 +10,8 @@
 const TWO_32 = 0x1_0000_0000;
 const LOW21 = 0x1f_ffff;
 
-function fmix32(h: number): number {
+/** MurmurHash3's 32-bit finaliser: a bijective mix in which every input bit moves every output bit. */
+export function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

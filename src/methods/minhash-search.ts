@@ -2,7 +2,7 @@ import type { WorkerPool } from "../coordinator/pool.js";
 import { forEachKeyGroup } from "./key-groups.js";
 import type { MinhashShard, VerifyTask } from "./minhash.js";
 import { PairList } from "./pair-list.js";
-import { concatU32 } from "./shard-scan.js";
+import { concatU32 } from "../util/typed-arrays.js";
 
 /** Candidates verified per task: large enough to amortise a task, small enough to spread. */
 const VERIFY_BATCH = 1 << 15;

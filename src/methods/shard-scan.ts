@@ -38,6 +38,3 @@ export function scanChunk<T>(chunk: Chunk, options: FeatureOptions, readToken: T
   }
   return { firstDoc: chunk.firstDoc, ids, tokens: Uint32Array.from(tokens), warnings };
 }
-
-// minhash-search.ts still imports it from here.
-export { concatU32 } from "../util/typed-arrays.js";

@@ -9,14 +9,7 @@
  * colliding pairs.
  */
 
-export function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+import { fmix32 } from "../features/hash.js";
 
 const MUL_A = 0x9e3779b1;
 const MUL_B = 0x85ebca77;
