@@ -12,8 +12,6 @@
  * thread computes the same bits.
  */
 
-import { termVector, type VectorCache } from "./random-vectors.js";
-
 /** Words (uint32) per signature of `bits` bits; bits must be a positive multiple of 64. */
 export function wordsPerSignature(bits: number): number {
   if (!Number.isInteger(bits) || bits <= 0 || bits % 64 !== 0) {
@@ -40,39 +38,4 @@ export function signBits(acc: Float64Array, out: Uint32Array, offset: number): v
     for (let b = 0; b < 32; b++) if (acc[base + b] > 0) word |= 1 << b;
     out[offset + w] = word;
   }
-}
-
-/**
- * The `bits`-bit signature of Σ weights[i]·e_{terms[i]}, summed in the given order. Vectors
- * come from `cache` when it holds them (identical values), otherwise from termVector.
- */
-export function signature(
-  seed: number,
-  terms: readonly number[],
-  weights: readonly number[],
-  bits: number,
-  cache?: VectorCache,
-): Uint32Array {
-  const words = wordsPerSignature(bits);
-  if (terms.length !== weights.length) {
-    throw new RangeError(`${terms.length} terms but ${weights.length} weights`);
-  }
-  if (cache !== undefined && (cache.seed !== seed || cache.bits !== bits)) {
-    throw new RangeError(
-      `vector cache is for seed ${cache.seed}, ${cache.bits} bits; asked for seed ${seed}, ${bits} bits`,
-    );
-  }
-  const acc = new Float64Array(bits);
-  const scratch = new Float32Array(bits);
-  for (let i = 0; i < terms.length; i++) {
-    let vector = cache?.get(terms[i]) ?? null;
-    if (vector === null) {
-      termVector(seed, terms[i], scratch);
-      vector = scratch;
-    }
-    accumulate(acc, vector, weights[i]);
-  }
-  const out = new Uint32Array(words);
-  signBits(acc, out, 0);
-  return out;
 }

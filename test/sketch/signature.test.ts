@@ -1,7 +1,43 @@
 import { describe, expect, it } from "vitest";
 import { Sfc32, termVector, VectorCache } from "../../src/sketch/random-vectors.js";
-import { accumulate, signature, signBits, wordsPerSignature } from "../../src/sketch/signature.js";
+import { accumulate, signBits, wordsPerSignature } from "../../src/sketch/signature.js";
 import { hammingDistance } from "../../src/pleb/hamming.js";
+
+/**
+ * The `bits`-bit signature of Σ weights[i]·e_{terms[i]}, summed in the given order. Vectors
+ * come from `cache` when it holds them (identical values), otherwise from termVector — the
+ * sign pass (src/sketch/sign-shard.ts) per document, as a reference built from the same parts.
+ */
+function signature(
+  seed: number,
+  terms: readonly number[],
+  weights: readonly number[],
+  bits: number,
+  cache?: VectorCache,
+): Uint32Array {
+  const words = wordsPerSignature(bits);
+  if (terms.length !== weights.length) {
+    throw new RangeError(`${terms.length} terms but ${weights.length} weights`);
+  }
+  if (cache !== undefined && (cache.seed !== seed || cache.bits !== bits)) {
+    throw new RangeError(
+      `vector cache is for seed ${cache.seed}, ${cache.bits} bits; asked for seed ${seed}, ${bits} bits`,
+    );
+  }
+  const acc = new Float64Array(bits);
+  const scratch = new Float32Array(bits);
+  for (let i = 0; i < terms.length; i++) {
+    let vector = cache?.get(terms[i]) ?? null;
+    if (vector === null) {
+      termVector(seed, terms[i], scratch);
+      vector = scratch;
+    }
+    accumulate(acc, vector, weights[i]);
+  }
+  const out = new Uint32Array(words);
+  signBits(acc, out, 0);
+  return out;
+}
 
 /** Standard normal from a seeded stream (Box–Muller; test data only). */
 function gaussian(r: Sfc32): number {
