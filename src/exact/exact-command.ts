@@ -4,7 +4,9 @@ import type { Argv } from "yargs";
 import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { loadDocIds } from "../output/doc-ids.js";
-import { readSampleList } from "../eval/pairs-file.js";
+import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-file.js";
+import { WorkerPool } from "../coordinator/pool.js";
+import { stderrReporter, type Reporter } from "../coordinator/progress.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 import { VertdupError } from "../util/errors.js";
 
@@ -28,7 +30,15 @@ export interface ExactContext {
 }
 
 /** Checks the options and reads what both exact commands need from the work directory. */
-export async function exactContext(a: { w: string; o: string; threshold: number; "sample-list"?: string; workers: number }): Promise<ExactContext> {
+interface ExactArgs {
+  w: string;
+  o: string;
+  threshold: number;
+  "sample-list"?: string;
+  workers: number;
+}
+
+export async function exactContext(a: ExactArgs): Promise<ExactContext> {
   if (!(a.threshold > 0 && a.threshold <= 1)) throw new VertdupError(`--threshold must be in (0, 1], got ${a.threshold}`);
   if (!Number.isInteger(a.workers) || a.workers < 1) throw new VertdupError(`--workers must be an integer >= 1, got ${a.workers}`);
   const prepared = await readPrepareManifest(a.w);
@@ -36,6 +46,31 @@ export async function exactContext(a: { w: string; o: string; threshold: number;
   const ids = loadDocIds(a.w, prepared.counts.shards);
   const sampled = a["sample-list"] === undefined ? null : await readSampleList(a["sample-list"], ids);
   return { prepared, ids, sampled, threshold: a.threshold, workers: a.workers };
+}
+
+/**
+ * The body of `similarity` and `hamming-full`: read the shared context, run `compute` on a
+ * pool of exact workers, write its pairs and print the summary. `compute` returns the pairs
+ * and the number of items (vectors or signatures) compared all against all.
+ */
+export async function runExactCommand(
+  a: ExactArgs & { quiet: boolean },
+  unit: string,
+  compute: (ctx: ExactContext, pool: WorkerPool, reporter: Reporter) => Promise<{ pairs: ScoredPairs; items: number }>,
+): Promise<void> {
+  const ctx = await exactContext(a);
+  const t0 = performance.now();
+  const pool = new WorkerPool("exact", ctx.workers);
+  let result;
+  try {
+    result = await compute(ctx, pool, stderrReporter(a.quiet));
+  } finally {
+    await pool.close();
+  }
+  await writePairsFile(a.o, result.pairs, ctx.ids);
+  const n = result.items;
+  const seconds = (performance.now() - t0) / 1000;
+  process.stdout.write(exactSummary(result.pairs.a.length, ctx.threshold, a.o, seconds, (n * (n - 1)) / 2, unit) + "\n");
 }
 
 /** "N pairs ≥ T → file in S s (R comparisons/s)". */
