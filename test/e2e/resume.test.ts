@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
@@ -31,6 +31,26 @@ function runAndKill(args: string[], ms: number): Promise<{ killed: boolean; code
   });
 }
 
+/** Starts a run and kills it with SIGKILL as soon as `due()` holds (polled every millisecond). */
+function runAndKillWhen(args: string[], due: () => boolean): Promise<{ killed: boolean; code: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: "ignore" });
+    const poll = setInterval(() => {
+      if (due()) child.kill("SIGKILL");
+    }, 1);
+    child.on("exit", (code, signal) => {
+      clearInterval(poll);
+      resolve({ killed: signal === "SIGKILL", code });
+    });
+  });
+}
+
+/** Completion markers of a work directory whose name starts with `prefix`. */
+function markersWith(work: string, prefix: string): number {
+  const dir = join(work, "markers");
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(prefix)).length : 0;
+}
+
 /** A small seeded generator (mulberry32) for the kill times. */
 function random(seed: number): () => number {
   let a = seed >>> 0;
@@ -51,17 +71,22 @@ function phaseReached(work: string): string {
 }
 
 describe("runs killed with SIGKILL resume to the same outputs", () => {
-  const phasesKilled = new Set<string>();
   let reference: string[];
   let fullMs: number;
+  /** Per phase of an uninterrupted run: its marker prefix, its number of tasks, its name in phaseReached. */
+  let taskCounts: [string, number, string][];
 
   beforeAll(() => {
     const out = tempDir();
     const t0 = performance.now();
-    const r = vertdup(["run", CORPUS, "-o", out, "-w", join(tempDir(), "w"), ...ARGS]);
+    const work = join(tempDir(), "w");
+    const r = vertdup(["run", CORPUS, "-o", out, "-w", work, ...ARGS]);
     fullMs = performance.now() - t0;
     expect(r.status).toBe(0);
     reference = outputsOf(out);
+    const markers = readdirSync(join(work, "markers"));
+    const phases: [string, string][] = [["count-", "count"], ["sign-", "vocabulary/sign/merge"], ["pleb-", "pleb/output"]];
+    taskCounts = phases.map(([prefix, phase]) => [prefix, markers.filter((m) => m.startsWith(prefix)).length, phase]);
   });
 
   for (const seed of [1, 2, 3]) {
@@ -75,10 +100,8 @@ describe("runs killed with SIGKILL resume to the same outputs", () => {
       for (let fifth = 0; fifth < 5; fifth++) {
         const ms = ((fifth + next()) / 5) * fullMs;
         const ended = await runAndKill(kills === 0 && fifth === 0 ? args : [...args, "--resume"], ms);
-        if (ended.killed) {
-          kills++;
-          phasesKilled.add(phaseReached(work));
-        } else expect(ended.code).toBe(0);
+        if (ended.killed) kills++;
+        else expect(ended.code).toBe(0);
       }
       const r = vertdup([...args, "--resume"]);
       expect(r.stderr).not.toMatch(/error/);
@@ -86,11 +109,25 @@ describe("runs killed with SIGKILL resume to the same outputs", () => {
       expect(kills).toBeGreaterThan(0);
       expect(outputsOf(out)).toEqual(reference);
     });
-  }
 
-  it("the kills landed in the reading, the signing and the PLEB phases", () => {
-    expect([...phasesKilled].sort()).toEqual(["count", "pleb/output", "vocabulary/sign/merge"]);
-  });
+    it(`seed ${seed}: a kill inside each phase, whatever the machine's speed, then resume`, async () => {
+      const next = random(seed);
+      const work = join(tempDir(), "w");
+      const out = tempDir();
+      const args = ["run", CORPUS, "-o", out, "-w", work, ...ARGS];
+      // Kill right after a seeded number of the phase's tasks (at most half of them) left their markers.
+      for (const [prefix, total, phase] of taskCounts) {
+        const k = 1 + Math.floor(next() * Math.floor(total / 2));
+        const ended = await runAndKillWhen([...args, "--resume"], () => markersWith(work, prefix) >= k);
+        expect(ended.killed).toBe(true);
+        expect(phaseReached(work)).toBe(phase);
+      }
+      const r = vertdup([...args, "--resume"]);
+      expect(r.stderr).not.toMatch(/error/);
+      expect(r.status).toBe(0);
+      expect(outputsOf(out)).toEqual(reference);
+    });
+  }
 
   it("a worker thread that throws stops the run with a clear error; the work directory resumes", () => {
     const work = join(tempDir(), "w");
