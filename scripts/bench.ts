@@ -9,6 +9,7 @@
  *   --repeat R          runs per phase; medians are reported (default 1)
  *   --data DIR          where corpora and work directories go (default $TMPDIR/vertdup-bench)
  *   --save FILE         JSON results (default bench-results/<label>.json)
+ *   --method M          run phase only: `vertdup run --method M` (minhash, simhash384, …)
  *   --threshold, --beam, --shift-count, --iterations, --bits   passed to vertdup
  *
  * Per phase it prints and saves: wall seconds (median and all runs), documents/s, tokens/s,
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
       "shift-count": { type: "string" },
       iterations: { type: "string" },
       bits: { type: "string" },
+      method: { type: "string" },
     },
   });
   const repeat = Number(values.repeat);
@@ -70,6 +72,8 @@ async function main(): Promise<void> {
   const data = values.data;
   mkdirSync(data, { recursive: true });
   const phases: Phase[] = values.phase === "all" ? ["floor", "prepare", "pleb"] : [values.phase as Phase];
+  const method = values.method === undefined ? [] : ["--method", values.method];
+  if (method.length > 0 && phases.some((p) => p !== "run")) throw new Error("--method benchmarks the run phase only (--phase run)");
   const plebArgs = (["threshold", "beam", "shift-count", "iterations"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k] as string]));
   const prepArgs = values.bits === undefined ? [] : ["--bits", values.bits];
   const exec = ["--workers", workers, "--quiet"];
@@ -98,7 +102,7 @@ async function main(): Promise<void> {
         await generateCorpus(input, truth, { ...DEFAULT_GENERATOR, docs: n });
       }
     }
-    label = input.replace(/^.*\//, "").replace(/\.vert(\.gz|\.zst)?$/, "");
+    label = input.replace(/^.*\//, "").replace(/\.vert(\.gz|\.zst)?$/, "") + (values.method === undefined ? "" : `-${values.method}`);
     workdir = join(data, `work-${label}`);
   }
   const outdir = join(data, `out-${label}`);
@@ -127,17 +131,21 @@ async function main(): Promise<void> {
       if (floorSeconds !== undefined) res.ratioToFloor = Number((res.seconds / floorSeconds).toFixed(2));
       results.push(res);
     } else {
-      const args = phase === "pleb" ? [CLI, "pleb", "-w", workdir, "-o", outdir] : [CLI, "run", input as string, "-w", workdir, "-o", outdir, ...prepArgs];
+      const args = phase === "pleb" ? [CLI, "pleb", "-w", workdir, "-o", outdir] : [CLI, "run", input as string, "-w", workdir, "-o", outdir, ...method, ...prepArgs];
       for (let r = 0; r < repeat; r++) runs.push(await measureNode([...args, ...plebArgs, ...exec]));
       const manifest = JSON.parse(readFileSync(join(outdir, "manifest.json"), "utf8")) as {
-        counts: { documents: number; tokens: number; comparisons: number; pairs: number };
+        counts: { documents: number; tokens: number; comparisons?: number; candidates?: number; pairs: number };
         phases: Record<string, { seconds: number }>;
       };
       const { counts } = manifest;
-      const res = summarize(phase, runs, { documents: counts.documents, tokens: counts.tokens, pairs: counts.pairs, comparisons: counts.comparisons });
+      const res = summarize(phase, runs, { documents: counts.documents, tokens: counts.tokens, pairs: counts.pairs });
       res.docsPerSecond = rate(counts.documents, res.seconds);
       if (counts.tokens > 0) res.tokensPerSecond = rate(counts.tokens, res.seconds);
-      res.comparisonsPerSecond = rate(counts.comparisons, manifest.phases.pleb?.seconds ?? res.seconds);
+      if (counts.comparisons !== undefined) {
+        res.comparisons = counts.comparisons;
+        res.comparisonsPerSecond = rate(counts.comparisons, manifest.phases.pleb?.seconds ?? res.seconds);
+      }
+      if (counts.candidates !== undefined) res.candidates = counts.candidates;
       res.phaseSeconds = Object.fromEntries(Object.entries(manifest.phases).map(([k, v]) => [k, v.seconds]));
       res.recall = await recallOf();
       results.push(res);

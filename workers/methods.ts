@@ -1,6 +1,7 @@
 import { asTask } from "../src/coordinator/task-result.js";
 import { exactShard } from "../src/methods/exact.js";
-import { minhashShard, verifyPairs } from "../src/methods/minhash.js";
+import { minhashShard } from "../src/methods/minhash.js";
+import { extractSets, verifyPairs } from "../src/methods/minhash-sets.js";
 import { paragraphShard } from "../src/methods/paragraphs.js";
 import { simhashShard } from "../src/methods/simhash384.js";
 
@@ -8,4 +9,5 @@ export const exact = asTask(exactShard);
 export const simhash384 = asTask(simhashShard);
 export const minhash = asTask(minhashShard);
 export const paragraphs = asTask(paragraphShard);
+export const extract = asTask(extractSets);
 export const verify = asTask(verifyPairs);

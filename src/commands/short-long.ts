@@ -33,7 +33,7 @@ export const shortLongCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, keep: "longest" });
+    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest" });
     await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
     const workdir = await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-"));

@@ -1,4 +1,5 @@
 import { openInput, describeStreamError, displayName } from "./open-input.js";
+import { countByte } from "../util/count-byte.js";
 import { VertdupError } from "../util/errors.js";
 
 /**
@@ -29,16 +30,6 @@ function isDocStartAt(buf: Buffer, lineStart: number): boolean {
   if (buf[lineStart] !== 0x3c || buf[lineStart + 1] !== 0x64 || buf[lineStart + 2] !== 0x6f || buf[lineStart + 3] !== 0x63) return false;
   const c = buf[lineStart + 4];
   return c === 0x20 || c === 0x09 || c === 0x3e || c === 0x0d;
-}
-
-function countByte(buf: Buffer, byte: number, from = 0, to = buf.length): number {
-  let n = 0;
-  let i = buf.indexOf(byte, from);
-  while (i !== -1 && i < to) {
-    n++;
-    i = buf.indexOf(byte, i + 1);
-  }
-  return n;
 }
 
 function countDocStarts(buf: Buffer, from: number, to: number): number {

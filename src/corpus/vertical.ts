@@ -84,8 +84,15 @@ function checkUtf8(chunk: Chunk): void {
   }
 }
 
+/** The attribute regexes by name (one per run in practice: --id-attr). */
+const attributeRegexes = new Map<string, RegExp>();
+
 export function attributeValue(tagLine: string, name: string): string | undefined {
-  const re = new RegExp(`\\s${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}=(?:"([^"]*)"|'([^']*)')`);
+  let re = attributeRegexes.get(name);
+  if (re === undefined) {
+    re = new RegExp(`\\s${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}=(?:"([^"]*)"|'([^']*)')`);
+    attributeRegexes.set(name, re);
+  }
   const m = re.exec(tagLine);
   return m ? (m[1] ?? m[2]) : undefined;
 }
@@ -121,7 +128,24 @@ export function parseTag(bytes: Buffer, start: number, end: number): TagParts | 
   else if (i === end - 2 && bytes[i] === 0x2f) selfClosing = true;
   else if (isAsciiSpace(bytes[i])) selfClosing = end - 2 > i && bytes[end - 2] === 0x2f;
   else return null;
-  return { closing, name: bytes.toString("latin1", nameStart, nameEnd), selfClosing };
+  return { closing, name: tagName(bytes, nameStart, nameEnd), selfClosing };
+}
+
+/** Tag names of up to six bytes by their bytes read as one number (few: p, s, g, doc, …). */
+const shortNames = new Map<number, string>();
+const SHORT_NAMES_LIMIT = 4096;
+
+/** The ASCII tag name [start, end) as a string, without a new string for short names met before. */
+function tagName(bytes: Buffer, start: number, end: number): string {
+  if (end - start > 6) return bytes.toString("latin1", start, end);
+  let key = 0;
+  for (let i = start; i < end; i++) key = key * 256 + bytes[i];
+  let name = shortNames.get(key);
+  if (name === undefined) {
+    name = bytes.toString("latin1", start, end);
+    if (shortNames.size < SHORT_NAMES_LIMIT) shortNames.set(key, name);
+  }
+  return name;
 }
 
 function tagOfString(line: string): TagParts | null {
@@ -184,8 +208,15 @@ export function parseChunkWith<T>(
   // A byte-order mark at the start is not part of the first line (as TextDecoder drops it).
   let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (pos < n) {
-    let end = bytes.indexOf(NL, pos);
-    if (end === -1) end = n;
+    // A loop rather than Buffer.indexOf: most lines are a few bytes, shorter than a native
+    // call; it notes the first tab too, so the word column needs no second scan.
+    let end = pos;
+    let tab = -1;
+    for (; end < n; end++) {
+      const c = bytes[end];
+      if (c === NL) break;
+      if (c === TAB && tab < 0) tab = end;
+    }
     const start = pos;
     pos = end + 1;
     lineNo++;
@@ -201,7 +232,7 @@ export function parseChunkWith<T>(
       if (doc === null) throw new InputError(file, lineNo, "token outside <doc>");
       // The column's bytes: between the column-th tab and the next one.
       let from = start;
-      let to = tabOrEnd(bytes, start, end);
+      let to = tab < 0 ? end : tab;
       for (let c = 0; c < column; c++) {
         if (to === end) {
           throw new InputError(file, lineNo, `token line has ${c + 1} column(s), --column ${column} needs ${column + 1}`);

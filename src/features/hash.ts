@@ -34,29 +34,30 @@ function join(hi: number, lo: number): number {
   return (hi & LOW21) * TWO_32 + (lo >>> 0);
 }
 
+/** Seeds of the two lanes of a string hash. */
+export const STRING_SEED_A = 0x9747b28c;
+export const STRING_SEED_B = 0x2545f491;
+
+/** One code unit into lane A / lane B of a string hash. */
+export const mixA = (h: number, c: number) => mixLane(h, c, 0xcc9e2d51, 0x1b873593);
+export const mixB = (h: number, c: number) => mixLane(h, c, 0x85ebca77, 0xc2b2ae3d);
+
+/** The hash of a string of `length` code units from its two lanes. */
+export function finishString(a: number, b: number, length: number): number {
+  return join(fmix32(b ^ length), fmix32(a ^ length));
+}
+
 /** Hash of a string's UTF-16 code units. */
 export function hashString(s: string): number {
-  let a = 0x9747b28c;
-  let b = 0x2545f491;
+  let a = STRING_SEED_A;
+  let b = STRING_SEED_B;
   const n = s.length;
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
-    a = mixLane(a, c, 0xcc9e2d51, 0x1b873593);
-    b = mixLane(b, c, 0x85ebca77, 0xc2b2ae3d);
+    a = mixA(a, c);
+    b = mixB(b, c);
   }
-  return join(fmix32(b ^ n), fmix32(a ^ n));
-}
-
-/** `hashString` of the string made of the first `length` code units of `units`. */
-export function hashCodeUnits(units: Uint16Array, length: number): number {
-  let a = 0x9747b28c;
-  let b = 0x2545f491;
-  for (let i = 0; i < length; i++) {
-    const c = units[i];
-    a = mixLane(a, c, 0xcc9e2d51, 0x1b873593);
-    b = mixLane(b, c, 0x85ebca77, 0xc2b2ae3d);
-  }
-  return join(fmix32(b ^ length), fmix32(a ^ length));
+  return finishString(a, b, n);
 }
 
 /** Hash of a sequence of 53-bit hashes (a shingle of k token hashes). */

@@ -1,5 +1,5 @@
 import type { TokenReader } from "../corpus/vertical.js";
-import { hashCodeUnits, hashSequence, hashString } from "./hash.js";
+import { finishString, hashSequence, hashString, mixA, mixB, STRING_SEED_A, STRING_SEED_B } from "./hash.js";
 import { normalizeToken, type NormalizeOptions } from "./normalize.js";
 
 export interface TermOptions extends NormalizeOptions {
@@ -46,20 +46,18 @@ const LOWER = (() => {
   return table;
 })();
 
-/** Code units of the token being hashed. */
-let units = new Uint16Array(256);
-
 /**
  * A token reader giving `hashString(normalizeToken(token))`, or DROPPED, straight from the
  * token's UTF-8 bytes. Tokens of 1- and 2-byte characters that contain an ASCII letter (so
- * no Unicode class test is needed) or are all ASCII are decoded, lowercased and hashed as
- * UTF-16 code units without a string; any other token is decoded and takes the string path,
+ * no Unicode class test is needed) or are all ASCII are decoded, lowercased and hashed
+ * code unit by code unit as they are decoded, without a string; any other token is decoded and takes the string path,
  * so the hashes are those of `tokenHashes` exactly.
  */
 export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
   const viaString = (bytes: Buffer, start: number, end: number) => termHash(bytes.toString("utf8", start, end), opts);
   return (bytes, start, end) => {
-    if (units.length < end - start) units = new Uint16Array(2 * (end - start));
+    let a = STRING_SEED_A;
+    let b = STRING_SEED_B;
     let letter = false;
     let digit = false;
     let other = false;
@@ -83,7 +81,9 @@ export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
         }
         ascii = false;
       } else return viaString(bytes, start, end);
-      units[n++] = c;
+      a = mixA(a, c);
+      b = mixB(b, c);
+      n++;
     }
     if (!letter) {
       // Without an ASCII letter the Unicode classes decide; for ASCII, \p{L} is a letter
@@ -91,7 +91,7 @@ export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
       if (!ascii) return viaString(bytes, start, end);
       if (!digit || (!opts.keepNumbers && !other)) return DROPPED;
     }
-    return hashCodeUnits(units, n);
+    return finishString(a, b, n);
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { DEFAULT_PLEB, DEFAULT_PREPARE } from "../options.js";
 import { VertdupError } from "../util/errors.js";
+import { parseSize } from "../util/size.js";
 import { resolveBands } from "./lsh-bands.js";
 import { METHOD_DEFAULTS, METHOD_NAMES, type FeatureOptions, type KeepPolicy, type MethodName } from "./method-options.js";
 import type { MethodRun } from "./run-method.js";
@@ -18,6 +19,7 @@ export function withMethodOptions<T>(y: Argv<T>) {
     .option("num-perm", { type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations" })
     .option("bands", { type: "number", describe: "minhash: LSH bands [derived from --threshold]" })
     .option("rows", { type: "number", describe: "minhash: minhashes per band [derived from --threshold]" })
+    .option("memory", { type: "string", default: METHOD_DEFAULTS.minhash.memory, describe: "minhash: memory for the candidates' shingle sets while verifying (e.g. 512M, 4G)" })
     .option("max-distance", { type: "number", default: METHOD_DEFAULTS.simhash384.maxDistance, describe: "simhash384: most differing bits of a pair (0–11)" })
     .option("short-tokens", { type: "number", default: METHOD_DEFAULTS.paragraphs.shortTokens, describe: "paragraphs: paragraphs with fewer kept tokens are short (ignored)" })
     .option(...KEEP_OPTION);
@@ -49,6 +51,7 @@ interface ParsedMethod {
   bands?: number;
   rows?: number;
   "max-distance": number;
+  memory: string;
   "short-tokens": number;
   keep: KeepPolicy;
   column: number;
@@ -79,5 +82,5 @@ export function methodRunFrom(a: ParsedMethod): MethodRun {
     seed: integerAtLeast("seed", a.seed, 0),
     shortTokens: integerAtLeast("short-tokens", a["short-tokens"], 1),
   };
-  return { method: a.method, features, search: { threshold: a.threshold, maxDistance: a["max-distance"] }, keep: a.keep };
+  return { method: a.method, features, search: { threshold: a.threshold, maxDistance: a["max-distance"], memory: parseSize(a.memory, "memory") }, keep: a.keep };
 }

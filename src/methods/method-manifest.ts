@@ -23,6 +23,8 @@ export interface MethodManifest {
     /** Documents without any feature (no kept token, no paragraph): never paired. */
     emptyDocuments: number;
     candidates: number;
+    /** minhash: shared-memory blocks the candidates' sets were verified in (1 when they fit --memory / 2). */
+    verifyBlocks?: number;
     pairs: number;
   };
   clusters: ClusterCounts;

@@ -28,10 +28,12 @@ export interface SearchOptions {
   threshold: number;
   /** Most differing bits (simhash384). */
   maxDistance: number;
+  /** Bytes of candidates' shingle sets minhash verification holds at once. */
+  memory: number;
 }
 
 export const METHOD_DEFAULTS = {
-  minhash: { shingleSize: 5, threshold: 0.8, numPerm: 128 },
+  minhash: { shingleSize: 5, threshold: 0.8, numPerm: 128, memory: "2G" },
   paragraphs: { threshold: 0.8, shortTokens: 9 },
   simhash384: { maxDistance: 5 },
 } as const;

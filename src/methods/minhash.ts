@@ -1,15 +1,18 @@
 import { join } from "node:path";
-import { hashSequence, mix53to32 } from "../features/hash.js";
-import { keptHashes, shingles, tokenHash, tokenHashes } from "../features/terms.js";
+import { readFileSync } from "node:fs";
+import { mix53to32 } from "../features/hash.js";
+import { DROPPED, tokenHash, tokenHashes } from "../features/terms.js";
 import type { NormalizeOptions } from "../features/normalize.js";
-import { encodeRecords, readRunFileSync } from "../runs/run-file.js";
 import { shardName } from "../coordinator/workdir.js";
 import { writeAtomic } from "../util/atomic.js";
-import { sortedJaccard, sortedSet } from "./jaccard.js";
+import { sortedSet } from "./jaccard.js";
+import { growableF64, type GrowableArray } from "../util/typed-arrays.js";
+import { MinhashWasm } from "./minhash-wasm.js";
+import { windowHashes } from "./shingle-hash.js";
 import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
 
 /**
- * The shingle set of a document: distinct hashes of its k-word shingles, sorted. A document
+ * The shingle set of a document: distinct hashes (shingle-hash.ts) of its k-word shingles, sorted. A document
  * with fewer than k kept words is one shingle of all of them (so identical short documents
  * still pair); one without kept words has the empty set.
  */
@@ -19,8 +22,9 @@ export function shingleSet(tokens: readonly string[], k: number, opts: Normalize
 
 /** `shingleSet` of a document's kept token hashes. */
 export function shingleSetOfHashes(hashes: number[], k: number): Float64Array {
-  if (hashes.length === 0) return new Float64Array(0);
-  return sortedSet(hashes.length >= k ? shingles(hashes, k) : [hashSequence(hashes, 0, hashes.length)]);
+  const out = new Float64Array(Math.max(1, hashes.length - k + 1));
+  const n = windowHashes(hashes, hashes.length, k, out, 0);
+  return sortedSet(Array.from(out.subarray(0, n)));
 }
 
 /**
@@ -42,30 +46,30 @@ export class Permutations {
 }
 
 /**
- * MinHash signature of a shingle set (53-bit hashes, their low 32 bits permuted) into
- * `out`. Minima are taken in signed 32-bit order — as fair an order as any for a bijection,
- * and it keeps the loop in int32 arithmetic.
+ * MinHash signature of a set given as the low 32 bits of its 53-bit hashes (repeats are
+ * harmless: a minimum does not see them), permuted, into `out`. Minima are taken in signed
+ * 32-bit order — as fair an order as any for a bijection, and it keeps the loop in int32
+ * arithmetic. The reference for MinhashWasm, which gives the same integers.
  */
-export function minhashSignature(set: Float64Array, perms: Permutations, out: Int32Array): void {
+export function minhashSignature(lowBits: Int32Array, n: number, perms: Permutations, out: Int32Array): void {
   const { a, b, count } = perms;
-  const n = set.length;
-  const xs = lowBits.length >= n ? lowBits : (lowBits = new Int32Array(n * 2));
-  for (let s = 0; s < n; s++) xs[s] = set[s] | 0;
   // Permutation by permutation, so the running minimum stays in a register.
   for (let i = 0; i < count; i++) {
     const ai = a[i];
     const bi = b[i];
     let min = 0x7fffffff;
     for (let s = 0; s < n; s++) {
-      const v = (Math.imul(ai, xs[s]) + bi) | 0;
+      const v = (Math.imul(ai, lowBits[s]) + bi) | 0;
       if (v < min) min = v;
     }
     out[i] = min;
   }
 }
 
-/** Scratch for the low 32 bits of a set's hashes. */
-let lowBits = new Int32Array(1024);
+/** The low 32 bits of each of `values` (53-bit hashes), as Int32 (ToInt32 is mod 2^32). */
+export function lowBitsOf(values: ArrayLike<number>, from: number, n: number, out: Int32Array): void {
+  for (let s = 0; s < n; s++) out[s] = values[from + s] | 0;
+}
 
 /** One 32-bit key per band of `rows` consecutive minhashes: equal bands give equal keys. */
 export function bandKeys(signature: Int32Array, bands: number, rows: number, out: Uint32Array, at: number): void {
@@ -76,14 +80,44 @@ export function bandKeys(signature: Int32Array, bands: number, rows: number, out
   }
 }
 
-/** The shingle sets of a shard, flat: document i's set follows those of documents < i. */
+/**
+ * The shingle hashes of a shard, flat: document i's follow those of documents < i, in text
+ * order with repeats (sorting waits until a document is a candidate: most never are).
+ */
 export interface ShardSets {
   lengths: Uint32Array;
   values: Float64Array;
 }
 
 export function setsFile(workdir: string, shard: number): string {
-  return join(workdir, "methods", `${shardName(shard)}.sets.zst`);
+  return join(workdir, "methods", `${shardName(shard)}.sets`);
+}
+
+/**
+ * A sets file, raw: the number of documents and their lengths (uint32), zero padding to a
+ * multiple of 8 bytes, the values (float64). Not compressed: hashes do not compress, and
+ * the file is written and read once.
+ */
+function encodeSets(sets: ShardSets): Uint8Array {
+  const head = 8 * Math.ceil((4 * (1 + sets.lengths.length)) / 8);
+  const out = new Uint8Array(head + sets.values.byteLength);
+  const words = new Uint32Array(out.buffer, 0, 1 + sets.lengths.length);
+  words[0] = sets.lengths.length;
+  words.set(sets.lengths, 1);
+  new Float64Array(out.buffer, head, sets.values.length).set(sets.values);
+  return out;
+}
+
+export function readSets(path: string): ShardSets {
+  const file = readFileSync(path);
+  // Typed-array views need aligned offsets; a small file may sit unaligned in Node's pool.
+  const bytes = file.byteOffset % 8 === 0 ? file : Uint8Array.from(file);
+  const count = new Uint32Array(bytes.buffer, bytes.byteOffset, 1)[0];
+  const head = 8 * Math.ceil((4 * (1 + count)) / 8);
+  return {
+    lengths: new Uint32Array(bytes.buffer, bytes.byteOffset + 4, count),
+    values: new Float64Array(bytes.buffer, bytes.byteOffset + head, (bytes.byteLength - head) / 8),
+  };
 }
 
 export interface MinhashShard extends ShardBase {
@@ -93,86 +127,64 @@ export interface MinhashShard extends ShardBase {
 }
 
 /**
- * Chunk task: shingle sets (written to the shard's sets file, so they are not held in
+ * Writes a document's shingle hashes (as `shingleSetOfHashes`, before sorting) at `out.length`
+ * and returns their number; `kept` holds its `m` kept token hashes.
+ */
+function appendShingles(kept: Float64Array, m: number, k: number, out: GrowableArray<Float64Array>): number {
+  const n = windowHashes(kept, m, k, out.reserve(Math.max(1, m - k + 1)), out.length);
+  out.length += n;
+  return n;
+}
+
+/** Signatures with the WebAssembly kernel where there is one, else with the reference loop. */
+class Signer {
+  private readonly kernel: MinhashWasm | null;
+  private scratch = new Int32Array(1024);
+  readonly signature: Int32Array;
+
+  constructor(private readonly perms: Permutations) {
+    this.kernel = MinhashWasm.create(perms);
+    this.signature = new Int32Array(perms.count);
+  }
+
+  sign(values: Float64Array, from: number, n: number): Int32Array {
+    if (this.kernel !== null) {
+      lowBitsOf(values, from, n, this.kernel.reserve(n));
+      this.kernel.sign(n);
+      return this.kernel.signature;
+    }
+    if (this.scratch.length < n) this.scratch = new Int32Array(2 * n);
+    lowBitsOf(values, from, n, this.scratch);
+    minhashSignature(this.scratch, n, this.perms, this.signature);
+    return this.signature;
+  }
+}
+
+/**
+ * Chunk task: shingle hashes (written to the shard's sets file, so they are not held in
  * memory) and LSH band keys of the chunk's documents.
  */
 export async function minhashShard(task: ChunkTask): Promise<MinhashShard> {
   const o = task.options;
-  const perms = new Permutations(o.numPerm, o.seed);
-  const signature = new Int32Array(o.numPerm);
+  const signer = new Signer(new Permutations(o.numPerm, o.seed));
   const n = task.chunk.docCount;
   const keys = new Uint32Array(n * o.bands);
   const empty = new Uint8Array(n);
   const lengths = new Uint32Array(n);
-  const sets: Float64Array[] = [];
+  const values = growableF64();
+  let kept = new Float64Array(1024);
   let i = 0;
   const base = scanChunk(task.chunk, o, tokenHash(o), (doc) => {
-    const set = shingleSetOfHashes(keptHashes(doc.tokens), o.shingleSize);
-    sets.push(set);
-    lengths[i] = set.length;
-    if (set.length === 0) empty[i] = 1;
-    else {
-      minhashSignature(set, perms, signature);
-      bandKeys(signature, o.bands, o.rows, keys, i * o.bands);
-    }
+    if (kept.length < doc.tokens.length) kept = new Float64Array(2 * doc.tokens.length);
+    let m = 0;
+    for (const h of doc.tokens) if (h !== DROPPED) kept[m++] = h;
+    const from = values.length;
+    const count = appendShingles(kept, m, o.shingleSize, values);
+    lengths[i] = count;
+    if (count === 0) empty[i] = 1;
+    else bandKeys(signer.sign(values.values, from, count), o.bands, o.rows, keys, i * o.bands);
     i++;
   });
-  const values = new Float64Array(sets.reduce((s, x) => s + x.length, 0));
-  let at = 0;
-  for (const s of sets) {
-    values.set(s, at);
-    at += s.length;
-  }
-  await writeAtomic(setsFile(task.workdir, task.chunk.index), encodeRecords([{ lengths, values } satisfies ShardSets], 1));
+  await writeAtomic(setsFile(task.workdir, task.chunk.index), encodeSets({ lengths, values: values.view() }));
   return { ...base, keys, empty };
-}
-
-/** A shard's sets with the start of each document's set. */
-class LoadedSets {
-  readonly starts: Float64Array;
-
-  constructor(readonly values: Float64Array, lengths: Uint32Array, readonly firstDoc: number) {
-    this.starts = new Float64Array(lengths.length + 1);
-    for (let i = 0; i < lengths.length; i++) this.starts[i + 1] = this.starts[i] + lengths[i];
-  }
-}
-
-/** The few shards' sets a worker needs at a time (verify tasks come grouped by shard pair). */
-const loaded = new Map<string, LoadedSets>();
-const LOADED_LIMIT = 6;
-
-function loadSets(workdir: string, shard: number, firstDoc: number): LoadedSets {
-  const path = setsFile(workdir, shard);
-  let sets = loaded.get(path);
-  if (sets === undefined) {
-    if (loaded.size >= LOADED_LIMIT) loaded.delete(loaded.keys().next().value as string);
-    const [r] = readRunFileSync<ShardSets>(path);
-    sets = new LoadedSets(r.values, r.lengths, firstDoc);
-    loaded.set(path, sets);
-  }
-  return sets;
-}
-
-export interface VerifyTask {
-  workdir: string;
-  /** Shard index and first document of the shards holding doc_a and doc_b. */
-  shardA: number;
-  firstA: number;
-  shardB: number;
-  firstB: number;
-  /** Candidate pairs, flat: doc_a, doc_b, … (corpus ordinals). */
-  pairs: Uint32Array;
-}
-
-/** Verify task: the exact Jaccard of every candidate pair. */
-export function verifyPairs(task: VerifyTask): Float64Array {
-  const A = loadSets(task.workdir, task.shardA, task.firstA);
-  const B = loadSets(task.workdir, task.shardB, task.firstB);
-  const out = new Float64Array(task.pairs.length / 2);
-  for (let k = 0; k < out.length; k++) {
-    const a = task.pairs[2 * k] - A.firstDoc;
-    const b = task.pairs[2 * k + 1] - B.firstDoc;
-    out[k] = sortedJaccard(A.values, A.starts[a], A.starts[a + 1], B.values, B.starts[b], B.starts[b + 1]);
-  }
-  return out;
 }

@@ -88,7 +88,7 @@ async function search(run: MethodRun, shards: readonly ShardBase[], documents: n
     }
     case "minhash": {
       const s = shards as MinhashShard[];
-      const found = await minhashPairs(s, { documents, bands: run.features.bands, threshold: run.search.threshold, workdir, pool });
+      const found = await minhashPairs(s, { documents, bands: run.features.bands, threshold: run.search.threshold, memory: run.search.memory, workdir, pool });
       return { ...found, empty: countEmpty(s.map((x) => x.empty)) };
     }
     case "paragraphs": {
@@ -147,6 +147,7 @@ export async function runMethod(
         tokens: tokens.reduce((n, t) => n + t, 0),
         emptyDocuments: found.empty,
         candidates: found.candidates,
+        ...("verifyBlocks" in found ? { verifyBlocks: found.verifyBlocks } : {}),
         pairs: found.pairs.size,
       },
       clusters,

@@ -19,9 +19,7 @@
  * [8n, 12n) that `add` copies a term vector into (or termVector writes straight into).
  */
 
-import { moduleBytes, section, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
-
-const simd = (opcode: number, ...memarg: number[]) => [0xfd, ...uleb(opcode), ...memarg.flatMap(uleb)];
+import { moduleBytes, section, simd, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
 
 const GET = 0x20, SET = 0x21, TEE = 0x22, CONST = 0x41, ADD = 0x6a, MUL = 0x6c, LT_U = 0x49;
 const V128_LOAD = 0, V128_STORE = 11, LOAD64_ZERO = 93, F64X2_SPLAT = 20, PROMOTE_LOW = 95, F64X2_ADD = 240, F64X2_MUL = 242;

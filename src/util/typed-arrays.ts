@@ -8,3 +8,37 @@ export function concatU32(parts: readonly Uint32Array[]): Uint32Array {
   }
   return out;
 }
+
+type Growable = Float64Array | Uint32Array;
+
+/** A typed array that grows by doubling; `values.subarray(0, length)` holds what was pushed. */
+class GrowableArray<T extends Growable> {
+  length = 0;
+
+  constructor(public values: T, private readonly make: (n: number) => T) {}
+
+  /** Room for `n` more values at `length`; returns the (possibly new) backing array. */
+  reserve(n: number): T {
+    if (this.length + n > this.values.length) {
+      const grown = this.make(Math.max(2 * this.values.length, this.length + n));
+      grown.set(this.values.subarray(0, this.length));
+      this.values = grown;
+    }
+    return this.values;
+  }
+
+  push2(x: number, y: number): void {
+    const v = this.reserve(2);
+    v[this.length++] = x;
+    v[this.length++] = y;
+  }
+
+  /** The pushed values (a view). */
+  view(): T {
+    return this.values.subarray(0, this.length) as T;
+  }
+}
+
+export const growableF64 = () => new GrowableArray(new Float64Array(1 << 16), (n) => new Float64Array(n));
+export const growableU32 = () => new GrowableArray(new Uint32Array(1 << 16), (n) => new Uint32Array(n));
+export type { GrowableArray };

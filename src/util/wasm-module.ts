@@ -30,6 +30,11 @@ export function moduleBytes(...sections: number[][]): Uint8Array {
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...sections.flat()]);
 }
 
+/** A SIMD instruction: the 0xfd prefix, its opcode and its memory argument (align, offset), if any. */
+export function simd(opcode: number, ...memarg: number[]): number[] {
+  return [0xfd, ...uleb(opcode), ...memarg.flatMap(uleb)];
+}
+
 /** The part of the WebAssembly API used here (the project's lib settings do not declare it). */
 export interface WasmApi {
   Module: new (bytes: Uint8Array) => object;

@@ -82,7 +82,7 @@ describe("clean", () => {
     const cut = text.indexOf("<doc", text.length / 2);
     const parts = [writeVert(text.slice(0, cut), "gz"), writeVert(text.slice(cut), "zst")];
     const out = join(dir, "run");
-    const m = await runMethod(parts, join(dir, "run-work"), out, { method: "exact", features: FEATURES, search: { threshold: 0.8, maxDistance: 5 }, keep: "first" }, { workers: 2, quiet: true }, silentReporter);
+    const m = await runMethod(parts, join(dir, "run-work"), out, { method: "exact", features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "first" }, { workers: 2, quiet: true }, silentReporter);
     const marked = join(dir, "sample-marked.vert.zst");
     await cleanCorpus(parts, { from: out, output: marked, mark: true });
     expect(unmark(content(marked)).toString("utf8")).toBe(text);

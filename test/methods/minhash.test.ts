@@ -1,20 +1,50 @@
 import { describe, expect, it } from "vitest";
-import { hashSequence, hashString } from "../../src/features/hash.js";
+import { hashString } from "../../src/features/hash.js";
+import { windowHash, windowHashes } from "../../src/methods/shingle-hash.js";
 import { bandsForThreshold, candidateProbability, resolveBands } from "../../src/methods/lsh-bands.js";
 import { sortedJaccard, sortedSet } from "../../src/methods/jaccard.js";
-import { bandKeys, minhashSignature, Permutations, shingleSet } from "../../src/methods/minhash.js";
+import { bandKeys, lowBitsOf, minhashSignature, Permutations, shingleSet } from "../../src/methods/minhash.js";
+import { MinhashWasm } from "../../src/methods/minhash-wasm.js";
 import { VertdupError } from "../../src/util/errors.js";
 
 const NORM = { lowercase: true, keepNumbers: false };
+
+function lows(values: Float64Array): Int32Array {
+  const out = new Int32Array(values.length);
+  lowBitsOf(values, 0, values.length, out);
+  return out;
+}
 
 describe("shingle sets", () => {
   it("are the distinct sorted k-word shingle hashes; short documents are one shingle", () => {
     const h = ["a", "b", "c", "a", "b", "c"].map(hashString);
     expect(Array.from(shingleSet(["A", "b", ",", "c", "a", "b", "c"], 3, NORM))).toEqual(
-      Array.from(sortedSet([0, 1, 2, 3].map((i) => hashSequence(h, i, 3)))).slice(0, 3),
+      Array.from(sortedSet([0, 1, 2, 3].map((i) => windowHash(h, i, 3)))).slice(0, 3),
     );
-    expect(Array.from(shingleSet(["a", "b"], 3, NORM))).toEqual([hashSequence(h, 0, 2)]);
+    expect(Array.from(shingleSet(["a", "b"], 3, NORM))).toEqual([windowHash(h, 0, 2)]);
     expect(shingleSet([",", "7"], 3, NORM).length).toBe(0);
+  });
+
+  it("rolling window hashes equal the direct ones, are 53-bit and tell windows apart", () => {
+    let seed = 11;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const tokens = Array.from({ length: 2000 }, () => (next() & 0x1f_ffff) * 2 ** 32 + next());
+    for (const k of [1, 2, 3, 5, 7, 64]) {
+      for (const m of [0, 1, k - 1, k, k + 1, 2000]) {
+        if (m < 0) continue;
+        const out = new Float64Array(m + 1);
+        const n = windowHashes(tokens, m, k, out, 1);
+        expect(n).toBe(m === 0 ? 0 : Math.max(1, m - k + 1));
+        const direct = m === 0 ? [] : m < k ? [windowHash(tokens, 0, m)] : Array.from({ length: m - k + 1 }, (_, i) => windowHash(tokens, i, k));
+        expect(Array.from(out.subarray(1, 1 + n))).toEqual(direct);
+        for (const v of direct) expect(Number.isSafeInteger(v) && v >= 0).toBe(true);
+      }
+    }
+    // 2000 random tokens: every 5-window distinct; a window and its reverse differ.
+    const out = new Float64Array(2000);
+    const n = windowHashes(tokens, 2000, 5, out, 0);
+    expect(new Set(out.subarray(0, n)).size).toBe(n);
+    expect(windowHash([tokens[0], tokens[1]], 0, 2)).not.toBe(windowHash([tokens[1], tokens[0]], 0, 2));
   });
 
   it("sortedJaccard is |A∩B| / |A∪B|", () => {
@@ -34,11 +64,31 @@ describe("MinHash signatures", () => {
       const b = sortedSet([...base.slice(0, keep), ...Array.from({ length: 400 - keep }, (_, i) => hashString(`u${i}`))]);
       const sa = new Int32Array(512);
       const sb = new Int32Array(512);
-      minhashSignature(a, perms, sa);
-      minhashSignature(b, perms, sb);
+      minhashSignature(lows(a), a.length, perms, sa);
+      minhashSignature(lows(b), b.length, perms, sb);
       const agree = sa.filter((v, i) => v === sb[i]).length / 512;
       expect(Math.abs(agree - sortedJaccard(a, 0, a.length, b, 0, b.length))).toBeLessThan(0.07);
     }
+  });
+
+  it("the WebAssembly kernel gives the reference's signatures, bit for bit", () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (const count of [16, 128, 256]) {
+      const perms = new Permutations(count, count);
+      const kernel = MinhashWasm.create(perms);
+      expect(kernel).not.toBeNull();
+      // 9000 values outgrow the kernel's first memory; 0 gives the all-0x7fffffff signature.
+      for (const n of [0, 1, 3, 300, 9000, 5]) {
+        const values = Float64Array.from({ length: n }, () => next() * 2 ** 21 + next());
+        const expected = new Int32Array(count);
+        minhashSignature(lows(values), n, perms, expected);
+        lowBitsOf(values, 0, n, kernel!.reserve(n));
+        kernel!.sign(n);
+        expect(Array.from(kernel!.signature)).toEqual(Array.from(expected));
+      }
+    }
+    expect(MinhashWasm.create(new Permutations(100, 1))).toBeNull();
   });
 
   it("band keys are equal exactly where the bands are (up to 32-bit collisions)", () => {

@@ -17,8 +17,8 @@ afterAll(() => {
 const EXEC = { workers: 2, quiet: true, chunkBytes: 1 << 16 };
 const NORM = { lowercase: true, keepNumbers: false };
 
-function run(method: MethodRun["method"], threshold = 0.8): MethodRun {
-  return { method, features: FEATURES, search: { threshold, maxDistance: 5 }, keep: "longest" };
+function run(method: MethodRun["method"], threshold = 0.8, memory = 2 ** 31): MethodRun {
+  return { method, features: FEATURES, search: { threshold, maxDistance: 5, memory }, keep: "longest" };
 }
 
 function readPairs(outdir: string): Map<string, number> {
@@ -61,6 +61,21 @@ describe("runMethod (pool, files, manifest)", () => {
       }
     }
     expect(outputs.slice(4)).toEqual(outputs.slice(0, 4));
+  });
+
+  it("minhash verification in many small memory blocks finds the same pairs as in one", async () => {
+    const outputs: string[] = [];
+    const blocks: number[] = [];
+    for (const memory of [2 ** 31, 1 << 15]) {
+      const out = join(dir, `mh-memory-${memory}`);
+      const m = await runMethod(["data-samples/sample.vert.gz"], join(dir, `w-mh-memory-${memory}`), out, run("minhash", 0.5, memory), EXEC, silentReporter);
+      blocks.push(m.counts.verifyBlocks ?? -1);
+      outputs.push(readFileSync(join(out, "pairs.tsv"), "utf8"));
+    }
+    expect(blocks[0]).toBe(1);
+    expect(blocks[1]).toBeGreaterThan(10);
+    expect(outputs[0].split("\n").length).toBeGreaterThan(50);
+    expect(outputs[1]).toBe(outputs[0]);
   });
 
   it("stops with file:line on bad input", async () => {
