@@ -1,12 +1,13 @@
 /**
  * Throughput and memory of `vertdup paragraphs` (not a test).
  *
- *   node dist/scripts/bench-paragraphs.js <corpus.vert> [--workers 1,2] [--repeat 3] [--memory 4G] [--chunk-size 1048576]
+ *   node dist/scripts/bench-paragraphs.js <corpus.vert> [--workers 1,2] [--repeat 3] [--memory 256M] [--chunk-size 1048576]
  *
  * Runs the CLI as a child process for each worker count `--repeat` times (output to a
- * temporary .vert, removed), and prints per run wall seconds, tokens/s and peak RSS of the
- * whole process tree's main process (from /usr/bin/time when present, else the report's
- * phase peaks), then the median per worker count. Make the corpus with
+ * temporary .vert, removed), and prints per run wall seconds, tokens/s, peak RSS of the
+ * process (worker threads included; from /usr/bin/time when present, else the report's
+ * phase peaks) and its CPU seconds (user + system, /usr/bin/time only: a steadier measure
+ * on a shared machine), then the median per worker count. Make the corpus with
  * `node dist/scripts/generate-corpus.js --docs 300000 -o big.vert` (≈100 M tokens).
  */
 import { spawnSync } from "node:child_process";
@@ -20,7 +21,7 @@ const { values, positionals } = parseArgs({
   options: {
     workers: { type: "string", default: "1,2" },
     repeat: { type: "string", default: "3" },
-    memory: { type: "string", default: "4G" },
+    memory: { type: "string", default: "256M" },
     "chunk-size": { type: "string", default: String(1 << 20) },
   },
 });
@@ -39,17 +40,18 @@ try {
       const out = join(dir, "out.vert");
       const args = [cli, "paragraphs", ...positionals, "-o", out, "--workers", String(workers), "--quiet", "--memory", values.memory, "--chunk-size", values["chunk-size"]];
       const t0 = performance.now();
-      const run = timeBin ? spawnSync(timeBin, ["-f", "MAXRSS %M", process.execPath, ...args], { encoding: "utf8" }) : spawnSync(process.execPath, args, { encoding: "utf8" });
+      const run = timeBin ? spawnSync(timeBin, ["-f", "MAXRSS %M CPU %U %S", process.execPath, ...args], { encoding: "utf8" }) : spawnSync(process.execPath, args, { encoding: "utf8" });
       const seconds = (performance.now() - t0) / 1000;
       if (run.status !== 0) throw new Error(`run failed: ${run.stderr}`);
       const report = JSON.parse(readFileSync(`${out}.report.json`, "utf8"));
       const phases = Object.entries(report.phases as Record<string, { seconds: number; peakRssMiB: number }>);
       const peak = Number(/MAXRSS (\d+)/.exec(run.stderr)?.[1] ?? 0) / 1024 || Math.max(...phases.map(([, p]) => p.peakRssMiB));
       const rate = report.counts.tokensIn / seconds;
+      const cpu = /CPU ([\d.]+) ([\d.]+)/.exec(run.stderr);
       rates.push(rate);
       rss.push(peak);
       console.log(
-        `workers ${workers} run ${r + 1}: ${seconds.toFixed(2)} s, ${(rate / 1e6).toFixed(2)} M tokens/s, peak RSS ${peak.toFixed(0)} MiB, ${report.mode}; ` +
+        `workers ${workers} run ${r + 1}: ${seconds.toFixed(2)} s, ${(rate / 1e6).toFixed(2)} M tokens/s, peak RSS ${peak.toFixed(0)} MiB, ${report.mode}${cpu ? `, CPU ${(Number(cpu[1]) + Number(cpu[2])).toFixed(1)} s` : ""}; ` +
           phases.map(([name, p]) => `${name} ${p.seconds.toFixed(2)} s`).join(", "),
       );
       rmSync(out, { force: true });

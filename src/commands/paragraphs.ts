@@ -1,7 +1,8 @@
 import type { Argv } from "yargs";
 import { executionOptionsFrom, inputPaths, withExecutionOptions } from "../cli-options.js";
 import { stderrReporter } from "../coordinator/progress.js";
-import { DEFAULT_PARAGRAPH, DEFAULT_MEMORY, parseSize } from "../paragraph-dedup/options.js";
+import { DEFAULT_PARAGRAPH, DEFAULT_MEMORY } from "../paragraph-dedup/options.js";
+import { parseSize } from "../util/size.js";
 import { paragraphs } from "../paragraph-dedup/run-paragraphs.js";
 import { paragraphSummary } from "../paragraph-dedup/summary.js";
 
@@ -15,7 +16,7 @@ const builder = (y: Argv) =>
     .option("doc-tag", { type: "string", default: DEFAULT_PARAGRAPH.docTag, describe: "document tag" })
     .option("max-stub", { type: "number", default: DEFAULT_PARAGRAPH.maxStub, describe: "smoothing: kept runs of at most this many tokens between duplicates go too (-1: off)" })
     .option("mark", { type: "boolean", default: DEFAULT_PARAGRAPH.mark, describe: "prefix lines with 1<TAB> (duplicate) / 0<TAB> instead of removing" })
-    .option("memory", { type: "string", default: `${DEFAULT_MEMORY / 1024 ** 3}G`, describe: "memory for chunks and n-grams before they go to disk (external mode)" })
+    .option("memory", { type: "string", default: `${DEFAULT_MEMORY / 1024 ** 2}M`, describe: "memory for n-grams (and chunks of compressed input) before they go to disk; in external mode, what the bucket tables share" })
     .option("report", { type: "string", describe: "JSON report [<output>.report.json; none for stdout]" });
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
@@ -34,8 +35,10 @@ export const paragraphsCommand = {
       maxStub: a["max-stub"],
       mark: a.mark,
     };
-    const reportPath = a.report ?? (a.o === "-" ? undefined : `${a.o}.report.json`);
-    const report = await paragraphs(inputPaths(a.inputs), a.o, options, exec, stderrReporter(exec.quiet), { memory: parseSize(a.memory), reportPath });
+    // `-o -` reaches here protected like an input `-` (cli-options.ts).
+    const [output] = inputPaths([a.o]);
+    const reportPath = a.report ?? (output === "-" ? undefined : `${output}.report.json`);
+    const report = await paragraphs(inputPaths(a.inputs), output, options, exec, stderrReporter(exec.quiet), { memory: parseSize(a.memory, "memory"), reportPath });
     process.stderr.write(`${paragraphSummary(report, reportPath)}\n`);
   },
 };

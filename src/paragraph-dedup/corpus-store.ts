@@ -1,28 +1,27 @@
-import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import type { BucketSource } from "./bucket-task.js";
 import { BUCKETS, OCC_WORDS, type ChunkOccurrences } from "./occurrences.js";
-import type { BucketPart } from "./repeats.js";
-
-/** Where a bucket-repeats task finds its bucket: shared memory, or a run file on disk. */
-export type BucketSource = { parts: BucketPart[] } | { path: string };
+import { RecordWriter, type RecordPart } from "./record-file.js";
+import type { Stored } from "./stored.js";
 
 /**
  * What the coordinator keeps between the n-gram pass and the output pass: each chunk's
- * bytes and its n-gram occurrences by bucket. Everything stays in memory until it holds more
- * than `limit` bytes; then it all goes to disk and later chunks follow it there (external
- * mode): one append-only run file per bucket (records `chunk, count, count × (lo, hi, unit)`,
- * chunks in corpus order) and one spool file of chunk bytes (which also makes standard
- * input readable twice). Outputs do not depend on the mode.
+ * layout and n-gram occurrences by bucket, and the bytes of chunks that cannot be read again
+ * from their input (compressed files, standard input; a plain file is simply read again).
+ * Everything stays in memory until it holds more than `limit` bytes; then it all goes to disk
+ * and later chunks follow it there (external mode): one append-only run file per bucket and
+ * one spool file of layouts and chunk bytes. Outputs do not depend on the mode.
  */
 export class CorpusStore {
-  private readonly memChunks: Uint8Array[] = [];
   private readonly memOcc: { chunk: number; occ: Uint32Array; bucketStart: Uint32Array }[] = [];
+  private readonly bytes: Stored[] = [];
+  private readonly layouts: Stored[] = [];
+  private readonly bucketCounts = new Array<number>(BUCKETS).fill(0);
   private held = 0;
   private spool = -1;
   private spoolEnd = 0;
-  private readonly spoolAt: number[] = [];
-  private readonly spoolLength: number[] = [];
-  private bucketFds: number[] = [];
+  private runs: RecordWriter[] = [];
 
   constructor(
     private readonly dir: string,
@@ -33,89 +32,91 @@ export class CorpusStore {
     return this.spool !== -1;
   }
 
-  /** Adds the next chunk (chunks arrive in corpus order). */
-  add(chunk: number, bytes: Uint8Array, occ: ChunkOccurrences): void {
-    if (this.external) {
-      this.spoolChunk(bytes);
-      this.appendRuns(chunk, occ.occ, occ.bucketStart);
-      return;
-    }
-    this.memChunks.push(bytes);
-    this.memOcc.push({ chunk, occ: occ.occ, bucketStart: occ.bucketStart });
-    this.held += bytes.byteLength + occ.occ.byteLength;
-    if (this.held > this.limit) this.spill();
-  }
-
-  private spill(): void {
-    this.spool = openSync(join(this.dir, "chunks.spool"), "w+");
-    this.bucketFds = Array.from({ length: BUCKETS }, (_, b) => openSync(this.bucketPath(b), "w"));
-    for (const bytes of this.memChunks.splice(0)) this.spoolChunk(bytes);
-    for (const m of this.memOcc.splice(0)) this.appendRuns(m.chunk, m.occ, m.bucketStart);
-    this.held = 0;
+  private get spoolPath(): string {
+    return join(this.dir, "chunks.spool");
   }
 
   private bucketPath(b: number): string {
     return join(this.dir, `bucket-${b}.run`);
   }
 
-  private spoolChunk(bytes: Uint8Array): void {
-    writeSync(this.spool, bytes, 0, bytes.byteLength, this.spoolEnd);
-    this.spoolAt.push(this.spoolEnd);
-    this.spoolLength.push(bytes.byteLength);
-    this.spoolEnd += bytes.byteLength;
+  /**
+   * Adds the next chunk (chunks arrive in corpus order): its bytes are either where they
+   * can be read again or in memory (then kept or spooled here).
+   */
+  add(chunk: number, bytes: Stored, occ: ChunkOccurrences): void {
+    const layout = new Uint8Array(occ.layout.buffer, occ.layout.byteOffset, occ.layout.byteLength);
+    for (let b = 0; b < BUCKETS; b++) this.bucketCounts[b] += occ.bucketStart[b + 1] - occ.bucketStart[b];
+    if (this.external) {
+      this.bytes[chunk] = this.toSpool(bytes);
+      this.layouts[chunk] = this.toSpool(layout);
+      this.appendRuns(chunk, occ.occ, occ.bucketStart);
+      return;
+    }
+    this.bytes[chunk] = bytes;
+    this.layouts[chunk] = layout;
+    this.memOcc.push({ chunk, occ: occ.occ, bucketStart: occ.bucketStart });
+    this.held += (bytes instanceof Uint8Array ? bytes.byteLength : 0) + layout.byteLength + occ.occ.byteLength;
+    if (this.held > this.limit) this.spill();
+  }
+
+  private spill(): void {
+    this.spool = openSync(this.spoolPath, "w+");
+    this.runs = Array.from({ length: BUCKETS }, (_, b) => new RecordWriter(this.bucketPath(b)));
+    for (let c = 0; c < this.bytes.length; c++) {
+      this.bytes[c] = this.toSpool(this.bytes[c]);
+      this.layouts[c] = this.toSpool(this.layouts[c]);
+    }
+    for (const m of this.memOcc.splice(0)) this.appendRuns(m.chunk, m.occ, m.bucketStart);
+    this.held = 0;
+  }
+
+  private toSpool(s: Stored): Stored {
+    if (!(s instanceof Uint8Array)) return s;
+    writeSync(this.spool, s, 0, s.byteLength, this.spoolEnd);
+    const where = { path: this.spoolPath, offset: this.spoolEnd, length: s.byteLength };
+    this.spoolEnd += s.byteLength;
+    return where;
   }
 
   private appendRuns(chunk: number, occ: Uint32Array, bucketStart: Uint32Array): void {
     for (let b = 0; b < BUCKETS; b++) {
-      const count = bucketStart[b + 1] - bucketStart[b];
-      if (count === 0) continue;
-      const header = Uint32Array.of(chunk, count);
-      writeSync(this.bucketFds[b], header);
-      writeSync(this.bucketFds[b], occ.subarray(bucketStart[b] * OCC_WORDS, bucketStart[b + 1] * OCC_WORDS));
+      if (bucketStart[b + 1] > bucketStart[b]) this.runs[b].add(chunk, occ.subarray(bucketStart[b] * OCC_WORDS, bucketStart[b + 1] * OCC_WORDS));
     }
   }
 
   /** Closes the run files: call once all chunks are added. */
   finishRuns(): void {
-    for (const fd of this.bucketFds.splice(0)) closeSync(fd);
+    for (const w of this.runs.splice(0)) w.close();
   }
 
-  bucket(b: number): BucketSource {
-    if (this.external) return { path: this.bucketPath(b) };
-    return {
-      parts: this.memOcc
-        .filter((m) => m.bucketStart[b + 1] > m.bucketStart[b])
-        .map((m) => ({ chunk: m.chunk, occ: m.occ.subarray(m.bucketStart[b] * OCC_WORDS, m.bucketStart[b + 1] * OCC_WORDS) })),
-    };
+  /** Every bucket's occurrences, for the repeats pass. */
+  buckets(): BucketSource[] {
+    return Array.from({ length: BUCKETS }, (_, b): BucketSource => {
+      const count = this.bucketCounts[b];
+      if (this.external) return { path: this.bucketPath(b), count, level: 0 };
+      const parts: RecordPart[] = [];
+      for (const m of this.memOcc) {
+        if (m.bucketStart[b + 1] > m.bucketStart[b]) parts.push({ chunk: m.chunk, data: m.occ.subarray(m.bucketStart[b] * OCC_WORDS, m.bucketStart[b + 1] * OCC_WORDS) });
+      }
+      return { parts, count };
+    });
   }
 
-  /** The bytes of a chunk, from memory or from the spool. */
-  chunkBytes(chunk: number): Uint8Array {
-    if (!this.external) return this.memChunks[chunk];
-    const buf = Buffer.allocUnsafeSlow(this.spoolLength[chunk]);
-    readSync(this.spool, buf, 0, buf.length, this.spoolAt[chunk]);
-    return buf;
-  }
-
-  /** Drops the occurrences once the repeats are known (the chunk bytes stay). */
+  /** Drops the occurrences once the repeats are known (layouts and chunk bytes stay). */
   dropOccurrences(): void {
     this.memOcc.length = 0;
+  }
+
+  /** The bytes and layout of a chunk for the output pass; forgotten here once handed out. */
+  take(chunk: number): { bytes: Stored; layout: Stored } {
+    const taken = { bytes: this.bytes[chunk], layout: this.layouts[chunk] };
+    this.bytes[chunk] = this.layouts[chunk] = new Uint8Array(0);
+    return taken;
   }
 
   close(): void {
     this.finishRuns();
     if (this.spool !== -1) closeSync(this.spool);
   }
-}
-
-/** Reads a bucket run file back into per-chunk parts. */
-export function readBucketRuns(data: Uint32Array): BucketPart[] {
-  const parts: BucketPart[] = [];
-  for (let i = 0; i < data.length; ) {
-    const chunk = data[i];
-    const count = data[i + 1];
-    parts.push({ chunk, occ: data.subarray(i + 2, i + 2 + count * OCC_WORDS) });
-    i += 2 + count * OCC_WORDS;
-  }
-  return parts;
 }

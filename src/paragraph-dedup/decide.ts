@@ -21,7 +21,7 @@ export interface Verdict {
  * 3. a document none of whose kept units has a token is removed with its tags.
  */
 export function decideUnits(
-  segTokens: Uint32Array,
+  segTokens: Int32Array,
   repeated: Uint32Array,
   docFirstSeg: Int32Array,
   threshold: number,

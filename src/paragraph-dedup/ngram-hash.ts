@@ -32,21 +32,23 @@ export function rollingHash(n: number): RollingHash {
 }
 
 /**
- * Hashes one token line's word column (bytes up to the first tab or `end`) into two
- * independent 32-bit lanes, written to `out[0]` and `out[1]`.
+ * Hashes a token's word column, the bytes from `start` up to the first tab or newline (or
+ * `end`), into two independent 32-bit lanes written to `out[0]` and `out[1]`; returns where
+ * it stopped, so the caller reads each token byte once.
  */
-export function hashToken(bytes: Uint8Array, start: number, end: number, out: Uint32Array): void {
+export function hashWord(bytes: Uint8Array, start: number, end: number, out: Uint32Array): number {
   let a = 0x811c9dc5;
   let b = 0x2545f491;
   let i = start;
   for (; i < end; i++) {
     const c = bytes[i];
-    if (c === 0x09) break;
+    if (c === 0x09 || c === 0x0a) break;
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
   out[0] = fmix32(a ^ (i - start));
   out[1] = fmix32(b + Math.imul(i - start, 0x27d4eb2f));
+  return i;
 }
 
 /** Advances a lane of the rolling hash: the new token enters, the one n back leaves. */

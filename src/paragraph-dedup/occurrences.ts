@@ -1,5 +1,9 @@
-import { scanChunkLines, LineKind, type ChunkSource, type LineWarnings } from "./chunk-lines.js";
-import { hashToken, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
+import { isUtf8 } from "node:buffer";
+import { IntList, packLayout } from "./chunk-layout.js";
+import { LineProblem, type ProblemFound } from "./line-problem.js";
+import { tagNames, tagRole, TagRole } from "./line-tag.js";
+import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
+import { loadStored, type Stored } from "./stored.js";
 
 /** n-gram keys are spread over this many buckets by the top bits of their high lane. */
 export const BUCKET_BITS = 8;
@@ -8,100 +12,219 @@ export const BUCKETS = 1 << BUCKET_BITS;
 /** Words per n-gram occurrence: key low lane, key high lane, unit of the n-gram's last token. */
 export const OCC_WORDS = 3;
 
-export interface OccurrenceTask extends ChunkSource {
+/** Harmless irregularities, counted (as the core reader does) and reported. */
+export interface LineWarnings {
+  emptyLine: number;
+  tagOutsideDoc: number;
+}
+
+export interface OccurrenceTask {
+  bytes: Stored;
+  /** The chunk starts its file (where a UTF-8 byte-order mark is skipped). */
+  fileStart: boolean;
   ngram: number;
   structure: string;
   docTag: string;
+  /** Occurrences in shared memory: the repeats tasks of memory mode read them in place. */
+  shared: boolean;
+  /** Else a buffer of an earlier chunk's occurrences to write into, when large enough. */
+  reuse: ArrayBuffer | null;
 }
 
 /** What the n-gram pass returns for one chunk. */
 export interface ChunkOccurrences {
-  /** Occurrences grouped by bucket, corpus order inside a bucket; in shared memory (no copy). */
+  /** Occurrences grouped by bucket, corpus order inside a bucket. */
   occ: Uint32Array;
   /** Start of each bucket in `occ`, in occurrences; `BUCKETS + 1` entries. */
   bucketStart: Uint32Array;
-  units: number;
-  /** Units with at least one token (onion's paragraphs). */
-  paragraphs: number;
+  /** The chunk's units and documents (chunk-layout.ts, packed). */
+  layout: Int32Array;
+  /** The task's bytes when they came in memory, handed back to the coordinator. */
+  bytes: Uint8Array | null;
   tokens: number;
-  docs: number;
   lines: number;
   warnings: LineWarnings;
 }
 
+const NL = 0x0a;
+const CR = 0x0d;
+const LT = 0x3c;
+
+// Reused by every task of a worker: at most one occurrence per two bytes of a chunk.
+let scratch = { lo: new Uint32Array(0), hi: new Uint32Array(0), seg: new Int32Array(0) };
+const readBuffer = { bytes: new Uint8Array(0) };
+
+function invalidUtf8Line(bytes: Buffer): never {
+  for (let start = 0, line = 1; ; line++) {
+    let end = bytes.indexOf(NL, start);
+    if (end === -1) end = bytes.length;
+    if (!isUtf8(bytes.subarray(start, end))) throw new LineProblem(line, "invalid UTF-8");
+    start = end + 1;
+  }
+}
+
 /**
- * The n-gram pass over one chunk: every window of `ngram` consecutive tokens of a document
- * (across units, restarting at each document, tags and empty lines skipped) is one
+ * The n-gram pass over one chunk, in one reading of its bytes. It validates as the core
+ * reader does (text outside a document, nested or unclosed documents, a stray closing
+ * document tag, an empty document element, CRLF line ends and invalid UTF-8 throw a
+ * LineProblem, its line counted from the chunk's first), finds the units and documents (a
+ * unit starts at a document's open tag, at an open `<structure>` tag and at the line after a
+ * `</structure>` tag; every line of a document belongs to one) and makes every window of
+ * `ngram` consecutive tokens of a document (across units, restarting at each document) one
  * occurrence, attributed to the unit of its last token. Documents never cross chunks, so a
  * chunk's occurrences are complete on their own.
  */
-export function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
-  const layout = scanChunkLines(task, task.structure, task.docTag);
-  const { lineCount, lineStart, lineEnd, kind, lineSeg } = layout;
-  const bytes = task.bytes;
-  const n = task.ngram;
-  const { powA, powB } = rollingHash(n);
-  let tokens = 0;
-  for (let i = 0; i < layout.segTokens.length; i++) tokens += layout.segTokens[i];
-  const lo = new Uint32Array(tokens);
-  const hi = new Uint32Array(tokens);
-  const seg = new Uint32Array(tokens);
+function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
+  const raw = loadStored(task.bytes, readBuffer);
+  const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  if (!isUtf8(bytes)) invalidUtf8Line(bytes);
+  const n = bytes.length;
+  const docTag = task.docTag;
+  const names = tagNames(task.structure, docTag);
+  const need = (n >> 1) + 2;
+  if (scratch.lo.length < need) scratch = { lo: new Uint32Array(need), hi: new Uint32Array(need), seg: new Int32Array(need) };
+  const { lo, hi, seg: occSeg } = scratch;
+  const segStart = new IntList(n >> 9);
+  const segTokens = new IntList(n >> 9);
+  const docFirstSeg = new IntList(n >> 12);
+  const docOpen = new IntList(n >> 12);
+  const docClose = new IntList(n >> 12);
+  const docEnd = new IntList(n >> 12);
+  const warnings: LineWarnings = { emptyLine: 0, tagOutsideDoc: 0 };
   const counts = new Uint32Array(BUCKETS + 1);
-  const ringA = new Int32Array(n);
-  const ringB = new Int32Array(n);
+  const ngram = task.ngram;
+  const { powA, powB } = rollingHash(ngram);
+  const ringA = new Int32Array(ngram);
+  const ringB = new Int32Array(ngram);
   const th = new Uint32Array(2);
   const shift = 32 - BUCKET_BITS;
   let occCount = 0;
-  let inDoc = 0;
+  let tokens = 0;
+  let inDoc = false;
+  let docLine = 0;
+  let seg = -1;
+  let newSegNext = false;
+  let docTokens = 0;
+  let ringAt = 0;
   let a = 0;
   let b = 0;
-  for (let li = 0; li < lineCount; li++) {
-    const k = kind[li];
-    if (k === LineKind.DocOpen) {
-      ringA.fill(0);
-      ringB.fill(0);
-      inDoc = 0;
-      a = 0;
-      b = 0;
+  // Tokens of the current unit, stored when the next unit starts (or at the end).
+  let unitTokens = 0;
+  const startUnit = (at: number): number => {
+    if (seg >= 0) segTokens.push(unitTokens);
+    unitTokens = 0;
+    segStart.push(at);
+    return segStart.length - 1;
+  };
+
+  let pos = task.fileStart && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let li = 0;
+  for (; pos < n; li++) {
+    const lineNo = 1 + li;
+    const c0 = bytes[pos];
+    if (c0 === NL) {
+      warnings.emptyLine++;
+      if (inDoc && newSegNext) {
+        seg = startUnit(pos);
+        newSegNext = false;
+      }
+      pos++;
       continue;
     }
-    if (k !== LineKind.Token) continue;
-    hashToken(bytes, lineStart[li], lineEnd[li], th);
-    const slot = inDoc % n;
-    a = roll(a, LANE_MUL_A, powA, th[0] | 0, ringA[slot]);
-    b = roll(b, LANE_MUL_B, powB, th[1] | 0, ringB[slot]);
-    ringA[slot] = th[0] | 0;
-    ringB[slot] = th[1] | 0;
-    inDoc++;
-    if (inDoc >= n) {
-      const l = keyLo(a);
-      const h = keyHi(l, b);
-      lo[occCount] = l;
-      hi[occCount] = h;
-      seg[occCount] = lineSeg[li];
-      counts[(h >>> shift) + 1]++;
-      occCount++;
+    let end = pos;
+    let role = TagRole.NotTag;
+    if (c0 === LT) {
+      end = pos + 1;
+      while (end < n && bytes[end] !== NL) end++;
+      if (bytes[end - 1] === CR) throw new LineProblem(lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
+      role = tagRole(bytes, pos, end, names);
     }
+    if (role === TagRole.NotTag) {
+      end = hashWord(bytes, pos, n, th);
+      while (end < n && bytes[end] !== NL) end++;
+      if (bytes[end - 1] === CR) throw new LineProblem(lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
+      if (!inDoc) throw new LineProblem(lineNo, `token outside <${docTag}>`);
+      if (newSegNext) {
+        seg = startUnit(pos);
+        newSegNext = false;
+      }
+      unitTokens++;
+      tokens++;
+      const slot = ringAt;
+      ringAt = ringAt + 1 === ngram ? 0 : ringAt + 1;
+      a = roll(a, LANE_MUL_A, powA, th[0] | 0, ringA[slot]);
+      b = roll(b, LANE_MUL_B, powB, th[1] | 0, ringB[slot]);
+      ringA[slot] = th[0] | 0;
+      ringB[slot] = th[1] | 0;
+      docTokens++;
+      if (docTokens >= ngram) {
+        const l = keyLo(a);
+        const h = keyHi(l, b);
+        lo[occCount] = l;
+        hi[occCount] = h;
+        occSeg[occCount] = seg;
+        counts[(h >>> shift) + 1]++;
+        occCount++;
+      }
+    } else if (role === TagRole.DocOpen) {
+      if (inDoc) throw new LineProblem(lineNo, `<${docTag}> inside the <${docTag}> opened at line {line} (missing </${docTag}>)`, docLine);
+      inDoc = true;
+      docLine = lineNo;
+      docFirstSeg.push(segStart.length);
+      // The file's first line keeps a UTF-8 byte-order mark the scan skipped.
+      docOpen.push(li === 0 ? 0 : pos);
+      seg = startUnit(Math.min(end + 1, n));
+      newSegNext = false;
+      ringA.fill(0);
+      ringB.fill(0);
+      docTokens = 0;
+      ringAt = 0;
+      a = 0;
+      b = 0;
+    } else if (role === TagRole.DocClose) {
+      if (!inDoc) throw new LineProblem(lineNo, `</${docTag}> without an open <${docTag}>`);
+      // The closing tag stays in the document's last unit, as in onion.
+      docClose.push(pos);
+      docEnd.push(Math.min(end + 1, n));
+      inDoc = false;
+    } else if (role === TagRole.DocEmpty) {
+      throw new LineProblem(lineNo, `empty <${docTag}/> element`);
+    } else if (!inDoc) {
+      warnings.tagOutsideDoc++;
+    } else if (role === TagRole.UnitOpen) {
+      seg = startUnit(pos);
+      newSegNext = false;
+    } else {
+      if (newSegNext) seg = startUnit(pos);
+      newSegNext = role === TagRole.UnitClose;
+    }
+    pos = end + 1;
   }
+  if (inDoc) throw new LineProblem(docLine, `<${docTag}> is never closed (missing </${docTag}>)`);
+  docFirstSeg.push(segStart.length);
+  if (seg >= 0) segTokens.push(unitTokens);
+
   for (let i = 1; i <= BUCKETS; i++) counts[i] += counts[i - 1];
   const bucketStart = counts.slice();
-  const occ = new Uint32Array(new SharedArrayBuffer(occCount * OCC_WORDS * 4));
+  const occBytes = occCount * OCC_WORDS * 4;
+  const buffer = task.shared ? new SharedArrayBuffer(occBytes) : task.reuse !== null && task.reuse.byteLength >= occBytes ? task.reuse : new ArrayBuffer(Math.ceil(occBytes * 1.25));
+  const occ = new Uint32Array(buffer, 0, occCount * OCC_WORDS);
   for (let i = 0; i < occCount; i++) {
     const at = counts[hi[i] >>> shift]++ * OCC_WORDS;
     occ[at] = lo[i];
     occ[at + 1] = hi[i];
-    occ[at + 2] = seg[i];
+    occ[at + 2] = occSeg[i];
   }
-  let paragraphs = 0;
-  for (let i = 0; i < layout.segTokens.length; i++) if (layout.segTokens[i] > 0) paragraphs++;
-  return {
-    occ,
-    bucketStart,
-    units: layout.segTokens.length,
-    paragraphs,
-    tokens,
-    docs: layout.docCount,
-    lines: lineCount,
-    warnings: layout.warnings,
-  };
+  const layout = packLayout(li, segStart.view(), segTokens.view(), docFirstSeg.view(), docOpen.view(), docClose.view(), docEnd.view());
+  return { occ, bucketStart, layout, bytes: task.bytes instanceof Uint8Array ? task.bytes : null, tokens, lines: li, warnings };
+}
+
+/** The n-gram pass as a worker task: bad input comes back as a value, with its lines. */
+export function occurrencesTask(task: OccurrenceTask): ChunkOccurrences | ProblemFound {
+  try {
+    return chunkOccurrences(task);
+  } catch (err) {
+    if (!(err instanceof LineProblem)) throw err;
+    return { problem: { line: err.line, text: err.text, openedAt: err.openedAt } };
+  }
 }

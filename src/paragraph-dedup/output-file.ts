@@ -1,13 +1,15 @@
+import { open, rename, rm } from "node:fs/promises";
 import { createGzip } from "node:zlib";
 import type { Writable } from "node:stream";
 import { CompressStream } from "zstd-napi";
 import { compressionOf } from "../corpus/open-input.js";
-import { openAtomic } from "../util/atomic.js";
+import { openAtomic, temporaryName } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 
 /** An output written in order, compressed by its name, put in place only by `commit`. */
 export interface OutputFile {
-  write(bytes: Uint8Array): Promise<void>;
+  /** Queues the bytes; `released` is called once they are written and may be reused. */
+  write(bytes: Uint8Array, released?: () => void): Promise<void>;
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -27,48 +29,89 @@ function waitDrain(stream: Writable): Promise<void> {
   });
 }
 
+/** Writes at a time to a plain file: the kernel's copies into the page cache run side by side. */
+const PLAIN_WRITES = 4;
+
+/**
+ * A plain file written by positional writes, several in flight: the order of `write` calls
+ * fixes the offsets, so the file is the same as a sequential write's.
+ */
+async function openPlain(path: string): Promise<OutputFile> {
+  const tmp = temporaryName(path);
+  const file = await open(tmp, "w");
+  let offset = 0;
+  let failure: Error | null = null;
+  const inFlight = new Set<Promise<void>>();
+  const writeAll = async (bytes: Uint8Array, at: number) => {
+    for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+  };
+  const check = () => {
+    if (failure !== null) throw new VertdupError(`${path}: cannot write output (${failure.message})`);
+  };
+  const settle = () => Promise.all(inFlight);
+  return {
+    async write(bytes, released) {
+      check();
+      const p: Promise<void> = writeAll(bytes, offset)
+        .then(released, (err: Error) => void (failure ??= err))
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      offset += bytes.length;
+      if (inFlight.size >= PLAIN_WRITES) await Promise.race(inFlight);
+    },
+    async commit() {
+      await settle();
+      check();
+      await file.close();
+      await rename(tmp, path);
+    },
+    async abort() {
+      await settle();
+      await file.close().catch(() => undefined);
+      await rm(tmp, { force: true });
+    },
+  };
+}
+
 /**
  * Opens `path` (`.gz` → gzip, `.zst`/`.zstd` → zstd, else plain) under a temporary name;
  * `-` is standard output, written as it comes.
  */
-export function openOutput(path: string): OutputFile {
+export async function openOutput(path: string): Promise<OutputFile> {
   if (path === "-") {
     return {
-      write: async (bytes) => {
-        if (!process.stdout.write(bytes)) await waitDrain(process.stdout);
+      write: async (bytes, released) => {
+        if (!process.stdout.write(bytes, () => released?.())) await waitDrain(process.stdout);
       },
       commit: async () => undefined,
       abort: async () => undefined,
     };
   }
+  const kind = compressionOf(path);
+  if (kind === "none") return openPlain(path);
   const target = openAtomic(path);
   let failure: Error | null = null;
   target.stream.on("error", (err) => (failure ??= err));
-  const kind = compressionOf(path);
-  const head: Writable = kind === "none" ? target.stream : kind === "gzip" ? createGzip({ level: 6 }) : new CompressStream();
-  if (head !== target.stream) {
-    head.on("error", (err) => (failure ??= err));
-    head.pipe(target.stream, { end: false });
-  }
+  const head: Writable = kind === "gzip" ? createGzip({ level: 6 }) : new CompressStream();
+  head.on("error", (err) => (failure ??= err));
+  head.pipe(target.stream, { end: false });
   const check = () => {
     if (failure !== null) throw new VertdupError(`${path}: cannot write output (${failure.message})`);
   };
   return {
-    async write(bytes) {
+    async write(bytes, released) {
       check();
-      if (!head.write(bytes)) await waitDrain(head);
+      if (!head.write(bytes, () => released?.())) await waitDrain(head);
       check();
     },
     async commit() {
       check();
-      if (head !== target.stream) {
-        const flushed = new Promise<void>((resolve, reject) => {
-          head.once("end", resolve);
-          head.once("error", reject);
-        });
-        head.end();
-        await flushed;
-      }
+      const flushed = new Promise<void>((resolve, reject) => {
+        head.once("end", resolve);
+        head.once("error", reject);
+      });
+      head.end();
+      await flushed;
       check();
       await target.commit();
     },

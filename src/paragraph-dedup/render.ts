@@ -1,14 +1,19 @@
-import { scanChunkLines, LineKind, type ChunkSource } from "./chunk-lines.js";
+import { unpackLayout } from "./chunk-layout.js";
 import { decideUnits } from "./decide.js";
+import { loadStored, type Stored } from "./stored.js";
 
-export interface RenderTask extends ChunkSource {
+export interface RenderTask {
+  /** The chunk's bytes. */
+  bytes: Stored;
+  /** Its packed layout (chunk-layout.ts), from the n-gram pass. */
+  layout: Stored;
   /** Repeated n-gram occurrences per unit of the chunk. */
   repeated: Uint32Array;
-  structure: string;
-  docTag: string;
   threshold: number;
   maxStub: number;
   mark: boolean;
+  /** A buffer of an earlier output to write into, when large enough (fewer allocations). */
+  reuse: ArrayBuffer | null;
 }
 
 /** Counts of one chunk, before (`in`) and after (`out`) removal. */
@@ -28,81 +33,94 @@ export interface Rendered {
   stats: RenderStats;
 }
 
-const MARK_BAD = Buffer.from("1\t");
-const MARK_OK = Buffer.from("0\t");
 const NL = 0x0a;
+const MARK_BAD = 0x31;
+const MARK_OK = 0x30;
+const TAB = 0x09;
+// Reused by every render task of a worker: the chunk's bytes are read, copied out, dropped.
+const readBuffer = { bytes: new Uint8Array(0) };
 
 /**
- * Writes the output of one chunk. Removal mode copies every kept line byte for byte (lines
- * outside documents are always kept); `mark` mode writes every line prefixed with `1\t`
- * (removed) or `0\t` (kept), as onion does. A document's own tags are removed (marked 1)
- * exactly when the document is. Every output line ends with `\n`.
+ * Writes the output of one chunk from its layout, without reading its lines again. Removal
+ * mode copies the byte ranges of kept units, document tag lines and lines between documents
+ * (always kept), joining neighbouring ranges into one copy; `mark` mode writes every line
+ * prefixed with `1\t` (removed) or `0\t` (kept), as onion does. A document's own tags are
+ * removed (marked 1) exactly when the document is. Every output line ends with `\n`.
  */
 export function renderChunk(task: RenderTask): Rendered {
-  const layout = scanChunkLines(task, task.structure, task.docTag);
-  const { lineCount, lineStart, lineEnd, kind, lineSeg, segTokens, docFirstSeg } = layout;
+  const loaded = loadStored(task.layout);
+  const layout = unpackLayout(new Int32Array(loaded.buffer, loaded.byteOffset, loaded.byteLength >> 2));
+  const { segStart, segTokens, docFirstSeg, docOpen, docClose, docEnd } = layout;
   const verdict = decideUnits(segTokens, task.repeated, docFirstSeg, task.threshold, task.maxStub);
-  const src = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
-  const out = Buffer.allocUnsafe(task.mark ? src.length + 2 * lineCount + 1 : src.length + 1);
+  const raw = loadStored(task.bytes, readBuffer);
+  const src = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const n = src.length;
+  const need = task.mark ? n + 2 * layout.lineCount + 1 : n + 1;
+  const out = task.reuse !== null && task.reuse.byteLength >= need ? Buffer.from(task.reuse) : Buffer.allocUnsafeSlow(Math.ceil(need * 1.25));
   let w = 0;
-  let doc = -1;
-  let tokensOut = 0;
-  // Removal mode copies runs of consecutive kept lines at once.
-  let runFrom = -1;
+  let runFrom = 0;
   let runTo = 0;
   const flush = () => {
-    if (runFrom >= 0) w += src.copy(out, w, runFrom, runTo);
-    runFrom = -1;
+    if (runTo > runFrom) w += src.copy(out, w, runFrom, runTo);
+    runFrom = runTo;
   };
-  for (let li = 0; li < lineCount; li++) {
-    const k = kind[li];
-    if (k === LineKind.DocOpen) doc++;
-    const removed =
-      k === LineKind.Outside ? false : k === LineKind.DocOpen || k === LineKind.DocClose ? verdict.docBad[doc] === 1 : verdict.bad[lineSeg[li]] === 1;
-    if (!removed && k === LineKind.Token) tokensOut++;
-    // The file's first line keeps a UTF-8 byte-order mark the scan skipped.
-    const start = li === 0 ? 0 : lineStart[li];
-    const end = lineEnd[li];
-    if (task.mark) {
-      (removed ? MARK_BAD : MARK_OK).copy(out, w);
-      w += 2;
-      w += src.copy(out, w, start, end);
-      out[w++] = NL;
-    } else if (removed) {
+  // Removal mode: a kept range extends the pending copy when it starts where that ends.
+  const keep = (from: number, to: number) => {
+    if (to === from) return;
+    if (from !== runTo) {
       flush();
-    } else if (end < src.length) {
-      if (runFrom < 0) runFrom = start;
-      runTo = end + 1;
-    } else {
-      flush();
-      w += src.copy(out, w, start, end);
-      out[w++] = NL;
+      runFrom = from;
     }
+    runTo = to;
+  };
+  const mark = (from: number, to: number, removed: boolean) => {
+    for (let at = from; at < to; ) {
+      let end = src.indexOf(NL, at);
+      if (end === -1 || end >= to) end = to;
+      out[w++] = removed ? MARK_BAD : MARK_OK;
+      out[w++] = TAB;
+      w += src.copy(out, w, at, end);
+      out[w++] = NL;
+      at = end + 1;
+    }
+  };
+  const piece = task.mark ? mark : (from: number, to: number, removed: boolean) => removed || keep(from, to);
+  let gap = 0;
+  for (let d = 0; d < docOpen.length; d++) {
+    const first = docFirstSeg[d];
+    const last = docFirstSeg[d + 1];
+    const docRemoved = verdict.docBad[d] === 1;
+    piece(gap, docOpen[d], false);
+    piece(docOpen[d], segStart[first], docRemoved);
+    for (let s = first; s < last; s++) piece(segStart[s], s + 1 < last ? segStart[s + 1] : docClose[d], verdict.bad[s] === 1);
+    piece(docClose[d], docEnd[d], docRemoved);
+    gap = docEnd[d];
   }
-  flush();
+  piece(gap, n, false);
+  if (!task.mark) {
+    flush();
+    // A missing final newline is added (mark mode adds one to every line).
+    if (n > 0 && runTo === n && src[n - 1] !== NL) out[w++] = NL;
+  }
   let tokensIn = 0;
+  let tokensOut = 0;
   let paragraphsIn = 0;
   let paragraphsOut = 0;
   for (let s = 0; s < segTokens.length; s++) {
-    tokensIn += segTokens[s];
-    if (segTokens[s] > 0) {
+    const t = segTokens[s];
+    tokensIn += t;
+    if (t > 0) {
       paragraphsIn++;
-      if (verdict.bad[s] === 0) paragraphsOut++;
+      if (verdict.bad[s] === 0) {
+        paragraphsOut++;
+        tokensOut += t;
+      }
     }
   }
   let docsOut = 0;
-  for (let d = 0; d < layout.docCount; d++) if (verdict.docBad[d] === 0) docsOut++;
+  for (let d = 0; d < docOpen.length; d++) if (verdict.docBad[d] === 0) docsOut++;
   return {
     bytes: out.subarray(0, w),
-    stats: {
-      docsIn: layout.docCount,
-      docsOut,
-      paragraphsIn,
-      paragraphsOut,
-      tokensIn,
-      tokensOut,
-      duplicates: verdict.duplicates,
-      stubs: verdict.stubs,
-    },
+    stats: { docsIn: docOpen.length, docsOut, paragraphsIn, paragraphsOut, tokensIn, tokensOut, duplicates: verdict.duplicates, stubs: verdict.stubs },
   };
 }

@@ -1,80 +1,117 @@
 import { OCC_WORDS } from "./occurrences.js";
+import type { RecordPart } from "./record-file.js";
 
-/** The occurrences of one bucket that one chunk contributed, in corpus order. */
-export interface BucketPart {
-  chunk: number;
-  occ: Uint32Array;
-}
 
-/** Per chunk, the repeated occurrences of a bucket as (unit, count) runs. */
-export interface ChunkRepeats {
-  chunk: number;
-  runs: Uint32Array;
+let spare = new Uint32Array(0);
+
+/** Open addressing over (lo, hi) keys; (0, 0) marks an empty slot, its own key is kept apart. */
+class KeySet {
+  private table: Uint32Array;
+  private mask: number;
+  private size = 0;
+  private zeroSeen = false;
+
+  constructor(expected: number) {
+    let capacity = 16;
+    while (capacity < expected * 2) capacity *= 2;
+    // One table per worker, cleared for each bucket: no large allocation per task.
+    if (spare.length < capacity * 2) spare = new Uint32Array(capacity * 2);
+    this.table = spare.subarray(0, capacity * 2);
+    this.table.fill(0);
+    this.mask = capacity - 1;
+  }
+
+  /** Adds the key; true when it was there already. */
+  seen(lo: number, hi: number): boolean {
+    if (lo === 0 && hi === 0) {
+      const was = this.zeroSeen;
+      this.zeroSeen = true;
+      return was;
+    }
+    const table = this.table;
+    const mask = this.mask;
+    let slot = lo & mask;
+    for (;;) {
+      const tl = table[slot * 2];
+      const th = table[slot * 2 + 1];
+      if (tl === lo && th === hi) return true;
+      if (tl === 0 && th === 0) break;
+      slot = (slot + 1) & mask;
+    }
+    table[slot * 2] = lo;
+    table[slot * 2 + 1] = hi;
+    if (++this.size * 2 > this.mask + 1) this.grow();
+    return false;
+  }
+
+  // Only a bucket that cannot be split further (one n-gram repeated very often) outgrows its start.
+  private grow(): void {
+    const old = this.table.slice();
+    if (spare.length < old.length * 2) spare = new Uint32Array(old.length * 2);
+    this.table = spare.subarray(0, old.length * 2);
+    this.table.fill(0);
+    this.mask = this.table.length / 2 - 1;
+    for (let i = 0; i < old.length; i += 2) {
+      if (old[i] === 0 && old[i + 1] === 0) continue;
+      let slot = old[i] & this.mask;
+      while (this.table[slot * 2] !== 0 || this.table[slot * 2 + 1] !== 0) slot = (slot + 1) & this.mask;
+      this.table[slot * 2] = old[i];
+      this.table[slot * 2 + 1] = old[i + 1];
+    }
+  }
 }
 
 /**
  * Finds, in one bucket, every occurrence whose key occurred earlier in the corpus (in an
- * earlier chunk, or earlier in the same chunk), given the bucket's parts in chunk order.
- * Keys of different buckets never meet, so buckets are independent tasks. The open-addressing
- * table holds each distinct key once (8 bytes, load ≤ 1/2): memory is about 16 bytes per
- * occurrence of this bucket, whatever the corpus size beyond it.
+ * earlier chunk, or earlier in the same chunk), given the bucket's parts in corpus order
+ * (a chunk may come in several consecutive parts). Keys of different buckets never meet, so
+ * buckets are independent tasks. The table holds each distinct key once, 8 bytes at a load of
+ * at most 1/2, sized for `expected` keys (the bucket's occurrences, which the coordinator keeps
+ * under its budget by splitting buckets). Returns records `chunk, words, (unit, count) × words/2`
+ * (record-file.ts), one per chunk with repeats: one buffer, however many chunks.
  */
-export function findRepeats(parts: readonly BucketPart[]): ChunkRepeats[] {
-  let total = 0;
-  for (const p of parts) total += p.occ.length / OCC_WORDS;
-  let capacity = 16;
-  while (capacity < total * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const table = new Uint32Array(capacity * 2);
-  // (0, 0) marks an empty slot; the one key that equals it is remembered apart.
-  let zeroSeen = false;
-  const result: ChunkRepeats[] = [];
-  let runs = new Uint32Array(1024);
-  for (const { chunk, occ } of parts) {
-    let used = 0;
-    let lastSeg = -1;
-    const m = occ.length;
-    for (let i = 0; i < m; i += OCC_WORDS) {
-      const lo = occ[i];
-      const hi = occ[i + 1];
-      let repeated: boolean;
-      if (lo === 0 && hi === 0) {
-        repeated = zeroSeen;
-        zeroSeen = true;
-      } else {
-        let slot = lo & mask;
-        for (;;) {
-          const tl = table[slot * 2];
-          const th = table[slot * 2 + 1];
-          if (tl === 0 && th === 0) {
-            table[slot * 2] = lo;
-            table[slot * 2 + 1] = hi;
-            repeated = false;
-            break;
-          }
-          if (tl === lo && th === hi) {
-            repeated = true;
-            break;
-          }
-          slot = (slot + 1) & mask;
-        }
-      }
-      if (!repeated) continue;
+export function findRepeats(parts: Iterable<RecordPart>, expected: number): Uint32Array {
+  const keys = new KeySet(expected);
+  let out = new Uint32Array(1024);
+  let used = 0;
+  let header = -1;
+  let chunk = -1;
+  let lastSeg = -1;
+  const room = (words: number) => {
+    if (used + words <= out.length) return;
+    const grown = new Uint32Array(Math.max(out.length * 2, used + words));
+    grown.set(out.subarray(0, used));
+    out = grown;
+  };
+  const finish = () => {
+    if (header >= 0 && used === header + 2) used = header;
+    else if (header >= 0) out[header + 1] = used - header - 2;
+    header = -1;
+    lastSeg = -1;
+  };
+  for (const part of parts) {
+    if (part.chunk !== chunk) {
+      finish();
+      chunk = part.chunk;
+      room(2);
+      header = used;
+      out[used++] = chunk;
+      out[used++] = 0;
+    }
+    const occ = part.data;
+    for (let i = 0; i < occ.length; i += OCC_WORDS) {
+      if (!keys.seen(occ[i], occ[i + 1])) continue;
       const seg = occ[i + 2];
       if (seg === lastSeg) {
-        runs[used - 1]++;
+        out[used - 1]++;
         continue;
       }
-      if (used + 2 > runs.length) {
-        const grown = new Uint32Array(runs.length * 2);
-        grown.set(runs);
-        runs = grown;
-      }
-      runs[used++] = seg;
-      runs[used++] = 1;
+      room(2);
+      out[used++] = seg;
+      out[used++] = 1;
       lastSeg = seg;
     }
-    if (used > 0) result.push({ chunk, runs: runs.slice(0, used) });
   }
-  return result;
+  finish();
+  return out.slice(0, used);
 }

@@ -2,7 +2,6 @@ import { mkdtemp, rm, access } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { chunkCorpus } from "../corpus/chunker.js";
 import { checkReadable } from "../corpus/open-input.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
@@ -11,14 +10,19 @@ import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { packageVersion } from "../util/package-info.js";
-import type { LineWarnings } from "./chunk-lines.js";
+import type { RepeatsTask } from "./bucket-task.js";
+import { layoutUnits } from "./chunk-layout.js";
+import { corpusChunks, type CorpusChunk } from "./corpus-chunks.js";
 import { CorpusStore } from "./corpus-store.js";
-import { BUCKETS, OCC_WORDS, type ChunkOccurrences, type OccurrenceTask } from "./occurrences.js";
+import { InOrder } from "./in-order.js";
+import { InputPlaces } from "./input-places.js";
+import { problemError, type ProblemFound } from "./line-problem.js";
+import { OCC_WORDS, type ChunkOccurrences, type LineWarnings, type OccurrenceTask } from "./occurrences.js";
 import { checkParagraphOptions, DEFAULT_MEMORY, type ParagraphOptions } from "./options.js";
-import { openOutput } from "./output-file.js";
+import { openOutput, type OutputFile } from "./output-file.js";
 import type { Rendered, RenderStats, RenderTask } from "./render.js";
-import type { ChunkRepeats } from "./repeats.js";
-import type { BucketSource } from "./corpus-store.js";
+import { RepeatCounts } from "./repeat-counts.js";
+import { splitBuckets, tableKeys } from "./split-plan.js";
 
 /** The JSON report of a `vertdup paragraphs` run (also what the library call returns). */
 export interface ParagraphReport {
@@ -27,41 +31,17 @@ export interface ParagraphReport {
   output: string;
   options: ParagraphOptions;
   mode: "memory" | "external";
-  counts: RenderStats & { chunks: number; lines: number; ngrams: number };
+  /** `tables`: bucket tables of the repeats pass (more than the 256 buckets when split). */
+  counts: RenderStats & { chunks: number; lines: number; ngrams: number; tables: number };
   warnings: LineWarnings;
   phases: Record<string, PhaseTiming>;
 }
 
 export interface ParagraphRun {
-  /** Bytes of chunks and n-gram occurrences kept in memory before going external. */
+  /** Bytes of n-gram occurrences, layouts and unreadable-again chunks kept in memory before going external; in external mode, what the bucket tables share. */
   memory?: number;
   /** Where the report goes; none when undefined. */
   reportPath?: string;
-}
-
-/** Runs tasks of one kind through the pool and consumes the results in submission order. */
-class InOrder<T, C> {
-  private readonly pending: { result: Promise<T>; context: C }[] = [];
-  constructor(
-    private readonly pool: WorkerPool,
-    private readonly name: string,
-    private readonly consume: (value: T, context: C) => void | Promise<void>,
-  ) {}
-
-  async submit(task: unknown, context: C): Promise<void> {
-    const { result } = await this.pool.submit<T>(this.name, task);
-    this.pending.push({ result, context });
-    while (this.pending.length > this.pool.limit) await this.next();
-  }
-
-  private async next(): Promise<void> {
-    const head = this.pending.shift()!;
-    await this.consume(await head.result, head.context);
-  }
-
-  async drain(): Promise<void> {
-    while (this.pending.length > 0) await this.next();
-  }
 }
 
 async function checkWritableDir(output: string): Promise<void> {
@@ -96,33 +76,48 @@ export async function paragraphs(
   await checkWritableDir(output);
   if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
   const dir = await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-paragraphs-"));
-  const store = new CorpusStore(dir, run.memory ?? DEFAULT_MEMORY);
+  const memory = run.memory ?? DEFAULT_MEMORY;
+  const store = new CorpusStore(dir, memory);
   const pool = new WorkerPool("paragraphs", exec.workers);
   const clock = new PhaseClock();
-  const out = openOutput(output);
+  // Opened inside the try: whatever fails after, the temporary output is removed.
+  let out: OutputFile | null = null;
   const warnings: LineWarnings = { emptyLine: 0, tagOutsideDoc: 0 };
-  const totals = { chunks: 0, lines: 0, ngrams: 0 };
+  const totals = { chunks: 0, lines: 0, ngrams: 0, tables: 0 };
+  let repeats: RepeatCounts | null = null;
   try {
-    // Pass 1: n-gram occurrences per chunk.
+    out = await openOutput(output);
+    const written = out;
+    // Pass 1: n-gram occurrences and layout per chunk.
     clock.start("ngrams");
-    const repeated: Uint32Array[] = [];
-    const files: { file: string; firstLine: number }[] = [];
+    const places = new InputPlaces(inputs);
+    const units: number[] = [];
     let tokens = 0;
+    const freeOcc: ArrayBuffer[] = [];
+    // Line of each chunk's start in its file, known once the chunks ahead are counted.
+    let fileLine = 1;
     const p1 = reporter.progress("n-grams", "tokens");
-    const pass1 = new InOrder<ChunkOccurrences, { chunk: number; bytes: Uint8Array }>(pool, "occurrences", (occ, { chunk, bytes }) => {
-      store.add(chunk, bytes, occ);
-      repeated[chunk] = new Uint32Array(occ.units);
-      totals.lines += occ.lines;
-      totals.ngrams += occ.occ.length / OCC_WORDS;
-      warnings.emptyLine += occ.warnings.emptyLine;
-      warnings.tagOutsideDoc += occ.warnings.tagOutsideDoc;
-      tokens += occ.tokens;
+    const pass1 = new InOrder<ChunkOccurrences | ProblemFound, CorpusChunk>(pool, "occurrences", (r, chunk) => {
+      if (chunk.fileStart) fileLine = 1;
+      if ("problem" in r) throw problemError(chunk.file, fileLine, r.problem);
+      fileLine += r.lines;
+      store.add(chunk.index, r.bytes ?? chunk.bytes, r);
+      // Written to the run files by now: the buffer can take a later chunk's occurrences.
+      if (store.external && r.occ.buffer instanceof ArrayBuffer) freeOcc.push(r.occ.buffer);
+      units[chunk.index] = layoutUnits(r.layout);
+      totals.lines += r.lines;
+      totals.ngrams += r.occ.length / OCC_WORDS;
+      warnings.emptyLine += r.warnings.emptyLine;
+      warnings.tagOutsideDoc += r.warnings.tagOutsideDoc;
+      tokens += r.tokens;
       p1.update(tokens);
     });
-    for await (const chunk of chunkCorpus(inputs, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES)) {
-      const task: OccurrenceTask = { file: chunk.file, firstLine: chunk.firstLine, bytes: chunk.bytes, ngram: options.ngram, structure: options.structure, docTag: options.docTag };
-      files[chunk.index] = { file: chunk.file, firstLine: chunk.firstLine };
-      await pass1.submit(task, { chunk: chunk.index, bytes: chunk.bytes });
+    for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES)) {
+      const reuse = freeOcc.pop() ?? null;
+      const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
+      // Buffers are moved to the worker (and back), not copied each way.
+      const moved = [...(chunk.bytes instanceof Uint8Array ? [chunk.bytes.buffer as ArrayBuffer] : []), ...(reuse === null ? [] : [reuse])];
+      await pass1.submit(task, chunk, moved);
       totals.chunks++;
     }
     await pass1.drain();
@@ -130,50 +125,50 @@ export async function paragraphs(
     p1.finish();
     clock.stop("ngrams");
 
-    // Pass 2: repeated occurrences per bucket.
+    // Pass 2: repeated occurrences per bucket, buckets too large for one table split first.
     clock.start("repeats");
-    const p2 = reporter.progress("repeats", "buckets", BUCKETS);
+    const maxKeys = store.external ? tableKeys(memory, exec.workers) : Infinity;
+    const leaves = await splitBuckets(pool, store.buckets(), maxKeys);
+    totals.tables = leaves.length;
+    repeats = new RepeatCounts(dir, units, store.external);
+    const counts = repeats;
+    const p2 = reporter.progress("repeats", "buckets", leaves.length);
     let bucketsDone = 0;
-    const pass2 = new InOrder<ChunkRepeats[], null>(pool, "repeats", (results) => {
-      for (const { chunk, runs } of results) {
-        const counts = repeated[chunk];
-        for (let i = 0; i < runs.length; i += 2) counts[runs[i]] += runs[i + 1];
-      }
+    const pass2 = new InOrder<Uint32Array, null>(pool, "repeats", (results) => {
+      counts.add(results);
       p2.update(++bucketsDone);
     });
-    for (let b = 0; b < BUCKETS; b++) await pass2.submit(store.bucket(b) satisfies BucketSource, null);
+    for (const source of leaves) await pass2.submit({ source, expected: Math.min(source.count, maxKeys) } satisfies RepeatsTask, null);
     await pass2.drain();
+    counts.finish();
     store.dropOccurrences();
     p2.finish();
     clock.stop("repeats");
 
     // Pass 3: decisions and output, in corpus order.
     clock.start("render");
+    places.checkUnchanged();
     const stats: RenderStats = { docsIn: 0, docsOut: 0, paragraphsIn: 0, paragraphsOut: 0, tokensIn: 0, tokensOut: 0, duplicates: 0, stubs: 0 };
     const p3 = reporter.progress("output", "chunks", totals.chunks);
     let rendered = 0;
+    // Output buffers go back to the workers once written, so their number stays fixed.
+    const free: ArrayBuffer[] = [];
     const pass3 = new InOrder<Rendered, null>(pool, "render", async (r) => {
-      await out.write(r.bytes);
+      await written.write(r.bytes, () => free.push(r.bytes.buffer as ArrayBuffer));
       for (const key of Object.keys(stats) as (keyof RenderStats)[]) stats[key] += r.stats[key];
       p3.update(++rendered);
     });
     for (let c = 0; c < totals.chunks; c++) {
-      const task: RenderTask = {
-        ...files[c],
-        bytes: store.chunkBytes(c),
-        repeated: repeated[c],
-        structure: options.structure,
-        docTag: options.docTag,
-        threshold: options.threshold,
-        maxStub: options.maxStub,
-        mark: options.mark,
-      };
-      await pass3.submit(task, null);
+      const reuse = free.pop() ?? null;
+      const task: RenderTask = { ...store.take(c), repeated: counts.take(c), threshold: options.threshold, maxStub: options.maxStub, mark: options.mark, reuse };
+      // The coordinator is done with these buffers: moved, not copied.
+      const owned = [task.bytes, task.layout, task.repeated].flatMap((b) => (b instanceof Uint8Array || b instanceof Uint32Array) && b.buffer instanceof ArrayBuffer ? [b.buffer] : []);
+      await pass3.submit(task, null, reuse === null ? owned : [...owned, reuse]);
     }
     await pass3.drain();
     p3.finish();
     if (stats.docsIn === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
-    await out.commit();
+    await written.commit();
     clock.stop("render");
 
     const report: ParagraphReport = {
@@ -189,9 +184,10 @@ export async function paragraphs(
     if (run.reportPath !== undefined) await writeAtomic(run.reportPath, `${JSON.stringify(report, null, 2)}\n`);
     return report;
   } catch (err) {
-    await out.abort();
+    await out?.abort();
     throw err;
   } finally {
+    repeats?.finish();
     store.close();
     await pool.close();
     await rm(dir, { recursive: true, force: true });

@@ -73,6 +73,27 @@ describe("vertdup paragraphs: equals the sequential reference", () => {
     expect(ext.text).toBe(referenceParagraphs(text, DEFAULT_PARAGRAPH));
   });
 
+  it("a tiny --memory splits bucket tables recursively; plain and compressed inputs, both modes", async () => {
+    const text = randomCorpus(5, 400);
+    const plain = await dedup(writeVert(text), {}, { chunkBytes: 2000, memory: 3000 });
+    expect(plain.report.mode).toBe("external");
+    // 3000 bytes leave 23 keys per table: every bucket is split, some twice.
+    expect(plain.report.counts.tables).toBeGreaterThan(4 * 256);
+    expect(plain.text).toBe(referenceParagraphs(text, DEFAULT_PARAGRAPH));
+    const marked = await dedup(writeVert(text, "gz"), { mark: true, ngram: 3 }, { chunkBytes: 2000, memory: 3000, workers: 1 });
+    expect(marked.report.counts.tables).toBeGreaterThan(4 * 256);
+    expect(marked.text).toBe(referenceParagraphs(text, { ...DEFAULT_PARAGRAPH, mark: true, ngram: 3 }));
+  }, 60_000);
+
+  it("one paragraph in every document: n-grams too frequent to split apart (tiny --memory)", async () => {
+    const common = words("c", 20);
+    const text = v(...Array.from({ length: 300 }, (_, i) => doc(String(i), common, words(`u${i}x`, 10))).flat());
+    const r = await dedup(writeVert(text), {}, { chunkBytes: 1000, memory: 2000 });
+    expect(r.report.mode).toBe("external");
+    expect(r.text).toBe(referenceParagraphs(text, DEFAULT_PARAGRAPH));
+    expect(r.report.counts.duplicates).toBe(299);
+  }, 60_000);
+
   it("several inputs form one corpus: later files repeat earlier ones", async () => {
     const a = randomCorpus(7, 40);
     const b = randomCorpus(7, 40).replaceAll('id="d', 'id="e');
@@ -188,6 +209,19 @@ describe("vertdup paragraphs: files", () => {
       await expect(dedup(writeVert(bytes))).rejects.toThrow(message);
     });
   }
+
+  it("names the line in its file when the bad line is in a later chunk or a later file", async () => {
+    const good = randomCorpus(9, 30);
+    const next = good.split("\n").length;
+    const crlf = `${good}<doc>\r\nx\r\n</doc>\r\n`;
+    for (const kind of ["plain", "gz"] as const) {
+      await expect(dedup(writeVert(crlf, kind), {}, { chunkBytes: 300 })).rejects.toThrow(new RegExp(`:${next}: CRLF line end`));
+    }
+    const second = writeVert(crlf);
+    await expect(dedup([writeVert(good), second], {}, { chunkBytes: 300 })).rejects.toThrow(`${second}:${next}: CRLF line end`);
+    const nested = `${good}<doc>\nx\n<doc>\ny\n</doc>\n</doc>\n`;
+    await expect(dedup(writeVert(nested), {}, { chunkBytes: 300 })).rejects.toThrow(`:${next + 2}: <doc> inside the <doc> opened at line ${next}`);
+  });
 
   it("fails on a truncated .gz, a missing input and an empty corpus; leaves no output", async () => {
     const gz = readFileSync(writeVert(randomCorpus(3, 50), "gz"));

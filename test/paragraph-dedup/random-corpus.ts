@@ -12,7 +12,8 @@ export function rng(seed: number): () => number {
 /**
  * A random vertical corpus with repeats at every scale: a small vocabulary, paragraphs
  * copied from earlier documents (exactly or with edits), short stubs, `<s>`, `<g/>`, empty
- * paragraphs, empty lines, tagged (tab-separated) token lines and tags between documents.
+ * paragraphs, empty lines, tagged (tab-separated) token lines, tags between documents, empty
+ * `<p/>` elements and stray `</p>` tags (each of which starts a unit after it).
  */
 export function randomCorpus(seed: number, docs: number): string {
   const r = rng(seed);
@@ -47,6 +48,8 @@ export function randomCorpus(seed: number, docs: number): string {
       }
       out.push("</s>");
       if (r() < 0.95) out.push("</p>");
+      if (r() < 0.04) out.push("</p>");
+      if (r() < 0.04) out.push("<p/>");
     }
     out.push("</doc>");
   }
