@@ -41,7 +41,7 @@ export async function extractSets(task: ExtractTask): Promise<Uint32Array> {
     at += n;
   });
   const bytes = out.subarray(0, at);
-  await writeAtomic(extractFile(task.workdir, task.shard), new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  await writeAtomic(extractFile(task.workdir, task.shard), new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { durable: false });
   return sizes;
 }
 

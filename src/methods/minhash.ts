@@ -185,6 +185,6 @@ export async function minhashShard(task: ChunkTask): Promise<MinhashShard> {
     else bandKeys(signer.sign(values.values, from, count), o.bands, o.rows, keys, i * o.bands);
     i++;
   });
-  await writeAtomic(setsFile(task.workdir, task.chunk.index), encodeSets({ lengths, values: values.view() }));
+  await writeAtomic(setsFile(task.workdir, task.chunk.index), encodeSets({ lengths, values: values.view() }), { durable: false });
   return { ...base, keys, empty };
 }

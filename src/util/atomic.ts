@@ -3,9 +3,12 @@ import { rename, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import writeFileAtomic from "write-file-atomic";
 
-/** Writes a whole file under a temporary name and renames it into place. */
-export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await writeFileAtomic(path, typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+/**
+ * Writes a whole file under a temporary name and renames it into place. `durable: false`
+ * skips the fsync, for scratch files that a crash leaves no reason to keep.
+ */
+export async function writeAtomic(path: string, data: string | Uint8Array, { durable = true } = {}): Promise<void> {
+  await writeFileAtomic(path, typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength), { fsync: durable });
 }
 
 /**
