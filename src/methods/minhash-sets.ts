@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { shardName } from "../coordinator/workdir.js";
-import { writeAtomic } from "../util/atomic.js";
+import { writeScratchSync } from "../util/atomic.js";
 import { sortedJaccard } from "./jaccard.js";
 import { readSets, setsFile } from "./minhash.js";
 
@@ -24,7 +24,7 @@ export interface ExtractTask {
 }
 
 /** Extract task: writes the shard's extract file; returns the size of each extracted set. */
-export async function extractSets(task: ExtractTask): Promise<Uint32Array> {
+export function extractSets(task: ExtractTask): Uint32Array {
   const { lengths, values } = readSets(setsFile(task.workdir, task.shard));
   const starts = new Float64Array(lengths.length + 1);
   for (let i = 0; i < lengths.length; i++) starts[i + 1] = starts[i] + lengths[i];
@@ -41,7 +41,7 @@ export async function extractSets(task: ExtractTask): Promise<Uint32Array> {
     at += n;
   });
   const bytes = out.subarray(0, at);
-  await writeAtomic(extractFile(task.workdir, task.shard), new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { durable: false });
+  writeScratchSync(extractFile(task.workdir, task.shard), new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   return sizes;
 }
 

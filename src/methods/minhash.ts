@@ -4,7 +4,7 @@ import { mix53to32 } from "../features/hash.js";
 import { DROPPED, tokenHash, tokenHashes } from "../features/terms.js";
 import type { NormalizeOptions } from "../features/normalize.js";
 import { shardName } from "../coordinator/workdir.js";
-import { writeAtomic } from "../util/atomic.js";
+import { writeScratchSync } from "../util/atomic.js";
 import { sortedSet } from "./jaccard.js";
 import { growableF64, type GrowableArray } from "../util/typed-arrays.js";
 import { MinhashWasm } from "./minhash-wasm.js";
@@ -164,7 +164,7 @@ class Signer {
  * Chunk task: shingle hashes (written to the shard's sets file, so they are not held in
  * memory) and LSH band keys of the chunk's documents.
  */
-export async function minhashShard(task: ChunkTask): Promise<MinhashShard> {
+export function minhashShard(task: ChunkTask): MinhashShard {
   const o = task.options;
   const signer = new Signer(new Permutations(o.numPerm, o.seed));
   const n = task.chunk.docCount;
@@ -185,6 +185,6 @@ export async function minhashShard(task: ChunkTask): Promise<MinhashShard> {
     else bandKeys(signer.sign(values.values, from, count), o.bands, o.rows, keys, i * o.bands);
     i++;
   });
-  await writeAtomic(setsFile(task.workdir, task.chunk.index), encodeSets({ lengths, values: values.view() }), { durable: false });
+  writeScratchSync(setsFile(task.workdir, task.chunk.index), encodeSets({ lengths, values: values.view() }));
   return { ...base, keys, empty };
 }

@@ -3,12 +3,21 @@ import { rename, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import writeFileAtomic from "write-file-atomic";
 
+/** Writes a whole file under a temporary name, fsyncs it and renames it into place. */
+export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await writeFileAtomic(path, asBuffer(data));
+}
+
 /**
- * Writes a whole file under a temporary name and renames it into place. `durable: false`
- * skips the fsync, for scratch files that a crash leaves no reason to keep.
+ * `writeAtomic` without fsync, blocking: for a worker's scratch files, where awaiting the
+ * write would leave the thread idle (a Piscina worker takes no other task meanwhile).
  */
-export async function writeAtomic(path: string, data: string | Uint8Array, { durable = true } = {}): Promise<void> {
-  await writeFileAtomic(path, typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength), { fsync: durable });
+export function writeScratchSync(path: string, data: Uint8Array): void {
+  writeFileAtomic.sync(path, asBuffer(data), { fsync: false });
+}
+
+function asBuffer(data: string | Uint8Array): string | Buffer {
+  return typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /**
