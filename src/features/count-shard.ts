@@ -7,6 +7,8 @@ import { InputError } from "../util/errors.js";
 import { countsOfHashes, keptHashes, tokenHash, type TermOptions } from "./terms.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
 import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
+import { sortOrder } from "../util/radix-order.js";
+import { growableF64, growableU32 } from "../util/typed-arrays.js";
 
 /** The term counts of a shard's documents, flattened (one record per shard file). */
 export interface ShardCounts {
@@ -39,19 +41,30 @@ export interface ShardStats {
 
 /**
  * Document frequencies from the documents' distinct terms by sorting them (a hash table
- * of the shard's vocabulary was slower: one cache miss per term occurrence).
+ * of the shard's vocabulary was slower: one cache miss per term occurrence) with a radix
+ * sort of their high and low words (3–5× faster than Float64Array's sort here).
  */
 export function documentFrequencies(docTerms: Float64Array): ShardDf {
-  const sorted = docTerms.slice().sort();
-  const terms = new Float64Array(sorted.length);
-  const dfs = new Uint32Array(sorted.length);
-  let n = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    if (i === 0 || sorted[i] !== sorted[i - 1]) terms[n++] = sorted[i];
-    dfs[n - 1]++;
+  const n = docTerms.length;
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    hi[i] = Math.floor(docTerms[i] / TWO_32);
+    lo[i] = docTerms[i] >>> 0;
   }
-  return { terms: terms.slice(0, n), dfs: dfs.slice(0, n) };
+  const order = sortOrder(hi, lo, n);
+  const terms = new Float64Array(n);
+  const dfs = new Uint32Array(n);
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    const term = docTerms[order[k]];
+    if (k === 0 || term !== terms[m - 1]) terms[m++] = term;
+    dfs[m - 1]++;
+  }
+  return { terms: terms.slice(0, m), dfs: dfs.slice(0, m) };
 }
+
+const TWO_32 = 0x1_0000_0000;
 
 export interface CountTask {
   workdir: string;
@@ -70,8 +83,8 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   const tokens: number[] = [];
   const ordinals: number[] = [];
   const lengths: number[] = [];
-  const terms: number[] = [];
-  const counts: number[] = [];
+  const terms = growableF64();
+  const counts = growableU32();
   let keptTokens = 0;
   parseChunkWith(chunk, options, warnings, tokenHash(options), (doc) => {
     const tc = countsOfHashes(keptHashes(doc.tokens), options.shingleSize);
@@ -80,10 +93,14 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
     ordinals.push(doc.ordinal);
     lengths.push(tc.terms.length);
     keptTokens += tc.kept;
+    const t = terms.reserve(tc.terms.length);
+    const c = counts.reserve(tc.terms.length);
     for (let i = 0; i < tc.terms.length; i++) {
-      terms.push(tc.terms[i]);
-      counts.push(tc.counts[i]);
+      t[terms.length + i] = tc.terms[i];
+      c[counts.length + i] = tc.counts[i];
     }
+    terms.length += tc.terms.length;
+    counts.length += tc.terms.length;
   });
   if (ids.length !== chunk.docCount) {
     throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);
@@ -91,14 +108,17 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   const shardCounts: ShardCounts = {
     ordinals: Uint32Array.from(ordinals),
     lengths: Uint32Array.from(lengths),
-    terms: Float64Array.from(terms),
-    counts: Uint32Array.from(counts),
+    terms: terms.view(),
+    counts: counts.view(),
   };
   const shardDocs: ShardDocs = { ids, tokens: Uint32Array.from(tokens) };
   const shardDf = documentFrequencies(shardCounts.terms);
-  await writeAtomic(shardFile(workdir, chunk.index, "counts"), encodeRecords([shardCounts], 1));
-  await writeAtomic(shardFile(workdir, chunk.index, "docs"), encodeRecords([shardDocs], 1));
-  await writeAtomic(shardFile(workdir, chunk.index, "df"), encodeRecords([shardDf], 1));
+  // Written together: their fsyncs then share the file system's journal commits.
+  await Promise.all([
+    writeAtomic(shardFile(workdir, chunk.index, "counts"), encodeRecords([shardCounts], 1)),
+    writeAtomic(shardFile(workdir, chunk.index, "docs"), encodeRecords([shardDocs], 1)),
+    writeAtomic(shardFile(workdir, chunk.index, "df"), encodeRecords([shardDf], 1)),
+  ]);
   const stats: ShardStats = { docs: ids.length, tokens: tokens.reduce((a, b) => a + b, 0), keptTokens, warnings };
   await writeMarker(workdir, `count-${shardName(chunk.index)}`, stats);
   return stats;

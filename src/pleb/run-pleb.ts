@@ -3,7 +3,7 @@ import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../coordinator/pool.js";
 import { FoundPairs } from "./found-pairs.js";
 import { maxDistanceFor } from "./hamming.js";
-import { sortOrder } from "./sort-keys.js";
+import { sortOrder } from "../util/radix-order.js";
 
 export interface IterationsResult {
   /** Pairs found by these iterations, each at the first of them that found it. */

@@ -126,4 +126,18 @@ describe("documentFrequencies", () => {
     expect(Array.from(df.dfs)).toEqual([3, 2, 1]);
     expect(documentFrequencies(new Float64Array(0)).terms.length).toBe(0);
   });
+
+  it("equals a plain sort and count on 53-bit terms, also those sharing their low 32 bits", () => {
+    let seed = 3;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const pool = Array.from({ length: 500 }, () => (next() & 0x1f_ffff) * 2 ** 32 + next());
+    for (let i = 0; i < 50; i++) pool.push((i % 7) * 2 ** 32 + 12345, 2 ** 53 - 1 - i);
+    const terms = Float64Array.from({ length: 20_000 }, () => pool[next() % pool.length]);
+    const expected = new Map<number, number>();
+    for (const t of terms) expected.set(t, (expected.get(t) ?? 0) + 1);
+    const keys = [...expected.keys()].sort((a, b) => a - b);
+    const df = documentFrequencies(terms);
+    expect(Array.from(df.terms)).toEqual(keys);
+    expect(Array.from(df.dfs)).toEqual(keys.map((k) => expected.get(k)));
+  });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 import { beamScan, beamScanPairs, PairList } from "../../src/pleb/beam-scan.js";
 import { BitPermutation } from "../../src/pleb/permutation.js";
-import { sortKeys, sortOrder } from "../../src/pleb/sort-keys.js";
+import { sortKeys } from "../../src/pleb/sort-keys.js";
+import { sortOrder } from "../../src/util/radix-order.js";
 import { flipBits, naiveDistance, randomStore } from "./helpers.js";
 
 type Triple = [number, number, number];

@@ -3,7 +3,8 @@ import { Sfc32 } from "../../src/sketch/random-vectors.js";
 import { beamScan } from "../../src/pleb/beam-scan.js";
 import { hammingDistance, maxDistanceFor } from "../../src/pleb/hamming.js";
 import { BitPermutation } from "../../src/pleb/permutation.js";
-import { sortKeys, sortOrder } from "../../src/pleb/sort-keys.js";
+import { sortKeys } from "../../src/pleb/sort-keys.js";
+import { sortOrder } from "../../src/util/radix-order.js";
 import { flipBits, randomStore } from "./helpers.js";
 
 describe("PLEB end to end", () => {

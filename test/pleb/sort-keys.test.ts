@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 import { BitPermutation } from "../../src/pleb/permutation.js";
-import { sortKeys, sortOrder } from "../../src/pleb/sort-keys.js";
+import { sortKeys } from "../../src/pleb/sort-keys.js";
+import { sortOrder } from "../../src/util/radix-order.js";
 import { bit, randomStore } from "./helpers.js";
 
 /** The first 64 permuted bits of signature i as a string of 0/1. */
