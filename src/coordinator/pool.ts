@@ -13,6 +13,17 @@ function workerFile(name: string): string {
 }
 
 /**
+ * Node options of worker threads. Piscina loads a worker entry with `require` first; where
+ * Node can `require` an ES module, that raced with the `import` of the same module in a
+ * starting worker and aborted the whole process now and then (V8: "IsGraphAsync must be
+ * used on an instantiated module", Node 20.20). Without require(esm) Piscina imports.
+ */
+function workerExecArgv(): string[] {
+  const canRequireEsm = (process.features as { require_module?: boolean }).require_module === true;
+  return canRequireEsm ? [...process.execArgv, "--no-experimental-require-module"] : [...process.execArgv];
+}
+
+/**
  * A Piscina pool over one worker entry point. At most `limit` tasks are in flight
  * (`submit` waits for a free place), so a fast producer cannot fill memory with queued input.
  */
@@ -25,7 +36,7 @@ export class WorkerPool {
   readonly limit: number;
 
   constructor(entry: string, readonly threads: number) {
-    this.pool = new Piscina({ filename: workerFile(entry), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    this.pool = new Piscina({ filename: workerFile(entry), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
     this.limit = threads * 2;
   }
 

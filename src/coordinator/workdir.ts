@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeAtomic } from "../util/atomic.js";
@@ -73,6 +73,16 @@ export async function resetWorkdir(workdir: string): Promise<void> {
 
 export async function writeMarker(workdir: string, task: string, stats: unknown): Promise<void> {
   await writeAtomic(markerFile(workdir, task), JSON.stringify(stats));
+}
+
+/**
+ * The tasks whose completion markers are in place (a write cut short leaves only a
+ * temporary file beside them, which is not a marker).
+ */
+export async function completedTasks(workdir: string): Promise<string[]> {
+  const dir = join(workdir, "markers");
+  if (!existsSync(dir)) return [];
+  return (await readdir(dir)).filter((name) => name.endsWith(".done")).map((name) => name.slice(0, -".done".length));
 }
 
 export async function readMarker<T>(workdir: string, task: string): Promise<T | undefined> {

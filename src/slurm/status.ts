@@ -1,7 +1,5 @@
 import { existsSync } from "node:fs";
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
-import { chunksFile, markerFile } from "../coordinator/workdir.js";
+import { chunksFile, completedTasks, markerFile } from "../coordinator/workdir.js";
 import { readChunkCounts } from "../coordinator/steps/require.js";
 import { plebPlan } from "../coordinator/steps/pleb-step.js";
 import { activeJobs } from "./sbatch.js";
@@ -17,7 +15,7 @@ export interface PhaseProgress {
 /** Progress of a submitted run, from its markers, and which of its jobs Slurm still holds. */
 export async function runStatus(workdir: string): Promise<{ phases: PhaseProgress[]; active: string[]; outputs: boolean }> {
   const settings = await readSlurmSettings(workdir);
-  const markers = existsSync(join(workdir, "markers")) ? await readdir(join(workdir, "markers")) : [];
+  const markers = await completedTasks(workdir);
   const count = (prefix: string) => markers.filter((m) => m.startsWith(prefix)).length;
   const shards = existsSync(chunksFile(workdir)) ? (await readChunkCounts(workdir)).shards : undefined;
   const plan = plebPlan(workdir, settings.pleb, settings.iterationsPerGroup);

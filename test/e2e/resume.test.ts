@@ -48,7 +48,7 @@ function runAndKillWhen(args: string[], due: () => boolean): Promise<{ killed: b
 /** Completion markers of a work directory whose name starts with `prefix`. */
 function markersWith(work: string, prefix: string): number {
   const dir = join(work, "markers");
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(prefix)).length : 0;
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(prefix) && name.endsWith(".done")).length : 0;
 }
 
 /** A small seeded generator (mulberry32) for the kill times. */

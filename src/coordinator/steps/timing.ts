@@ -1,9 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { peakRssMiB } from "../../util/package-info.js";
 import type { PhaseTiming } from "../phase-clock.js";
-import { writeMarker, type Slice } from "../workdir.js";
+import { completedTasks, readMarker, writeMarker, type Slice } from "../workdir.js";
 
 /**
  * Times one slice of a phase and leaves it as a marker, so that the manifest can report
@@ -22,11 +19,9 @@ export async function timed<T>(workdir: string, phase: string, slice: Slice, wor
  * highest peak memory of any slice's process; undefined when no slice has run.
  */
 export async function phaseTiming(workdir: string, phase: string): Promise<PhaseTiming | undefined> {
-  const dir = join(workdir, "markers");
-  if (!existsSync(dir)) return undefined;
   let out: PhaseTiming | undefined;
-  for (const name of (await readdir(dir)).filter((n) => n.startsWith(`time-${phase}-`))) {
-    const t = JSON.parse(await readFile(join(dir, name), "utf8")) as PhaseTiming;
+  for (const task of (await completedTasks(workdir)).filter((n) => n.startsWith(`time-${phase}-`))) {
+    const t = (await readMarker<PhaseTiming>(workdir, task)) as PhaseTiming;
     out = out === undefined ? t : { seconds: Math.max(out.seconds, t.seconds), peakRssMiB: Math.max(out.peakRssMiB, t.peakRssMiB) };
   }
   return out;
