@@ -109,26 +109,61 @@ const isNameStart = (c: number) => ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) ||
 const isNameChar = (c: number) => isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x3a || c === 0x2d;
 
 /**
- * The TAG regex applied to the line bytes [start, end) that begin with `<`, or null for a
- * token line. ASCII lines are matched on bytes (the regex's `\w` and `\s` are ASCII there);
- * any other line is decoded and given to the regex itself.
+ * A structure line read from its bytes: the name as the byte range [nameStart, nameEnd), or
+ * decoded in `name` when the line needed the regex (then the range is −1, −1).
  */
-export function parseTag(bytes: Buffer, start: number, end: number): TagParts | null {
+export interface TagShape {
+  closing: boolean;
+  selfClosing: boolean;
+  nameStart: number;
+  nameEnd: number;
+  name: string | null;
+}
+
+/**
+ * The TAG regex applied to the line bytes [start, end) that begin with `<`: false for a
+ * token line, else true with the tag's shape in `out` (filled in place: this runs for every
+ * tag line of the corpus). Names are ASCII; only a non-ASCII byte right after the name (a
+ * Unicode `\s` may start the attributes) sends the decoded line to the regex itself.
+ */
+export function readTag(bytes: Buffer, start: number, end: number, out: TagShape): boolean {
   let i = start + 1;
   const closing = bytes[i] === 0x2f;
   if (closing) i++;
-  if (!isNameStart(bytes[i])) return null;
+  if (i >= end || !isNameStart(bytes[i])) return false;
   const nameStart = i;
   while (i < end && isNameChar(bytes[i])) i++;
-  const nameEnd = i;
-  for (let j = nameEnd; j < end; j++) if (bytes[j] >= 0x80) return tagOfString(bytes.toString("utf8", start, end));
-  if (bytes[end - 1] !== 0x3e) return null;
-  let selfClosing: boolean;
-  if (i === end - 1) selfClosing = false;
-  else if (i === end - 2 && bytes[i] === 0x2f) selfClosing = true;
-  else if (isAsciiSpace(bytes[i])) selfClosing = end - 2 > i && bytes[end - 2] === 0x2f;
-  else return null;
-  return { closing, name: tagName(bytes, nameStart, nameEnd), selfClosing };
+  out.closing = closing;
+  if (i < end && bytes[i] >= 0x80) {
+    const m = TAG.exec(bytes.toString("utf8", start, end));
+    if (m === null) return false;
+    out.closing = m[1] === "/";
+    out.selfClosing = m[3] === "/";
+    out.nameStart = out.nameEnd = -1;
+    out.name = m[2];
+    return true;
+  }
+  if (bytes[end - 1] !== 0x3e) return false;
+  if (i === end - 1) out.selfClosing = false;
+  else if (i === end - 2 && bytes[i] === 0x2f) out.selfClosing = true;
+  else if (isAsciiSpace(bytes[i])) out.selfClosing = end - 2 > i && bytes[end - 2] === 0x2f;
+  else return false;
+  out.nameStart = nameStart;
+  out.nameEnd = i;
+  out.name = null;
+  return true;
+}
+
+export function emptyTagShape(): TagShape {
+  return { closing: false, selfClosing: false, nameStart: -1, nameEnd: -1, name: null };
+}
+
+const shape = emptyTagShape();
+
+/** `readTag` with the name as a string, or null for a token line. */
+export function parseTag(bytes: Buffer, start: number, end: number): TagParts | null {
+  if (!readTag(bytes, start, end, shape)) return null;
+  return { closing: shape.closing, name: shape.name ?? tagName(bytes, shape.nameStart, shape.nameEnd), selfClosing: shape.selfClosing };
 }
 
 /** Tag names of up to six bytes by their bytes read as one number (few: p, s, g, doc, …). */
@@ -146,11 +181,6 @@ function tagName(bytes: Buffer, start: number, end: number): string {
     if (shortNames.size < SHORT_NAMES_LIMIT) shortNames.set(key, name);
   }
   return name;
-}
-
-function tagOfString(line: string): TagParts | null {
-  const m = TAG.exec(line);
-  return m === null ? null : { closing: m[1] === "/", name: m[2], selfClosing: m[3] === "/" };
 }
 
 const NL = 0x0a;

@@ -20,21 +20,9 @@
  * Memory (imported): the signatures from byte 0, the output area from `out`.
  */
 
-import { moduleBytes, section, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
+import { moduleBytes, op, section, sleb, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
 
 const I32 = 0x7f;
-const op = {
-  block: 0x02, loop: 0x03, end: 0x0b, br: 0x0c, brIf: 0x0d, select: 0x1b,
-  get: 0x20, set: 0x21, tee: 0x22, i64Load: 0x29, i32Store: 0x36, i32Const: 0x41,
-  i32LtU: 0x49, i32GtU: 0x4b, i32GeU: 0x4f, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32DivU: 0x6e,
-  i64Popcnt: 0x7b, i64Xor: 0x85, i32WrapI64: 0xa7, void: 0x40,
-} as const;
-
-/** Signed LEB128 of a constant in [0, 64): a single byte. */
-function sleb(n: number): number[] {
-  if (!(Number.isInteger(n) && n >= 0 && n < 64)) throw new RangeError(`constant ${n} needs a longer encoding`);
-  return [n];
-}
 
 function tileBody(): number[] {
   // Parameters 0..7, locals 8..14.

@@ -93,14 +93,8 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
     ordinals.push(doc.ordinal);
     lengths.push(tc.terms.length);
     keptTokens += tc.kept;
-    const t = terms.reserve(tc.terms.length);
-    const c = counts.reserve(tc.terms.length);
-    for (let i = 0; i < tc.terms.length; i++) {
-      t[terms.length + i] = tc.terms[i];
-      c[counts.length + i] = tc.counts[i];
-    }
-    terms.length += tc.terms.length;
-    counts.length += tc.terms.length;
+    terms.append(tc.terms);
+    counts.append(tc.counts);
   });
   if (ids.length !== chunk.docCount) {
     throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);

@@ -30,10 +30,16 @@ export function jaccardOfCounts(sizeA: number, sizeB: number, shared: number): n
   return union === 0 ? 0 : shared / union;
 }
 
-/** The distinct values of a list, sorted ascending. */
-export function sortedSet(values: readonly number[]): Float64Array {
-  const sorted = Float64Array.from(values).sort();
+/** Sorts `values` ascending in place and moves its distinct values to the front; returns how many. */
+export function sortUnique(values: Float64Array): number {
+  values.sort();
   let n = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
-  return sorted.slice(0, n);
+  for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[i - 1]) values[n++] = values[i];
+  return n;
+}
+
+/** The distinct values of a list, sorted ascending. */
+export function sortedSet(values: ArrayLike<number>): Float64Array {
+  const sorted = Float64Array.from(values);
+  return sorted.slice(0, sortUnique(sorted));
 }

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { shardName } from "../coordinator/workdir.js";
 import { writeScratchSync } from "../util/atomic.js";
-import { sortedJaccard } from "./jaccard.js";
+import { sortedJaccard, sortUnique } from "./jaccard.js";
 import { readSets, setsFile } from "./minhash.js";
 
 /**
@@ -34,11 +34,8 @@ export function extractSets(task: ExtractTask): Uint32Array {
   task.docs.forEach((doc, i) => {
     const set = out.subarray(at, at + lengths[doc]);
     set.set(values.subarray(starts[doc], starts[doc + 1]));
-    set.sort();
-    let n = 0;
-    for (let k = 0; k < set.length; k++) if (k === 0 || set[k] !== set[k - 1]) set[n++] = set[k];
-    sizes[i] = n;
-    at += n;
+    sizes[i] = sortUnique(set);
+    at += sizes[i];
   });
   const bytes = out.subarray(0, at);
   writeScratchSync(extractFile(task.workdir, task.shard), new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -18,23 +18,12 @@
  * [8·count, 12·count), then the set's low 32 bits from 12·count.
  */
 
-import { moduleBytes, section, simd, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
+import { moduleBytes, op, section, simd, simdOp, sleb, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
 import type { Permutations } from "./minhash.js";
 
-const GET = 0x20, SET = 0x21, TEE = 0x22, CONST = 0x41, ADD = 0x6a, MUL = 0x6c, LT_U = 0x49, GE_U = 0x4f;
-const BLOCK = 0x02, LOOP = 0x03, END = 0x0b, BR_IF = 0x0d, VOID = 0x40;
-const V128_LOAD = 0, V128_STORE = 11, LOAD32_SPLAT = 9, I32X4_SPLAT = 17, I32X4_ADD = 174, I32X4_MUL = 181, I32X4_MIN_S = 182;
-
-/** Signed LEB128 of an i32 constant. */
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) return [...out, byte];
-    out.push(byte | 0x80);
-  }
-}
+const { get: GET, set: SET, tee: TEE, i32Const: CONST, i32Add: ADD, i32Mul: MUL, i32LtU: LT_U, i32GeU: GE_U } = op;
+const { block: BLOCK, loop: LOOP, end: END, brIf: BR_IF, void: VOID } = op;
+const { v128Load: V128_LOAD, v128Store: V128_STORE, load32Splat: LOAD32_SPLAT, i32x4Splat: I32X4_SPLAT, i32x4Add: I32X4_ADD, i32x4Mul: I32X4_MUL, i32x4MinS: I32X4_MIN_S } = simdOp;
 
 function minhashBody(): number[] {
   const [count, n, blk, p, end, bBase, oBase, x] = [0, 1, 2, 3, 4, 5, 6, 7];

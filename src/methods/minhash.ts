@@ -23,8 +23,7 @@ export function shingleSet(tokens: readonly string[], k: number, opts: Normalize
 /** `shingleSet` of a document's kept token hashes. */
 export function shingleSetOfHashes(hashes: number[], k: number): Float64Array {
   const out = new Float64Array(Math.max(1, hashes.length - k + 1));
-  const n = windowHashes(hashes, hashes.length, k, out, 0);
-  return sortedSet(Array.from(out.subarray(0, n)));
+  return sortedSet(out.subarray(0, windowHashes(hashes, hashes.length, k, out, 0)));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { TAG } from "../corpus/vertical.js";
+import { emptyTagShape, readTag } from "../corpus/vertical.js";
 
 /** What a line starting with `<` is to the paragraph pass (see `tagRole`). */
 export const enum TagRole {
@@ -14,17 +14,6 @@ export const enum TagRole {
   DocClose = 5,
   /** `<doc …/>`: an error. */
   DocEmpty = 6,
-}
-
-const GT = 0x3e;
-const SLASH = 0x2f;
-
-const NAME_FIRST = new Uint8Array(128);
-const NAME_REST = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  NAME_FIRST[c] = /[A-Za-z_]/.test(ch) ? 1 : 0;
-  NAME_REST[c] = /[\w.:-]/.test(ch) ? 1 : 0;
 }
 
 /** The tag names the pass looks for, as bytes, so that no line is decoded to compare them. */
@@ -51,30 +40,11 @@ function role(closing: boolean, selfClosing: boolean, isDoc: boolean, isStructur
   return TagRole.Other;
 }
 
-/**
- * The TAG regex's verdict on the line bytes [pos, end) (which start with `<`), read from the
- * bytes: names are ASCII there, and only a non-ASCII byte right after the name (a Unicode
- * `\s` may start the attributes) needs the regex on the decoded line.
- */
+const shape = emptyTagShape();
+
+/** The TAG regex's verdict on the line bytes [pos, end) (which start with `<`), as a role. */
 export function tagRole(bytes: Buffer, pos: number, end: number, names: TagNames): TagRole {
-  let i = pos + 1;
-  const closing = bytes[i] === SLASH;
-  if (closing) i++;
-  const nameStart = i;
-  if (i >= end || bytes[i] >= 128 || NAME_FIRST[bytes[i]] === 0) return TagRole.NotTag;
-  i++;
-  while (i < end && bytes[i] < 128 && NAME_REST[bytes[i]] === 1) i++;
-  if (i < end && bytes[i] >= 128) {
-    const m = TAG.exec(bytes.toString("utf8", pos, end));
-    if (m === null) return TagRole.NotTag;
-    return role(m[1] === "/", m[3] === "/", m[2] === names.docTagText, m[2] === names.structureText);
-  }
-  if (bytes[end - 1] !== GT) return TagRole.NotTag;
-  let selfClosing: boolean;
-  const c = bytes[i];
-  if (i === end - 1) selfClosing = false;
-  else if (c === SLASH && i === end - 2) selfClosing = true;
-  else if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) selfClosing = end - 2 > i && bytes[end - 2] === SLASH;
-  else return TagRole.NotTag;
-  return role(closing, selfClosing, nameIs(bytes, nameStart, i, names.docTag), nameIs(bytes, nameStart, i, names.structure));
+  if (!readTag(bytes, pos, end, shape)) return TagRole.NotTag;
+  const is = (name: Uint8Array, text: string) => (shape.name === null ? nameIs(bytes, shape.nameStart, shape.nameEnd, name) : shape.name === text);
+  return role(shape.closing, shape.selfClosing, is(names.docTag, names.docTagText), is(names.structure, names.structureText));
 }

@@ -19,10 +19,10 @@
  * [8n, 12n) that `add` copies a term vector into (or termVector writes straight into).
  */
 
-import { moduleBytes, section, simd, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
+import { moduleBytes, op, section, simd, simdOp, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
 
-const GET = 0x20, SET = 0x21, TEE = 0x22, CONST = 0x41, ADD = 0x6a, MUL = 0x6c, LT_U = 0x49;
-const V128_LOAD = 0, V128_STORE = 11, LOAD64_ZERO = 93, F64X2_SPLAT = 20, PROMOTE_LOW = 95, F64X2_ADD = 240, F64X2_MUL = 242;
+const { get: GET, set: SET, tee: TEE, i32Const: CONST, i32Add: ADD, i32Mul: MUL, i32LtU: LT_U } = op;
+const { v128Load: V128_LOAD, v128Store: V128_STORE, load64Zero: LOAD64_ZERO, f64x2Splat: F64X2_SPLAT, promoteLow: PROMOTE_LOW, f64x2Add: F64X2_ADD, f64x2Mul: F64X2_MUL } = simdOp;
 
 function accBody(): number[] {
   const [n, w, a, v, end, ws] = [0, 1, 2, 3, 4, 5];

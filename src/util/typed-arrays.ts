@@ -27,6 +27,11 @@ class GrowableArray<T extends Growable> {
     return this.values;
   }
 
+  append(values: ArrayLike<number>): void {
+    this.reserve(values.length).set(values, this.length);
+    this.length += values.length;
+  }
+
   push2(x: number, y: number): void {
     const v = this.reserve(2);
     v[this.length++] = x;

@@ -15,6 +15,31 @@ export function uleb(n: number): number[] {
   return out;
 }
 
+/** Signed LEB128 of an i32 constant. */
+export function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) return [...out, byte];
+    out.push(byte | 0x80);
+  }
+}
+
+/** Opcodes of the plain instructions the kernels use. */
+export const op = {
+  block: 0x02, loop: 0x03, end: 0x0b, br: 0x0c, brIf: 0x0d, select: 0x1b,
+  get: 0x20, set: 0x21, tee: 0x22, i64Load: 0x29, i32Store: 0x36, i32Const: 0x41,
+  i32LtU: 0x49, i32GtU: 0x4b, i32GeU: 0x4f, i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32DivU: 0x6e,
+  i64Popcnt: 0x7b, i64Xor: 0x85, i32WrapI64: 0xa7, void: 0x40,
+} as const;
+
+/** Opcodes of the SIMD instructions the kernels use (after the 0xfd prefix that `simd` writes). */
+export const simdOp = {
+  v128Load: 0, load32Splat: 9, v128Store: 11, i32x4Splat: 17, f64x2Splat: 20, load64Zero: 93, promoteLow: 95,
+  i32x4Add: 174, i32x4Mul: 181, i32x4MinS: 182, f64x2Add: 240, f64x2Mul: 242,
+} as const;
+
 /** A section: its id, the byte length of its body, the body. */
 export function section(id: number, body: number[]): number[] {
   return [id, ...uleb(body.length), ...body];
