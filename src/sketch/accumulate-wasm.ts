@@ -7,25 +7,24 @@
  * never fuses a multiply-add), so the accumulators — hence the signature bits — are
  * identical to `accumulate`'s. The TypeScript function stays the reference implementation.
  *
- * The module is written here byte by byte (no toolchain). Its one function, in text form:
+ * The kernel works on the shared memory of sign-memory.ts, so it reads cached vectors where
+ * they lie. The module is written here byte by byte (no toolchain). Its one function:
  *
- *   (func (export "acc") (param n i32) (param w f64)        ;; acc at byte 0, vec at 8n
- *     ws = f64x2.splat(w); a = 0; v = end = 8n
+ *   (func (export "acc") (param a i32) (param v i32) (param n i32) (param w f64)
+ *     ws = f64x2.splat(w); end = a + 8n
  *     loop: for o in 0, 1:
  *             store128(a+16o, load128(a+16o) + promote(load64(v+8o)) · ws)
  *           a += 32; v += 16; br_if (a < end))
- *
- * Memory (own, exported): the float64 accumulators [0, 8n), then the float32 staging vector
- * [8n, 12n) that `add` copies a term vector into (or termVector writes straight into).
  */
 
 import { moduleBytes, op, section, simd, simdOp, uleb, wasmName, webAssembly } from "../util/wasm-module.js";
+import type { SignMemory } from "./sign-memory.js";
 
 const { get: GET, set: SET, tee: TEE, i32Const: CONST, i32Add: ADD, i32Mul: MUL, i32LtU: LT_U } = op;
 const { v128Load: V128_LOAD, v128Store: V128_STORE, load64Zero: LOAD64_ZERO, f64x2Splat: F64X2_SPLAT, promoteLow: PROMOTE_LOW, f64x2Add: F64X2_ADD, f64x2Mul: F64X2_MUL } = simdOp;
 
 function accBody(): number[] {
-  const [n, w, a, v, end, ws] = [0, 1, 2, 3, 4, 5];
+  const [a, v, n, w, end, ws] = [0, 1, 2, 3, 4, 5];
   const half = (o: number) => [
     GET, a,
     GET, a, ...simd(V128_LOAD, 4, 16 * o),
@@ -36,7 +35,7 @@ function accBody(): number[] {
   ];
   const code = [
     GET, w, ...simd(F64X2_SPLAT), SET, ws,
-    GET, n, CONST, 8, MUL, TEE, v, SET, end,
+    GET, a, GET, n, CONST, 8, MUL, ADD, SET, end,
     0x03, 0x40, // loop
     ...half(0), ...half(1),
     GET, a, CONST, 32, ADD, TEE, a,
@@ -45,67 +44,42 @@ function accBody(): number[] {
     0x0b, // end loop
     0x0b, // end function
   ];
-  const locals = [2, 3, 0x7f, 1, 0x7b]; // 3 × i32, 1 × v128
+  const locals = [2, 1, 0x7f, 1, 0x7b]; // 1 × i32, 1 × v128
   const body = [...locals, ...code];
   return [...uleb(body.length), ...body];
 }
 
+/** The module for a shared memory of `pages` pages, imported as e.m. */
 function accModule(pages: number): Uint8Array {
   return moduleBytes(
-    section(1, [1, 0x60, 2, 0x7f, 0x7c, 0]), // type (i32, f64) → ()
+    section(1, [1, 0x60, 4, 0x7f, 0x7f, 0x7f, 0x7c, 0]), // type (i32, i32, i32, f64) → ()
+    section(2, [1, ...wasmName("e"), ...wasmName("m"), 2, 3, ...uleb(pages), ...uleb(pages)]), // shared memory
     section(3, [1, 0]),
-    section(5, [1, 0, ...uleb(pages)]),
-    section(7, [2, ...wasmName("acc"), 0, 0, ...wasmName("mem"), 2, 0]),
+    section(7, [1, ...wasmName("acc"), 0, 0]),
     section(10, [1, ...accBody()]),
   );
 }
 
-/** What the module exports. */
-interface AccExports {
-  acc: (n: number, w: number) => void;
-  mem: { buffer: ArrayBuffer };
-}
+/** The kernel of one thread, bound to one SignMemory's WebAssembly memory. */
+export type AccumulateKernel = (accOffset: number, vectorOffset: number, n: number, weight: number) => void;
+
+const kernels = new WeakMap<object, AccumulateKernel>();
 
 /**
- * A per-thread accumulator of `bits` float64 projections backed by the module's memory.
- * `acc` and `staging` are views into it; `add`/`addStaged` apply one term.
+ * The kernel over `memory`, instantiated once per thread and memory; null when the memory is
+ * not a WebAssembly memory or the runtime lacks SIMD. Offsets are in bytes, n a multiple of 4.
  */
-export class WasmAccumulator {
-  readonly acc: Float64Array;
-  /** termVector may write here directly; then call addStaged. */
-  readonly staging: Float32Array;
-  private readonly run: (n: number, w: number) => void;
-
-  private constructor(readonly bits: number, exports: AccExports) {
-    this.acc = new Float64Array(exports.mem.buffer, 0, bits);
-    this.staging = new Float32Array(exports.mem.buffer, bits * 8, bits);
-    this.run = exports.acc;
-  }
-
-  /** An accumulator for `bits` (a positive multiple of 4), or null without WebAssembly SIMD. */
-  static create(bits: number): WasmAccumulator | null {
-    if (!Number.isInteger(bits) || bits <= 0 || bits % 4 !== 0) throw new RangeError(`invalid bits ${bits}`);
-    if (webAssembly === undefined) return null;
+export function accumulateKernel(memory: SignMemory): AccumulateKernel | null {
+  if (memory.memory === null || webAssembly === undefined) return null;
+  let kernel = kernels.get(memory.memory);
+  if (kernel === undefined) {
     try {
-      const module = new webAssembly.Module(accModule(Math.ceil((bits * 12) / 65536)));
-      return new WasmAccumulator(bits, new webAssembly.Instance(module).exports as unknown as AccExports);
+      const module = new webAssembly.Module(accModule(memory.buffer.byteLength / 65536));
+      kernel = new webAssembly.Instance(module, { e: { m: memory.memory } }).exports.acc as AccumulateKernel;
     } catch {
       return null;
     }
+    kernels.set(memory.memory, kernel);
   }
-
-  reset(): void {
-    this.acc.fill(0);
-  }
-
-  /** acc[j] += weight · vector[j]. */
-  add(vector: Float32Array, weight: number): void {
-    this.staging.set(vector);
-    this.run(this.bits, weight);
-  }
-
-  /** acc[j] += weight · staging[j]. */
-  addStaged(weight: number): void {
-    this.run(this.bits, weight);
-  }
+  return kernel;
 }

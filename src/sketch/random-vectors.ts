@@ -22,6 +22,7 @@
 
 import { mix53to32 } from "../features/hash.js";
 import { NumberMap } from "../util/number-map.js";
+import { SignMemory, type SignMemoryParts } from "./sign-memory.js";
 
 /** 2^-31: maps a signed 32-bit integer to a uniform in [−1, 1). */
 const INV_2_31 = 1 / 0x8000_0000;
@@ -134,8 +135,8 @@ export interface VectorCacheParts {
   count: number;
   /** Float64[count]: the term of each slot. */
   terms: SharedArrayBuffer;
-  /** Float32[count·bits]: the vector of slot s at [s·bits, (s+1)·bits). */
-  vectors: SharedArrayBuffer;
+  /** The vectors (slot s at SignMemory.vectorOffset(s)) and the sign pass's scratch regions. */
+  memory: SignMemoryParts;
   /** Uint8[count]: 1 once slot s has been filled (written with Atomics after the vector). */
   filled: SharedArrayBuffer;
   /** The term → slot NumberMap's buffers: Float64 keys and Float64 values (the slots). */
@@ -144,11 +145,11 @@ export interface VectorCacheParts {
 }
 
 /**
- * Precomputed term vectors of up to K chosen terms (typically the most frequent), in
- * SharedArrayBuffers so that all workers of a pool read one copy (K·bits·4 bytes: 100,000
- * terms at 1024 bits = 410 MB).
+ * Precomputed term vectors of up to K chosen terms (typically the most frequent), in shared
+ * memory so that all workers of a pool read one copy (K·bits·4 bytes: 100,000 terms at 1024
+ * bits = 410 MB), and the accumulation kernel reads them in place (sign-memory.ts).
  *
- * Workers may fill disjoint slot ranges in parallel (`fill`); `get` returns null for a slot
+ * Workers may fill disjoint slot ranges in parallel (`fill`); `slotOf` returns −1 for a slot
  * not filled yet, so a caller falls back to termVector and gets the same values either way.
  * The term → slot lookup is a NumberMap over shared buffers too, so `fromShared` in another
  * thread only wraps the buffers.
@@ -158,8 +159,8 @@ export class VectorCache {
   readonly bits: number;
   /** Number of slots (distinct cached terms). */
   readonly size: number;
-  /** All vectors back to back; slot s at [s·bits, (s+1)·bits). */
-  readonly vectors: Float32Array;
+  /** The memory holding the vectors, shared with the accumulation kernel. */
+  readonly memory: SignMemory;
   private readonly terms: Float64Array;
   private readonly filled: Uint8Array;
   private readonly slots: NumberMap;
@@ -171,19 +172,20 @@ export class VectorCache {
     this.bits = parts.bits;
     this.size = parts.count;
     this.terms = new Float64Array(parts.terms);
-    this.vectors = new Float32Array(parts.vectors);
+    this.memory = SignMemory.fromShared(parts.memory);
     this.filled = new Uint8Array(parts.filled);
     this.slots = NumberMap.fromShared({ keys: new Float64Array(parts.keys), values: new Float64Array(parts.slots), count: parts.count });
-    if (this.terms.length !== this.size || this.vectors.length !== this.size * this.bits) {
+    if (this.terms.length !== this.size || this.memory.count !== this.size || this.memory.bits !== this.bits) {
       throw new RangeError("VectorCache: buffer sizes do not match count and bits");
     }
   }
 
   /**
    * A cache for the distinct values of `terms` (duplicates get one slot, in first-occurrence
-   * order). Vectors are not computed yet: call `fill` (here or in workers).
+   * order), with `regions` scratch regions for concurrent sign tasks. Vectors are not
+   * computed yet: call `fill` (here or in workers).
    */
-  static build(seed: number, bits: number, terms: ArrayLike<number>): VectorCache {
+  static build(seed: number, bits: number, terms: ArrayLike<number>, regions = 1): VectorCache {
     if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`invalid seed ${seed}`);
     if (!Number.isInteger(bits) || bits <= 0) throw new RangeError(`invalid bits ${bits}`);
     const slots = new NumberMap(terms.length, true);
@@ -205,7 +207,7 @@ export class VectorCache {
       bits,
       count,
       terms: termBuf,
-      vectors: new SharedArrayBuffer(count * bits * 4),
+      memory: SignMemory.create(bits, count, regions).toShared(),
       filled: new SharedArrayBuffer(count),
       keys: table.keys.buffer as SharedArrayBuffer,
       slots: table.values.buffer as SharedArrayBuffer,
@@ -228,23 +230,24 @@ export class VectorCache {
       throw new RangeError(`slot range [${from}, ${to}) outside [0, ${this.size})`);
     }
     const bits = this.bits;
+    const vectors = this.memory.vectors;
     for (let s = from; s < to; s++) {
       if (Atomics.load(this.filled, s) === 1) continue;
-      termVector(this.seed, this.terms[s], this.vectors.subarray(s * bits, (s + 1) * bits));
+      termVector(this.seed, this.terms[s], vectors.subarray(s * bits, (s + 1) * bits));
       // Publish after the data: a reader that sees 1 (Atomics.load) also sees the vector.
       Atomics.store(this.filled, s, 1);
     }
   }
 
-  /** Slot of `term`, or −1 if it is not cached. */
+  /** Slot of `term` if it is cached and filled, else −1. */
   slotOf(term: number): number {
-    return this.slots.get(term) ?? -1;
+    const s = this.slots.get(term) ?? -1;
+    return s >= 0 && Atomics.load(this.filled, s) === 1 ? s : -1;
   }
 
   /** A view of the vector of `term`, or null if the term is not cached or not filled yet. */
   get(term: number): Float32Array | null {
     const s = this.slotOf(term);
-    if (s < 0 || Atomics.load(this.filled, s) !== 1) return null;
-    return this.vectors.subarray(s * this.bits, (s + 1) * this.bits);
+    return s < 0 ? null : this.memory.vectors.subarray(s * this.bits, (s + 1) * this.bits);
   }
 }

@@ -4,8 +4,8 @@ import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
 import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
 import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
 import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
-import { accumulate, signBits, wordsPerSignature } from "./signature.js";
-import { WasmAccumulator } from "./accumulate-wasm.js";
+import { signBits, wordsPerSignature } from "./signature.js";
+import { Projections } from "./projections.js";
 
 export interface SignTask {
   workdir: string;
@@ -28,7 +28,7 @@ export interface SignStats {
 let shared: { weights: SharedNumberMap; table: NumberMap; cacheParts: VectorCacheParts; cache: VectorCache } | null = null;
 
 function views(task: SignTask): { table: NumberMap; cache: VectorCache } {
-  if (shared === null || shared.weights.keys !== task.weights.keys || shared.cacheParts.vectors !== task.cache.vectors) {
+  if (shared === null || shared.weights.keys !== task.weights.keys || shared.cacheParts.terms !== task.cache.terms) {
     shared = {
       weights: task.weights,
       table: NumberMap.fromShared(task.weights),
@@ -48,64 +48,42 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   const { table, cache } = views(task);
   const [counts] = readRunFileSync<ShardCounts>(shardFile(task.workdir, task.index, "counts"));
   const words = wordsPerSignature(task.bits);
-  const add = accumulator(task.bits);
   const records: SigRecord[] = [];
   let empty = 0;
   let at = 0;
-  for (let d = 0; d < counts.ordinals.length; d++) {
-    const end = at + counts.lengths[d];
-    add.reset();
-    let used = 0;
-    for (; at < end; at++) {
-      const term = counts.terms[at];
-      const factor = table.get(term);
-      if (factor === undefined || factor === 0) continue;
-      const vector = cache.get(term);
-      if (vector === null) {
-        termVector(task.seed, term, add.staging);
-        add.addStaged(counts.counts[at] * factor);
-      } else add.add(vector, counts.counts[at] * factor);
-      used++;
+  const sum = Projections.lease(cache.memory);
+  try {
+    for (let d = 0; d < counts.ordinals.length; d++) {
+      const end = at + counts.lengths[d];
+      sum.reset();
+      let used = 0;
+      for (; at < end; at++) {
+        const term = counts.terms[at];
+        const factor = table.get(term);
+        if (factor === undefined || factor === 0) continue;
+        const slot = cache.slotOf(term);
+        if (slot < 0) {
+          termVector(task.seed, term, sum.staging);
+          sum.addStaged(counts.counts[at] * factor);
+        } else sum.addSlot(slot, counts.counts[at] * factor);
+        used++;
+      }
+      if (used === 0) {
+        empty++;
+        continue;
+      }
+      const s = new Uint32Array(words);
+      signBits(sum.acc, s, 0);
+      records.push({ d: counts.ordinals[d], s });
     }
-    if (used === 0) {
-      empty++;
-      continue;
-    }
-    const s = new Uint32Array(words);
-    signBits(add.acc, s, 0);
-    records.push({ d: counts.ordinals[d], s });
+  } finally {
+    sum.release();
   }
   records.sort(compareSigRecords);
   await writeRunFile(shardFile(task.workdir, task.index, "run"), records);
   const stats: SignStats = { signed: records.length, empty };
   await writeMarker(task.workdir, `sign-${shardName(task.index)}`, stats);
   return stats;
-}
-
-/** The projections of one document being summed: WebAssembly SIMD when available, else TypeScript. */
-interface Accumulator {
-  acc: Float64Array;
-  staging: Float32Array;
-  reset(): void;
-  add(vector: Float32Array, weight: number): void;
-  addStaged(weight: number): void;
-}
-
-let wasmAccumulator: WasmAccumulator | null = null;
-
-/** The worker's accumulator for `bits` (both paths give identical bits: accumulate-wasm.ts). */
-function accumulator(bits: number): Accumulator {
-  if (wasmAccumulator?.bits !== bits) wasmAccumulator = WasmAccumulator.create(bits);
-  if (wasmAccumulator !== null) return wasmAccumulator;
-  const acc = new Float64Array(bits);
-  const staging = new Float32Array(bits);
-  return {
-    acc,
-    staging,
-    reset: () => acc.fill(0),
-    add: (vector, weight) => accumulate(acc, vector, weight),
-    addStaged: (weight) => accumulate(acc, staging, weight),
-  };
 }
 
 export interface FillTask {

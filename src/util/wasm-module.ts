@@ -64,7 +64,7 @@ export function simd(opcode: number, ...memarg: number[]): number[] {
 export interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports?: object) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
+  Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => { buffer: ArrayBuffer };
 }
 
 /** The runtime's WebAssembly, undefined where there is none. */
