@@ -1,6 +1,7 @@
 import { readRunFileSync } from "../runs/run-file.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { NumberMap } from "../util/number-map.js";
+import { sortOrder } from "../util/radix-order.js";
 import type { ShardDf } from "./count-shard.js";
 import { dfLimit, type PrepareOptions } from "../options.js";
 
@@ -27,23 +28,55 @@ export interface KeptTerms {
 export function keepTerms(df: NumberMap, docs: number, opts: Pick<PrepareOptions, "minDf" | "maxDf">): { kept: KeptTerms; dropped: number } {
   const min = dfLimit(opts.minDf, docs);
   const max = dfLimit(opts.maxDf, docs);
-  const kept: [number, number][] = [];
-  let dropped = 0;
+  const terms = new Float64Array(df.size);
+  const counts = new Uint32Array(df.size);
+  let n = 0;
   for (const [term, count] of df.entries()) {
-    if (count >= min && count <= max) kept.push([term, count]);
-    else dropped++;
+    if (count < min || count > max) continue;
+    terms[n] = term;
+    counts[n++] = count;
   }
-  kept.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return { kept: { terms: Float64Array.from(kept, (k) => k[0]), dfs: Uint32Array.from(kept, (k) => k[1]) }, dropped };
+  // Two stable radix sorts (a comparison sort of millions of pairs took seconds): by hash,
+  // then by decreasing df, which keeps equal dfs in hash order.
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    hi[i] = Math.floor(terms[i] / 0x1_0000_0000);
+    lo[i] = terms[i] >>> 0;
+  }
+  const byHash = sortOrder(hi, lo, n);
+  const complement = new Uint32Array(n);
+  for (let k = 0; k < n; k++) complement[k] = 0xffff_ffff - counts[byHash[k]];
+  const byDf = sortOrder(new Uint32Array(n), complement, n);
+  const kept: KeptTerms = { terms: new Float64Array(n), dfs: new Uint32Array(n) };
+  for (let k = 0; k < n; k++) {
+    const i = byHash[byDf[k]];
+    kept.terms[k] = terms[i];
+    kept.dfs[k] = counts[i];
+  }
+  return { kept, dropped: df.size - n };
+}
+
+/** The kept vocabulary as the sign pass looks it up, in shared memory for the workers. */
+export interface VocabularyIndex {
+  /** Term hash → rank, its position in KeptTerms (decreasing df). */
+  ranks: NumberMap;
+  /** Weight factor by rank: idf = ln(N / df) for tf-idf (a term in every document weighs 0), 1 for raw tf. */
+  factors: Float64Array;
 }
 
 /**
- * Term hash → weight factor of every kept term, in shared memory for the workers:
- * idf = ln(N / df) for tf-idf (a term in every document weighs 0), 1 for raw tf. A
- * document vector component is then tf(t, d) × factor(t).
+ * The rank and weight factor of every kept term. A document vector component is
+ * tf(t, d) × factor(t); the rank is also the term's slot in the vector cache, which holds the
+ * leading terms, so one lookup gives both.
  */
-export function weightFactors(kept: KeptTerms, docs: number, weighting: PrepareOptions["weighting"]): NumberMap {
-  const table = new NumberMap(kept.terms.length, true);
-  for (let k = 0; k < kept.terms.length; k++) table.set(kept.terms[k], weighting === "tfidf" ? Math.log(docs / kept.dfs[k]) : 1);
-  return table;
+export function vocabularyIndex(kept: KeptTerms, docs: number, weighting: PrepareOptions["weighting"]): VocabularyIndex {
+  const n = kept.terms.length;
+  const ranks = new NumberMap(n, true);
+  const factors = new Float64Array(new SharedArrayBuffer(n * 8));
+  for (let k = 0; k < n; k++) {
+    ranks.set(kept.terms[k], k);
+    factors[k] = weighting === "tfidf" ? Math.log(docs / kept.dfs[k]) : 1;
+  }
+  return { ranks, factors };
 }

@@ -239,10 +239,15 @@ export class VectorCache {
     }
   }
 
+  /** Whether `slot` (an integer ≥ 0) is a slot of the cache whose vector has been filled. */
+  isFilled(slot: number): boolean {
+    return slot < this.size && Atomics.load(this.filled, slot) === 1;
+  }
+
   /** Slot of `term` if it is cached and filled, else −1. */
   slotOf(term: number): number {
     const s = this.slots.get(term) ?? -1;
-    return s >= 0 && Atomics.load(this.filled, s) === 1 ? s : -1;
+    return s >= 0 && this.isFilled(s) ? s : -1;
   }
 
   /** A view of the vector of `term`, or null if the term is not cached or not filled yet. */

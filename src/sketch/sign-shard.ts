@@ -12,8 +12,11 @@ export interface SignTask {
   index: number;
   bits: number;
   seed: number;
-  /** Term → weight factor (idf or 1) of the kept vocabulary. */
-  weights: SharedNumberMap;
+  /** Term → rank in the kept vocabulary (vocabularyIndex). */
+  ranks: SharedNumberMap;
+  /** Weight factor (idf or 1) by rank, over a SharedArrayBuffer. */
+  factors: Float64Array;
+  /** Vectors of the leading terms of the vocabulary: a term's slot is its rank. */
   cache: VectorCacheParts;
 }
 
@@ -25,13 +28,13 @@ export interface SignStats {
 }
 
 /** Worker-local views of the shared tables, rebuilt only when the buffers change. */
-let shared: { weights: SharedNumberMap; table: NumberMap; cacheParts: VectorCacheParts; cache: VectorCache } | null = null;
+let shared: { ranks: SharedNumberMap; table: NumberMap; cacheParts: VectorCacheParts; cache: VectorCache } | null = null;
 
 function views(task: SignTask): { table: NumberMap; cache: VectorCache } {
-  if (shared === null || shared.weights.keys !== task.weights.keys || shared.cacheParts.terms !== task.cache.terms) {
+  if (shared === null || shared.ranks.keys !== task.ranks.keys || shared.cacheParts.terms !== task.cache.terms) {
     shared = {
-      weights: task.weights,
-      table: NumberMap.fromShared(task.weights),
+      ranks: task.ranks,
+      table: NumberMap.fromShared(task.ranks),
       cacheParts: task.cache,
       cache: VectorCache.fromShared(task.cache),
     };
@@ -42,7 +45,8 @@ function views(task: SignTask): { table: NumberMap; cache: VectorCache } {
 /**
  * Pass 2 of the preparatory phase for one shard: weights from the stored term counts and
  * the shared vocabulary, a random-hyperplane signature per document, and the shard's
- * signatures written as a run sorted by signature.
+ * signatures written as a run sorted by signature. One hash lookup per term gives its rank,
+ * hence its weight factor and its cache slot.
  */
 export async function signShard(task: SignTask): Promise<SignStats> {
   const { table, cache } = views(task);
@@ -59,13 +63,14 @@ export async function signShard(task: SignTask): Promise<SignStats> {
       let used = 0;
       for (; at < end; at++) {
         const term = counts.terms[at];
-        const factor = table.get(term);
-        if (factor === undefined || factor === 0) continue;
-        const slot = cache.slotOf(term);
-        if (slot < 0) {
+        const rank = table.get(term);
+        if (rank === undefined) continue;
+        const factor = task.factors[rank];
+        if (factor === 0) continue;
+        if (!cache.isFilled(rank)) {
           termVector(task.seed, term, sum.staging);
           sum.addStaged(counts.counts[at] * factor);
-        } else sum.addSlot(slot, counts.counts[at] * factor);
+        } else sum.addSlot(rank, counts.counts[at] * factor);
         used++;
       }
       if (used === 0) {

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { weightFactors, type KeptTerms } from "../../features/vocabulary.js";
+import { vocabularyIndex, type KeptTerms } from "../../features/vocabulary.js";
 import { readRunFileSync } from "../../runs/run-file.js";
 import { VectorCache } from "../../sketch/random-vectors.js";
 import type { SignStats } from "../../sketch/sign-shard.js";
@@ -42,7 +42,7 @@ export async function signStep(workdir: string, config: RunConfig, slice: Slice,
   if (todo.length === 0) return;
   const { bits, seed, weighting } = config.prepare;
   const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
-  const weights = weightFactors(kept, vocabulary.documents, weighting);
+  const terms = vocabularyIndex(kept, vocabulary.documents, weighting);
   // Terms with df 1 are not cached: their one vector costs the same computed in the sign pass.
   const cacheSize = Math.min(repeatedTerms(kept.dfs), Math.floor(VECTOR_CACHE_BYTES / (bits * 4)));
   const cache = VectorCache.build(seed, bits, kept.terms.subarray(0, cacheSize), pool.threads);
@@ -56,7 +56,7 @@ export async function signStep(workdir: string, config: RunConfig, slice: Slice,
   const pending: Promise<SignStats>[] = [];
   let signed = 0;
   for (const index of todo) {
-    const task = { workdir, index, bits, seed, weights: weights.toShared(), cache: cache.toShared() };
+    const task = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, cache: cache.toShared() };
     const { result } = await pool.submit<SignStats>("sign", task);
     pending.push(result.then((s) => (progress.update(++signed), s)));
   }
