@@ -7,7 +7,7 @@ import { InputError } from "../util/errors.js";
 import { countsOfHashes, keptHashes, tokenHash, type TermOptions } from "./terms.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
 import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
-import { sortOrder } from "../util/radix-order.js";
+import { integerOrder } from "../util/radix-order.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 
 /** The term counts of a shard's documents, flattened (one record per shard file). */
@@ -46,13 +46,7 @@ export interface ShardStats {
  */
 export function documentFrequencies(docTerms: Float64Array): ShardDf {
   const n = docTerms.length;
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    hi[i] = Math.floor(docTerms[i] / TWO_32);
-    lo[i] = docTerms[i] >>> 0;
-  }
-  const order = sortOrder(hi, lo, n);
+  const order = integerOrder(docTerms, n);
   const terms = new Float64Array(n);
   const dfs = new Uint32Array(n);
   let m = 0;
@@ -64,7 +58,6 @@ export function documentFrequencies(docTerms: Float64Array): ShardDf {
   return { terms: terms.slice(0, m), dfs: dfs.slice(0, m) };
 }
 
-const TWO_32 = 0x1_0000_0000;
 
 export interface CountTask {
   workdir: string;

@@ -1,7 +1,7 @@
 import { readRunFileSync } from "../runs/run-file.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { NumberMap } from "../util/number-map.js";
-import { sortOrder } from "../util/radix-order.js";
+import { integerOrder, wordOrder } from "../util/radix-order.js";
 import type { ShardDf } from "./count-shard.js";
 import { dfLimit, type PrepareOptions } from "../options.js";
 
@@ -38,16 +38,10 @@ export function keepTerms(df: NumberMap, docs: number, opts: Pick<PrepareOptions
   }
   // Two stable radix sorts (a comparison sort of millions of pairs took seconds): by hash,
   // then by decreasing df, which keeps equal dfs in hash order.
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    hi[i] = Math.floor(terms[i] / 0x1_0000_0000);
-    lo[i] = terms[i] >>> 0;
-  }
-  const byHash = sortOrder(hi, lo, n);
+  const byHash = integerOrder(terms, n);
   const complement = new Uint32Array(n);
   for (let k = 0; k < n; k++) complement[k] = 0xffff_ffff - counts[byHash[k]];
-  const byDf = sortOrder(new Uint32Array(n), complement, n);
+  const byDf = wordOrder(complement, n);
   const kept: KeptTerms = { terms: new Float64Array(n), dfs: new Uint32Array(n) };
   for (let k = 0; k < n; k++) {
     const i = byHash[byDf[k]];

@@ -1,4 +1,4 @@
-import { sortOrder } from "../util/radix-order.js";
+import { wordOrder } from "../util/radix-order.js";
 
 /**
  * Calls `onGroup(members, from, to)` for every run of two or more members sharing a key;
@@ -10,8 +10,7 @@ export function forEachKeyGroup(
   onGroup: (members: Uint32Array, from: number, to: number) => void,
 ): void {
   const n = keys.length;
-  // 32-bit keys: the high words are all zero, so their radix passes are skipped.
-  const order = sortOrder(new Uint32Array(n), keys, n);
+  const order = wordOrder(keys, n);
   const sorted = new Uint32Array(n);
   for (let k = 0; k < n; k++) sorted[k] = members[order[k]];
   let from = 0;

@@ -62,3 +62,19 @@ export function sortOrder(hi: Uint32Array, lo: Uint32Array, n: number): Uint32Ar
   }
   return src;
 }
+
+/** Indices 0 … n−1 sorted by (keys[i], i): one 32-bit word per key (the all-zero high words' passes are skipped). */
+export function wordOrder(keys: Uint32Array, n: number): Uint32Array {
+  return sortOrder(new Uint32Array(n), keys, n);
+}
+
+/** Indices 0 … n−1 sorted by (values[i], i) for integers in [0, 2^53), e.g. term hashes. */
+export function integerOrder(values: Float64Array, n: number): Uint32Array {
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    hi[i] = Math.floor(values[i] / 0x1_0000_0000);
+    lo[i] = values[i] >>> 0;
+  }
+  return sortOrder(hi, lo, n);
+}
