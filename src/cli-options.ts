@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
-import { DEFAULT_CHUNK_BYTES, DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PlebOptions, type PrepareOptions } from "./options.js";
+import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
 import { VertdupError } from "./util/errors.js";
 import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
 
@@ -28,7 +28,17 @@ export function withPlebOptions<T>(y: Argv<T>) {
     .option("iterations-per-group", { type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)" });
 }
 
-/** Options every command that computes shares. */
+/** What pairs.tsv holds (run and pleb). */
+export function withPairsOptions<T>(y: Argv<T>) {
+  return y
+    .option("pairs", { choices: ["edges", "all"] as const, default: DEFAULT_PAIRS.mode, describe: "pairs.tsv: pairs found between groups (edges) or every document pair (all: quadratic)" })
+    .option("pairs-limit", { type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)" });
+}
+
+export function pairsOutputFrom(a: { pairs: "edges" | "all"; "pairs-limit": number }): PairsOutput {
+  return { mode: a.pairs, limit: positiveInt("pairs-limit", a["pairs-limit"], 0) };
+}
+
 /** --resume: continue an interrupted run in the same work directory. */
 export function withResumeOption<T>(y: Argv<T>) {
   return y.option("resume", {

@@ -11,6 +11,18 @@ export interface PrepareOptions extends ReaderOptions, TermOptions {
   seed: number;
 }
 
+/**
+ * What pairs.tsv holds: `edges`, the pairs found between distinct groups (linear in the
+ * corpus); `all`, every document pair of every group and edge (quadratic in a group's size,
+ * refused over `limit` lines unless the limit is 0).
+ */
+export interface PairsOutput {
+  mode: "edges" | "all";
+  limit: number;
+}
+
+export const DEFAULT_PAIRS: PairsOutput = { mode: "edges", limit: 100_000_000 };
+
 /** Options of the PLEB phase. */
 export interface PlebOptions {
   threshold: number;

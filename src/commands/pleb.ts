@@ -1,12 +1,12 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, withResumeOption, plebOptionsFrom, withExecutionOptions, withPlebOptions } from "../cli-options.js";
+import { executionOptionsFrom, withPairsOptions, withResumeOption, plebOptionsFrom, withExecutionOptions, withPlebOptions } from "../cli-options.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { runSummary } from "./summary.js";
 import { KEEP_OPTION } from "../methods/method-cli.js";
 
 const builder = (y: Argv) =>
-  withResumeOption(withExecutionOptions(withPlebOptions(y)))
+  withPairsOptions(withResumeOption(withExecutionOptions(withPlebOptions(y))))
     .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "prepared work directory" })
     .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
     .option(...KEEP_OPTION)
