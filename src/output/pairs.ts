@@ -81,14 +81,19 @@ function countingSort(order: Uint32Array, key: (k: number) => number, n: number)
 }
 
 /**
- * Indices of the edges in corpus order (by a, then b), each pair of documents once: two
- * stable counting sorts over the N documents, linear in edges + documents.
+ * Indices 0..count-1 of pairs ordered by (first, second), both in [0, n): two stable
+ * counting sorts, linear in pairs + n (no comparison sort, no key that could overflow).
  */
+export function pairOrder(count: number, first: (k: number) => number, second: (k: number) => number, n: number): Uint32Array {
+  let order: Uint32Array = new Uint32Array(count);
+  for (let k = 0; k < count; k++) order[k] = k;
+  order = countingSort(order, second, n);
+  return countingSort(order, first, n);
+}
+
+/** Indices of the edges in corpus order (by a, then b), each pair of documents once. */
 export function edgeOrder(edges: EdgeList, documents: number): Uint32Array {
-  let order: Uint32Array = new Uint32Array(edges.length);
-  for (let k = 0; k < order.length; k++) order[k] = k;
-  order = countingSort(order, (k) => edges.b(k), documents);
-  order = countingSort(order, (k) => edges.a(k), documents);
+  const order = pairOrder(edges.length, (k) => edges.a(k), (k) => edges.b(k), documents);
   let kept = 0;
   for (let i = 0; i < order.length; i++) {
     const k = order[i];
