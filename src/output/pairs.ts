@@ -120,7 +120,8 @@ export function allPairsCount(groups: IdentityGroups, edges: EdgeList, order: Ui
 }
 
 /**
- * pairs.tsv in `all` mode, generated in corpus order without holding the pairs: for each
+ * pairs.tsv in `all` mode (pieces of whole lines), generated in corpus order without holding
+ * the pairs: for each
  * document x, the documents y > x of its own group (1.0000) and of every group joined to
  * its group by an edge (the edge's similarity), merged in order through a heap of those
  * groups' member lists. Work is proportional to the lines written (times log of the degree).
@@ -203,12 +204,20 @@ export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, ord
     heapSize = lists;
     for (let i = 0; i < lists; i++) heap[i] = i;
     for (let i = (heapSize >> 1) - 1; i >= 0; i--) siftDown(i);
-    const idX = escapeField(ids.get(x));
+    // Lines of one document go out together: a generator step per line would cost more
+    // than the line.
+    const head = escapeField(ids.get(x)) + "\t";
+    let text = "";
     while (heapSize > 0) {
       const list = heap[0];
-      yield `${idX}\t${escapeField(ids.get(members[pos[list]]))}\t${sim[list]}\n`;
+      text += `${head}${escapeField(ids.get(members[pos[list]]))}\t${sim[list]}\n`;
       if (++pos[list] === end[list]) heap[0] = heap[--heapSize];
       siftDown(0);
+      if (text.length > 1 << 16) {
+        yield text;
+        text = "";
+      }
     }
+    yield text;
   }
 }
