@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EdgeList, NO_DOC } from "../../src/clusters/duplicate-graph.js";
@@ -12,6 +12,7 @@ import { DocIds } from "../../src/output/doc-ids.js";
 import { writeGraphOutputs } from "../../src/output/graph-outputs.js";
 import { escapeField } from "../../src/output/tsv-field.js";
 import type { SignatureStore } from "../../src/runs/signature-store.js";
+import { vertdup } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-runpairs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,6 +92,23 @@ describe("a run's pairs.tsv with groups.tsv beside it", () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("vertdup compare", () => {
+  it("judges a run's output directory by every pair it stands for, with escaped ids", async () => {
+    const base = join(dir, "cli");
+    mkdirSync(base);
+    // Group {a\tb, c, d\\e} and an edge from its leader to f (0.9): 3 + 3 pairs.
+    const ids = DocIds.fromLists([["a\tb", "c", "d\\e", "f"]]);
+    const edges = new EdgeList();
+    edges.push(0, 3, 0.9);
+    await writeGraphOutputs(base, { documents: 4, firstOf: Uint32Array.from([0, 0, 0, 3]), edges }, ids, [1, 1, 1, 1], { keep: "first", pairs: { mode: "edges", limit: 0 } });
+    writeFileSync(join(base, "ref.tsv"), "doc_a\tdoc_b\tsimilarity\nc\td\\\\e\t1\nd\\\\e\tf\t0.9\na\\tb\tg\t0.9\n");
+    const r = vertdup(["compare", "--reference", join(base, "ref.tsv"), "--candidate", join(base, "pairs.tsv"), "--json", join(base, "r.json")]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("found 2 of 3");
+    expect(JSON.parse(readFileSync(join(base, "r.json"), "utf8")).retrieval).toMatchObject({ reference: 3, candidate: 6, truePositives: 2 });
   });
 });
 
