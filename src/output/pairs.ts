@@ -121,10 +121,10 @@ export function allPairsCount(groups: IdentityGroups, edges: EdgeList, order: Ui
 
 /**
  * pairs.tsv in `all` mode (pieces of whole lines), generated in corpus order without holding
- * the pairs: for each
- * document x, the documents y > x of its own group (1.0000) and of every group joined to
- * its group by an edge (the edge's similarity), merged in order through a heap of those
- * groups' member lists. Work is proportional to the lines written (times log of the degree).
+ * the pairs: for each document x, the documents y > x of its own group (1.0000) and of every
+ * group joined to its group by an edge (the edge's similarity), merged in order through a
+ * heap of those groups' member lists. Work is proportional to the lines written (times log
+ * of the degree).
  */
 export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, order: Uint32Array, ids: DocIds): Generator<string> {
   const { firstOf, edges } = graph;
