@@ -8,9 +8,12 @@ function doc(id: string, ...paragraphs: string[][]): string {
   return `<doc id="${id}">\n${paragraphs.map((p) => `<p>\n<s>\n${p.join("\n")}\n</s>\n</p>\n`).join("")}</doc>\n`;
 }
 
-/** `n` pseudo-random words from a vocabulary of `vocabulary` made-up words. */
+/**
+ * `n` pseudo-random words from a vocabulary of `vocabulary` made-up words, log-uniform as in
+ * text: a few words are frequent, most are rare.
+ */
 function words(r: () => number, n: number, vocabulary: number): string[] {
-  return Array.from({ length: n }, () => `w${Math.floor(r() * vocabulary).toString(36)}`);
+  return Array.from({ length: n }, () => `w${Math.floor(Math.exp(r() * Math.log(vocabulary))).toString(36)}`);
 }
 
 /**
@@ -25,7 +28,7 @@ export function writeIdenticalCorpus(path: string, copies: number, unique: numbe
   let u = 0;
   while (c < copies || u < unique) {
     if (u >= unique || (c < copies && r() < copies / (copies + unique))) parts.push(doc(`nf${c++}`, NOT_FOUND));
-    else parts.push(doc(`u${u++}`, words(r, 8 + Math.floor(r() * 33), 1 << 20)));
+    else parts.push(doc(`u${u++}`, words(r, 8 + Math.floor(r() * 33), 100_000)));
   }
   writeFileSync(path, parts.join(""));
 }
@@ -38,6 +41,6 @@ export function writeNearCopyCorpus(path: string, copies: number, seed = 1): voi
   const r = rng(seed);
   const article = words(r, 300, 5000);
   const parts: string[] = [];
-  for (let k = 0; k < copies; k++) parts.push(doc(`nc${k}`, words(r, 4, 1 << 20), article));
+  for (let k = 0; k < copies; k++) parts.push(doc(`nc${k}`, words(r, 4, 100_000), article));
   writeFileSync(path, parts.join(""));
 }
