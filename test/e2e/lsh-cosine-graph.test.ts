@@ -1,18 +1,23 @@
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readTsv, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+import { CLI, readTsv, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 import { writeIdenticalCorpus, writeNearCopyCorpus } from "../helpers/copies.js";
 
 afterAll(removeTempDirs);
 
 const SAMPLE = "data-samples/sample.vert.gz";
 
-function run(args: string[]): string {
+/** `vertdup args… -o <new dir> --quiet` in a child process, without blocking the test runner. */
+async function run(args: string[]): Promise<string> {
   const out = tempDir();
-  const r = vertdup([...args, "-o", out, "--quiet"]);
-  expect(r.stderr).not.toMatch(/error/);
-  expect(r.status).toBe(0);
+  const child = spawn(process.execPath, [CLI, ...args, "-o", out, "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const status = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  expect(stderr).not.toMatch(/error/);
+  expect(status).toBe(0);
   return out;
 }
 
@@ -26,10 +31,10 @@ function outputsOf(out: string): string[] {
 }
 
 describe("lsh-cosine on huge groups of copies", () => {
-  it("runs 200,000 identical documents in seconds, with outputs linear in the corpus", () => {
+  it("runs 200,000 identical documents in seconds, with outputs linear in the corpus", async () => {
     const corpus = join(tempDir(), "ident.vert");
     writeIdenticalCorpus(corpus, 200_000, 20);
-    const out = run(["run", corpus, "--iterations", "5"]);
+    const out = await run(["run", corpus, "--iterations", "5"]);
     const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
     expect(m.counts.documents).toBe(200_020);
     expect(m.counts.groups).toBe(1);
@@ -45,12 +50,12 @@ describe("lsh-cosine on huge groups of copies", () => {
     expect(total).toBeLessThan(20 << 20);
   }, 60_000);
 
-  it("keeps PLEB bounded on a cluster of near copies: at most one kept pair per signature", () => {
+  it("keeps PLEB bounded on a cluster of near copies: at most one kept pair per signature", async () => {
     const corpus = join(tempDir(), "near.vert");
     writeNearCopyCorpus(corpus, 3000);
     const work = tempDir();
     // tf weights: with tf-idf the article's words, in every document, would weigh nothing.
-    const out = run(["run", corpus, "-w", work, "--weighting", "tf", "--iterations", "20", "--iterations-per-group", "5"]);
+    const out = await run(["run", corpus, "-w", work, "--weighting", "tf", "--iterations", "20", "--iterations-per-group", "5"]);
     const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
     const groupPairs = readdirSync(join(work, "markers"))
       .filter((f) => f.includes("-group-"))
@@ -67,17 +72,18 @@ describe("lsh-cosine on huge groups of copies", () => {
 describe("--pairs edges", () => {
   const base = ["run", SAMPLE, "--iterations", "12", "--threshold", "0.8"];
 
-  it("gives the same outputs whatever --workers and --iterations-per-group", () => {
-    const reference = outputsOf(run([...base, "--workers", "1", "--iterations-per-group", "12"]));
-    expect(readTsv(join(run([...base, "--workers", "1"]), "pairs.tsv")).length).toBeGreaterThan(10);
+  it("gives the same outputs whatever --workers and --iterations-per-group", async () => {
+    const first = await run([...base, "--workers", "1", "--iterations-per-group", "12"]);
+    expect(readTsv(join(first, "pairs.tsv")).length).toBeGreaterThan(10);
+    const reference = outputsOf(first);
     for (const [workers, perGroup] of [["2", "1"], ["2", "5"], ["1", "3"]]) {
-      expect(outputsOf(run([...base, "--workers", workers, "--iterations-per-group", perGroup]))).toEqual(reference);
+      expect(outputsOf(await run([...base, "--workers", workers, "--iterations-per-group", perGroup]))).toEqual(reference);
     }
   }, 120_000);
 
-  it("clusters exactly as --pairs all, with fewer pairs", () => {
-    const edges = run(base);
-    const all = run([...base, "--pairs", "all"]);
+  it("clusters exactly as --pairs all, with fewer pairs", async () => {
+    const edges = await run(base);
+    const all = await run([...base, "--pairs", "all"]);
     expect(readFileSync(join(edges, "clusters.tsv"), "utf8")).toBe(readFileSync(join(all, "clusters.tsv"), "utf8"));
     const me = JSON.parse(readFileSync(join(edges, "manifest.json"), "utf8"));
     const ma = JSON.parse(readFileSync(join(all, "manifest.json"), "utf8"));
