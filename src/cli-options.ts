@@ -99,6 +99,7 @@ interface ParsedPleb {
   "shift-count": number;
   iterations: number;
   seed: number;
+  pairs?: PlebOptions["pairs"];
 }
 
 export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
@@ -109,6 +110,7 @@ export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
     shiftCount: positiveInt("shift-count", a["shift-count"], 0),
     iterations: positiveInt("iterations", a.iterations),
     seed: positiveInt("seed", a.seed, 0),
+    pairs: a.pairs ?? DEFAULT_PLEB.pairs,
   };
 }
 

@@ -30,6 +30,8 @@ export interface PlebOptions {
   shiftCount: number;
   iterations: number;
   seed: number;
+  /** Pairs kept by the iterations: their spanning forest (`edges`) or every one (`all`). */
+  pairs: PairsOutput["mode"];
 }
 
 export interface ExecutionOptions {
@@ -66,6 +68,7 @@ export const DEFAULT_PLEB: PlebOptions = {
   shiftCount: 70,
   iterations: 100,
   seed: 1,
+  pairs: DEFAULT_PAIRS.mode,
 };
 
 /** Resolves a df limit given as a count or as a fraction (< 1) of `docs`. */

@@ -4,6 +4,7 @@ import { WorkerPool } from "../../src/coordinator/pool.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { DEFAULT_PREPARE, type PrepareOptions } from "../../src/options.js";
 import { loadSignatureStore, type SignatureStore } from "../../src/runs/signature-store.js";
+import { FoundPairs } from "../../src/pleb/found-pairs.js";
 import { loadDocIds, type DocIds } from "../../src/output/doc-ids.js";
 import { signatureOfDocument } from "../../src/output/pairs.js";
 import { hammingDistance } from "../../src/pleb/hamming.js";
@@ -73,9 +74,10 @@ export async function plebRecall(
 ): Promise<PlebRun> {
   const tracker = new ReferenceRecall(reference, p.ids, p.store);
   const t0 = performance.now();
-  const result = await runIterations(p.store, { ...settings, seed: 1 }, 1, settings.iterations, { workers }, pool, () => undefined);
+  const found = new FoundPairs(Math.max(p.store.count, 1));
+  const iterationSeconds = await runIterations(p.store, { ...settings, seed: 1 }, 1, settings.iterations, { workers }, pool, found, () => undefined);
   const seconds = (performance.now() - t0) / 1000;
-  return { recall: iterationLog(p.store, result.found, result.seconds, tracker).map((r) => 100 * (r.recall ?? 0)), seconds };
+  return { recall: iterationLog(p.store, found, iterationSeconds, tracker).map((r) => 100 * (r.recall ?? 0)), seconds };
 }
 
 /**

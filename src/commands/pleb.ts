@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, withPairsOptions, withResumeOption, plebOptionsFrom, withExecutionOptions, withPlebOptions } from "../cli-options.js";
+import { executionOptionsFrom, pairsOutputFrom, withPairsOptions, withResumeOption, plebOptionsFrom, withExecutionOptions, withPlebOptions } from "../cli-options.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { runSummary } from "./summary.js";
@@ -10,7 +10,7 @@ const builder = (y: Argv) =>
     .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "prepared work directory" })
     .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
     .option(...KEEP_OPTION)
-    .option("reference", { type: "string", describe: "pairs file (e.g. from hamming-full): log the running recall against it" });
+    .option("reference", { type: "string", describe: "pairs file (e.g. from hamming-full): log the running recall against it (needs --pairs all)" });
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -20,7 +20,8 @@ export const plebCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), { keep: a.keep, reference: a.reference, resume: a.resume });
+    const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume };
+    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), output);
     process.stdout.write(runSummary(a.o, manifest) + "\n");
   },
 };

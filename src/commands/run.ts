@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { executionOptionsFrom, inputPaths, withPairsOptions, withResumeOption, plebOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPlebOptions, withPrepareOptions } from "../cli-options.js";
+import { executionOptionsFrom, inputPaths, pairsOutputFrom, withPairsOptions, withResumeOption, plebOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPlebOptions, withPrepareOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
@@ -35,7 +35,8 @@ export const runCommand = {
     try {
       if (a.method === "lsh-cosine") {
         await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
-        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, { keep: a.keep, resume: a.resume });
+        const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
+        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
         process.stdout.write(runSummary(a.o, manifest) + "\n");
       } else {
         const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);

@@ -7,9 +7,10 @@ export function runSummary(outdir: string, m: RunManifest): string {
   const c = m.counts;
   const seconds = Object.values(m.phases).reduce((s, p) => s + p.seconds, 0);
   return (
-    `pairs: ${join(outdir, "pairs.tsv")}\n` +
+    `pairs: ${join(outdir, "pairs.tsv")}, clusters: ${join(outdir, "clusters.tsv")}\n` +
     `${c.documents} documents, ${c.tokens} tokens, ${c.distinctSignatures} distinct signatures → ` +
-    `${c.pairs} pairs ≥ ${m.pleb.threshold} in ${seconds.toFixed(1)} s`
+    `${c.pairs} pairs ≥ ${m.pleb.threshold} (--pairs ${m.pleb.pairs}), ${m.clusters?.clusters ?? 0} clusters, ` +
+    `${m.clusters?.duplicates ?? 0} duplicates in ${seconds.toFixed(1)} s`
   );
 }
 

@@ -73,7 +73,7 @@ async function runStep(step: Step, workdir: string, slice: Slice, quiet: boolean
     }
     return;
   }
-  await outputStep(workdir, settings.outdir, prepared, store, plan, { keep: settings.keep });
+  await outputStep(workdir, settings.outdir, prepared, store, plan, { keep: settings.keep, pairsLimit: settings.pairsLimit });
 }
 
 /** One phase (or one array task's slice of it) of a run, as the Slurm batch scripts call it. */

@@ -5,7 +5,7 @@ import { ensureWritableDir } from "../util/output-dir.js";
 import { WorkerPool } from "./pool.js";
 import { readPrepareManifest } from "./prepare-manifest.js";
 import type { Reporter } from "./progress.js";
-import { outputStep, type OutputOptions } from "./steps/output-step.js";
+import { checkReference, outputStep, type OutputOptions } from "./steps/output-step.js";
 import { plebPhaseName, plebPlan, plebStep, resetPlan } from "./steps/pleb-step.js";
 import { timed } from "./steps/timing.js";
 import { WHOLE } from "./workdir.js";
@@ -27,6 +27,7 @@ export async function plebPhase(
   await ensureWritableDir(outdir);
   const store = loadSignatureStore(workdir, prepared.options.bits);
   const plan = plebPlan(workdir, opts, exec.iterationsPerGroup);
+  checkReference(plan, output);
   if (!output.resume) await resetPlan(workdir, plan);
   const pool = new WorkerPool("pleb", exec.workers);
   try {

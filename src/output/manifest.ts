@@ -16,9 +16,16 @@ export interface RunManifest {
   prepare: PrepareManifest["options"];
   pleb: PlebOptions;
   counts: PrepareManifest["counts"] & {
+    /** Document pairs sharing a signature (counted, never listed). */
     identicalSignaturePairs: number;
+    /** Signature pairs kept: every pair found (`--pairs all`) or their spanning forest. */
     signaturePairs: number;
+    /** groups.tsv: groups of identical signatures with ≥ 2 documents, and their documents. */
+    groups: number;
+    documentsInGroups: number;
+    /** Lines of pairs.tsv. */
     pairs: number;
+    /** Beam positions scanned (pairs skipped as already joined included). */
     comparisons: number;
   };
   /** clusters.tsv: components of the pairs and the keep rule. */
@@ -31,12 +38,16 @@ export async function writeManifest(outdir: string, manifest: RunManifest): Prom
   await writeAtomic(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
 }
 
-/** pleb-log.tsv; with a reference (rows carry `recall`) a last column `recall` (fraction, 4 decimals). */
-export async function writePlebLog(outdir: string, rows: readonly IterationRow[]): Promise<void> {
+/**
+ * pleb-log.tsv, counting `pairs` (new_pairs, total_pairs) or `links` (new_links,
+ * total_links); with a reference (rows carry `recall`) a last column `recall` (fraction, 4
+ * decimals).
+ */
+export async function writePlebLog(outdir: string, rows: readonly IterationRow[], counted: "pairs" | "links"): Promise<void> {
   const withRecall = rows.length > 0 && rows[0].recall !== undefined;
   const lines = rows.map(
-    (r) => `${r.iteration}\t${r.newPairs}\t${r.totalPairs}\t${r.seconds.toFixed(3)}` + (withRecall ? `\t${(r.recall ?? 0).toFixed(4)}` : ""),
+    (r) => `${r.iteration}\t${r.fresh}\t${r.total}\t${r.seconds.toFixed(3)}` + (withRecall ? `\t${(r.recall ?? 0).toFixed(4)}` : ""),
   );
-  const header = "iteration\tnew_pairs\ttotal_pairs\tseconds" + (withRecall ? "\trecall" : "");
+  const header = `iteration\tnew_${counted}\ttotal_${counted}\tseconds` + (withRecall ? "\trecall" : "");
   await writeAtomic(join(outdir, "pleb-log.tsv"), [header, ...lines].join("\n") + "\n");
 }

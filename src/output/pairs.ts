@@ -1,39 +1,9 @@
 import type { SignatureStore } from "../runs/signature-store.js";
-import type { FoundPairs } from "../pleb/found-pairs.js";
 import type { DuplicateGraph, EdgeList } from "../clusters/duplicate-graph.js";
 import type { IdentityGroups } from "../clusters/identity-groups.js";
 import type { DocIds } from "./doc-ids.js";
 import { writeLineFile } from "./line-file.js";
 import { escapeField } from "./tsv-field.js";
-
-/**
- * Document pairs in corpus order: key a·N + b for documents a < b (N documents, exact while
- * N² < 2^53), sorted. Every document of signature i pairs with every document of signature
- * j for a found pair (i, j); documents sharing a signature pair with each other.
- */
-export function documentPairKeys(store: SignatureStore, found: FoundPairs, documents: number): Float64Array {
-  let total = 0;
-  const docsOf = (i: number) => store.offsets[i + 1] - store.offsets[i];
-  for (let i = 0; i < store.count; i++) total += (docsOf(i) * (docsOf(i) - 1)) / 2;
-  for (const [i, j] of found.pairs()) total += docsOf(i) * docsOf(j);
-  const keys = new Float64Array(total);
-  let k = 0;
-  const { offsets, docs } = store;
-  const put = (x: number, y: number) => {
-    keys[k++] = x < y ? x * documents + y : y * documents + x;
-  };
-  for (let i = 0; i < store.count; i++) {
-    for (let p = offsets[i]; p < offsets[i + 1]; p++) {
-      for (let q = p + 1; q < offsets[i + 1]; q++) put(docs[p], docs[q]);
-    }
-  }
-  for (const [i, j] of found.pairs()) {
-    for (let p = offsets[i]; p < offsets[i + 1]; p++) {
-      for (let q = offsets[j]; q < offsets[j + 1]; q++) put(docs[p], docs[q]);
-    }
-  }
-  return keys.sort();
-}
 
 /** Store index of each document's signature (documents without one: 0xffffffff). */
 export function signatureOfDocument(store: SignatureStore, documents: number): Uint32Array {

@@ -30,6 +30,10 @@ export function prefixWords(W: number, maxDistance: number): number {
  * array (one random read per signature instead of one per comparison), and a pair is
  * compared in full only when its prefix distance is ≤ maxDistance. Distances only grow with
  * more words, so the pairs reported and their distances are exactly those of a full scan.
+ *
+ * With `labels` (a component label per store index), pairs whose two labels are equal are
+ * skipped uncompared: they are known to be joined already (SpanningForest). The labels are
+ * gathered in sorted order beside the prefixes, for the same reason.
  */
 export function beamScan(
   store: Uint32Array,
@@ -40,18 +44,24 @@ export function beamScan(
   beam: number,
   maxDistance: number,
   out: (i: number, j: number, distance: number) => void,
+  labels?: Uint32Array,
 ): number {
   const n = order.length;
   const last = Math.min(n, to + beam);
   const P = prefixWords(W, maxDistance);
   const prefix = new Uint32Array(Math.max(0, last - from) * P);
   for (let p = from; p < last; p++) prefix.set(store.subarray(order[p] * W, order[p] * W + P), (p - from) * P);
+  // Without labels every position gets its own, so no pair is skipped.
+  const label = new Uint32Array(Math.max(0, last - from));
+  for (let p = from; p < last; p++) label[p - from] = labels === undefined ? p : labels[order[p]];
   let found = 0;
   for (let p = from; p < to; p++) {
     const a = order[p];
     const end = Math.min(n, p + beam + 1);
     const pa = (p - from) * P;
+    const la = label[p - from];
     for (let q = p + 1; q < end; q++) {
+      if (label[q - from] === la) continue;
       let x = pa;
       let y = (q - from) * P;
       const xEnd = x + P;
@@ -113,7 +123,7 @@ export class PairList {
   }
 }
 
-/** beamScan collecting the pairs into `into` (a new PairList by default), which it returns. */
+/** beamScan (skipping pairs with equal `labels`, if given) collecting the pairs into `into` (a new PairList by default), which it returns. */
 export function beamScanPairs(
   store: Uint32Array,
   W: number,
@@ -123,7 +133,8 @@ export function beamScanPairs(
   beam: number,
   maxDistance: number,
   into: PairList = new PairList(),
+  labels?: Uint32Array,
 ): PairList {
-  beamScan(store, W, order, from, to, beam, maxDistance, (i, j, d) => into.push(i, j, d));
+  beamScan(store, W, order, from, to, beam, maxDistance, (i, j, d) => into.push(i, j, d), labels);
   return into;
 }

@@ -1,4 +1,5 @@
 import { NumberMap } from "../util/number-map.js";
+import type { PairColumns } from "./spanning-forest.js";
 
 /** Distances and iterations share one float64: iteration · 2^17 + distance (bits ≤ 65536). */
 const ITERATION_UNIT = 1 << 17;
@@ -55,7 +56,7 @@ export class FoundPairs {
   }
 
   /** The pairs as parallel arrays, for a run file. */
-  toColumns(): { i: Uint32Array; j: Uint32Array; distance: Uint32Array; iteration: Uint32Array } {
+  toColumns(): PairColumns {
     const n = this.size;
     const out = { i: new Uint32Array(n), j: new Uint32Array(n), distance: new Uint32Array(n), iteration: new Uint32Array(n) };
     let k = 0;
@@ -68,7 +69,7 @@ export class FoundPairs {
     return out;
   }
 
-  addColumns(c: { i: Uint32Array; j: Uint32Array; distance: Uint32Array; iteration: Uint32Array }): void {
+  addColumns(c: PairColumns): void {
     for (let k = 0; k < c.i.length; k++) this.add(c.i[k], c.j[k], c.distance[k], c.iteration[k]);
   }
 }

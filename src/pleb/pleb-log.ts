@@ -1,12 +1,16 @@
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { FoundPairs } from "./found-pairs.js";
 import { identicalPairs } from "./run-pleb.js";
+import type { PairColumns } from "./spanning-forest.js";
 
-/** One line of pleb-log.tsv: document pairs first found by an iteration (0 = identical signatures). */
+/**
+ * One line of pleb-log.tsv: what an iteration found first (0 = identical signatures), as
+ * document pairs (`--pairs all`) or as links (`--pairs edges`), and the running total.
+ */
 export interface IterationRow {
   iteration: number;
-  newPairs: number;
-  totalPairs: number;
+  fresh: number;
+  total: number;
   seconds: number;
   /** Share of the reference pairs found so far (only with a reference). */
   recall?: number;
@@ -46,7 +50,7 @@ export function iterationLog(
   let total = 0;
   for (let it = 0; it <= iterations; it++) {
     total += fresh[it];
-    const row: IterationRow = { iteration: it, newPairs: fresh[it], totalPairs: total, seconds: it === 0 ? 0 : seconds[it - 1] };
+    const row: IterationRow = { iteration: it, fresh: fresh[it], total, seconds: it === 0 ? 0 : seconds[it - 1] };
     if (reference !== undefined) {
       for (const [i, j] of byIteration[it]) reference.addSignaturePair(i, j);
       row.recall = reference.recall();
@@ -54,4 +58,22 @@ export function iterationLog(
     rows.push(row);
   }
   return rows;
+}
+
+/**
+ * The log of `--pairs edges`, counted in links: each link joins two clusters of documents
+ * into one, so after an iteration the total is (documents with a signature) − (clusters,
+ * singletons included). Iteration 0 counts the links inside groups of identical signatures
+ * (m − 1 for m documents); iteration t the forest pairs first found at t, i.e. the joins
+ * of clusters that t made. Later iterations finding only pairs inside known clusters log 0.
+ */
+export function forestLog(store: SignatureStore, forest: PairColumns, seconds: readonly number[]): IterationRow[] {
+  const fresh = new Float64Array(seconds.length + 1);
+  fresh[0] = store.offsets[store.count] - store.count;
+  for (const t of forest.iteration) fresh[t]++;
+  let total = 0;
+  return Array.from(fresh, (f, it) => {
+    total += f;
+    return { iteration: it, fresh: f, total, seconds: it === 0 ? 0 : seconds[it - 1] };
+  });
 }

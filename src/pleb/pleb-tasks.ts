@@ -36,9 +36,12 @@ export interface ScanTask {
   to: number;
   beam: number;
   maxDistance: number;
+  /** Component labels of the signatures at the iteration's start: pairs within one are skipped. */
+  labels?: Uint32Array;
 }
 
 /** Beam scan of the positions [from, to) of the sorted order: (i, j, distance) triples. */
 export function scanChunk(task: ScanTask): Uint32Array {
-  return beamScanPairs(task.signatures, task.words, task.order, task.from, task.to, task.beam, task.maxDistance).toArray();
+  const { signatures, words, order, from, to, beam, maxDistance, labels } = task;
+  return beamScanPairs(signatures, words, order, from, to, beam, maxDistance, undefined, labels).toArray();
 }

@@ -1,16 +1,16 @@
 import type { ExecutionOptions, PlebOptions } from "../options.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../coordinator/pool.js";
-import { FoundPairs } from "./found-pairs.js";
+import type { FoundPairs } from "./found-pairs.js";
 import { maxDistanceFor } from "./hamming.js";
+import { SpanningForest } from "./spanning-forest.js";
 import { sortOrder } from "../util/radix-order.js";
 
-export interface IterationsResult {
-  /** Pairs found by these iterations, each at the first of them that found it. */
-  found: FoundPairs;
-  /** Wall time of each iteration, in order. */
-  seconds: number[];
-}
+/**
+ * Where iterations put the pairs they find: every pair, each at the first iteration that
+ * found it (FoundPairs, `--pairs all`), or their spanning forest (`--pairs edges`).
+ */
+export type PairSink = FoundPairs | SpanningForest;
 
 function ranges(n: number, parts: number): [number, number][] {
   const step = Math.ceil(n / Math.max(1, parts));
@@ -40,22 +40,25 @@ export function comparisonsPerIteration(n: number, beam: number): number {
  * PLEB iterations `first`..`last` (1-based, inclusive) of the thesis's `hamming`: sort the
  * signatures by their first 64 bits under the iteration's permutation (the identity
  * followed by (iteration − 1)·shiftCount seeded transpositions), compare each with the next
- * `beam` ones, keep the pairs within the Hamming threshold. Key extraction and beam scans run
- * in chunks on the pool; an iteration's pairs depend only on the store and its permutation,
- * never on the number of workers or on which iterations ran before.
+ * `beam` ones, give the pairs within the Hamming threshold to `sink` in scan order. Key
+ * extraction and beam scans run in chunks on the pool; an iteration's pairs depend only on
+ * the store and its permutation, never on the number of workers or on which iterations ran
+ * before. Into a SpanningForest, pairs already joined when an iteration starts are not
+ * compared at all. Returns the wall time of each iteration.
  */
 export async function runIterations(
   store: SignatureStore,
-  opts: PlebOptions,
+  opts: Pick<PlebOptions, "threshold" | "beam" | "shiftCount" | "seed">,
   first: number,
   last: number,
   exec: ExecutionOptions,
   pool: WorkerPool,
+  sink: PairSink,
   onIteration: (iteration: number) => void,
-): Promise<IterationsResult> {
+): Promise<number[]> {
   const n = store.count;
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
-  const found = new FoundPairs(Math.max(n, 1));
+  const labels = sink instanceof SpanningForest ? new Uint32Array(new SharedArrayBuffer(n * 4)) : undefined;
   const seconds: number[] = [];
   const hi = new Uint32Array(new SharedArrayBuffer(n * 4));
   const lo = new Uint32Array(new SharedArrayBuffer(n * 4));
@@ -68,15 +71,16 @@ export async function runIterations(
       await Promise.all(keyRanges.map(([from, to]) => pool.run("keys", { ...shared, iteration: iteration - 1, from, to, hi, lo })));
       const order = new Uint32Array(new SharedArrayBuffer(n * 4));
       order.set(sortOrder(hi, lo, n));
+      if (labels !== undefined && sink instanceof SpanningForest) sink.labelComponents(labels);
       const results = await Promise.all(
         scanRanges.map(([from, to]) =>
-          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance }),
+          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels }),
         ),
       );
-      for (const triples of results) found.addTriples(triples, iteration);
+      for (const triples of results) sink.addTriples(triples, iteration);
     }
     seconds.push(Number(((performance.now() - t0) / 1000).toFixed(3)));
     onIteration(iteration);
   }
-  return { found, seconds };
+  return seconds;
 }

@@ -14,6 +14,8 @@ export interface SlurmRunSettings {
   pleb: PlebOptions;
   iterationsPerGroup: number;
   keep: KeepPolicy;
+  /** `--pairs-limit` of the output task (the mode is part of `pleb`). */
+  pairsLimit: number;
   outdir: string;
   /** Array size of the count and sign phases. */
   tasks: number;

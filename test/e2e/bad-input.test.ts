@@ -95,7 +95,7 @@ describe("lenient irregularities are counted in the manifest", () => {
     expect(r.status).toBe(0);
     const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
     expect(m.warnings).toEqual({ strayClosingTag: 1, unclosedStructure: 1, emptyLine: 1, tagOutsideDoc: 2 });
-    expect(readFileSync(join(out, "pairs.tsv"), "utf8")).toBe("doc_a\tdoc_b\tsimilarity\na\tb\t1.0000\n");
+    expect(readFileSync(join(out, "groups.tsv"), "utf8")).toBe("group\tdoc\tordinal\n1\ta\t1\n1\tb\t2\n");
   });
 
   it("documents without any term get no signature and are counted", () => {
@@ -106,6 +106,6 @@ describe("lenient irregularities are counted in the manifest", () => {
     const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
     expect(m.counts.documents).toBe(4);
     expect(m.counts.emptyDocuments).toBe(2);
-    expect(readFileSync(join(out, "pairs.tsv"), "utf8")).toBe("doc_a\tdoc_b\tsimilarity\nc\td\t1.0000\n");
+    expect(readFileSync(join(out, "groups.tsv"), "utf8")).toBe("group\tdoc\tordinal\n1\tc\t3\n1\td\t4\n");
   });
 });

@@ -15,7 +15,8 @@ describe("vertdup run on the bundled sample", () => {
 
   beforeAll(() => {
     out = tempDir();
-    const r = vertdup(["run", SAMPLE, "-o", out, "--workers", "2", ...FAST]);
+    // --pairs all: every document pair found, to check them against the planted copies.
+    const r = vertdup(["run", SAMPLE, "-o", out, "--workers", "2", "--pairs", "all", ...FAST]);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(join(out, "pairs.tsv"));
@@ -60,7 +61,7 @@ describe("vertdup run on the bundled sample", () => {
     }
     expect(total).toBe(pairs.length);
     const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
-    expect(m.pleb).toEqual({ threshold: 0.9, beam: 50, shiftCount: 70, iterations: 30, seed: 1 });
+    expect(m.pleb).toEqual({ threshold: 0.9, beam: 50, shiftCount: 70, iterations: 30, seed: 1, pairs: "all" });
     expect(m.prepare.bits).toBe(1024);
     expect(m.counts.documents).toBe(500);
     expect(m.counts.pairs).toBe(pairs.length);
@@ -70,7 +71,7 @@ describe("vertdup run on the bundled sample", () => {
       expect(m.phases[phase].seconds).toBeGreaterThanOrEqual(0);
       expect(m.phases[phase].peakRssMiB).toBeGreaterThan(0);
     }
-    expect(readdirSync(out).sort()).toEqual(["clusters.tsv", "manifest.json", "pairs.tsv", "pleb-log.tsv"]);
+    expect(readdirSync(out).sort()).toEqual(["clusters.tsv", "groups.tsv", "manifest.json", "pairs.tsv", "pleb-log.tsv"]);
   });
 });
 

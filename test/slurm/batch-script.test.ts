@@ -30,7 +30,7 @@ describe("batch scripts", () => {
   });
 
   it("chain the phases of a run, arrays where the work splits", () => {
-    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1 }, iterationsPerGroup: 10, keep: "longest", outdir: "/shared/o", tasks: 6 }, 10);
+    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks: 6 }, 10);
     expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
       ["count", 6],
       ["vocabulary", undefined],

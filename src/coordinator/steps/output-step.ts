@@ -1,13 +1,13 @@
-import { join } from "node:path";
-import { writeClusters } from "../../clusters/write-clusters.js";
 import { loadDocTokens } from "../../clusters/doc-table.js";
 import { readPairsFile } from "../../eval/pairs-file.js";
 import { ReferenceRecall } from "../../eval/reference-recall.js";
 import type { KeepPolicy } from "../../methods/method-options.js";
 import { loadDocIds } from "../../output/doc-ids.js";
+import { writeGraphOutputs } from "../../output/graph-outputs.js";
 import { writeManifest, writePlebLog, type RunManifest } from "../../output/manifest.js";
-import { documentPairKeys, signatureOfDocument, writePairsTsv } from "../../output/pairs.js";
-import { iterationLog } from "../../pleb/pleb-log.js";
+import { FoundPairs } from "../../pleb/found-pairs.js";
+import { forestLog, iterationLog } from "../../pleb/pleb-log.js";
+import { plebGraph } from "../../pleb/pleb-graph.js";
 import { comparisonsPerIteration, identicalPairs } from "../../pleb/run-pleb.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
 import { VertdupError } from "../../util/errors.js";
@@ -21,13 +21,23 @@ import { writeMarker } from "../workdir.js";
 
 export interface OutputOptions {
   keep: KeepPolicy;
-  /** A pairs file to follow PLEB's recall against (pleb --reference). */
+  /** `--pairs all`: refuse to write more lines of pairs.tsv than this (0: no limit). */
+  pairsLimit: number;
+  /** A pairs file to follow PLEB's recall against (pleb --reference; needs `--pairs all`). */
   reference?: string;
 }
 
+/** Refuses a reference without `--pairs all`: its recall counts every document pair found. */
+export function checkReference(plan: PlebPlan, opts: OutputOptions): void {
+  if (opts.reference !== undefined && plan.options.pairs !== "all") {
+    throw new VertdupError("--reference needs --pairs all: the recall counts every document pair PLEB finds, which --pairs edges does not keep");
+  }
+}
+
 /**
- * The outputs of a PLEB run from its iteration groups: pairs.tsv (document pairs in corpus
- * order), clusters.tsv, pleb-log.tsv and manifest.json, each written atomically.
+ * The outputs of a PLEB run from its iteration groups: the DuplicateGraph of the store and
+ * the kept pairs written as every method's outputs (writeGraphOutputs), then pleb-log.tsv
+ * and manifest.json, each written atomically.
  */
 export async function outputStep(
   workdir: string,
@@ -37,6 +47,7 @@ export async function outputStep(
   plan: PlebPlan,
   opts: OutputOptions,
 ): Promise<RunManifest> {
+  checkReference(plan, opts);
   const collected = collectGroups(workdir, store, plan);
   if ("missing" in collected) {
     throw new VertdupError(`${workdir}: ${collected.missing.length} of ${plan.groups} PLEB iteration groups are not done (first: group ${collected.missing[0]}); run them first`);
@@ -45,20 +56,20 @@ export async function outputStep(
   const { found, seconds } = collected;
   const clock = new PhaseClock();
   clock.start("output");
-  const bits = store.words * 32;
   const documents = prepared.counts.documents;
   const ids = loadDocIds(workdir, prepared.counts.shards);
-  const reference = opts.reference === undefined ? undefined : new ReferenceRecall(await readPairsFile(opts.reference), ids, store);
-  const keys = documentPairKeys(store, found, documents);
-  const sigOf = signatureOfDocument(store, documents);
-  const similarity = (a: number, b: number) => {
-    const i = Math.min(sigOf[a], sigOf[b]);
-    const j = Math.max(sigOf[a], sigOf[b]);
-    return i === j ? 1 : 1 - (found.distance(i, j) ?? bits) / bits;
-  };
-  await writePairsTsv(join(outdir, "pairs.tsv"), keys, documents, ids, similarity);
-  const clusters = await writeClusters(outdir, keys, documents, ids, loadDocTokens(workdir, prepared.counts.shards), similarity, opts.keep);
-  await writePlebLog(outdir, iterationLog(store, found, seconds, reference));
+  const kept = found.toColumns();
+  const graph = plebGraph(store, documents, kept);
+  const written = await writeGraphOutputs(outdir, graph, ids, loadDocTokens(workdir, prepared.counts.shards), {
+    keep: opts.keep,
+    pairs: { mode: plan.options.pairs, limit: opts.pairsLimit },
+  });
+  if (found instanceof FoundPairs) {
+    const reference = opts.reference === undefined ? undefined : new ReferenceRecall(await readPairsFile(opts.reference), ids, store);
+    await writePlebLog(outdir, iterationLog(store, found, seconds, reference), "pairs");
+  } else {
+    await writePlebLog(outdir, forestLog(store, kept, seconds), "links");
+  }
   clock.stop("output");
   const pleb = await phaseTiming(workdir, plebPhaseName(plan));
   const manifest: RunManifest = {
@@ -73,10 +84,12 @@ export async function outputStep(
       ...prepared.counts,
       identicalSignaturePairs: identicalPairs(store),
       signaturePairs: found.size,
-      pairs: keys.length,
+      groups: written.groups,
+      documentsInGroups: written.documentsInGroups,
+      pairs: written.pairLines,
       comparisons: store.count > 1 ? comparisonsPerIteration(store.count, plan.options.beam) * plan.options.iterations : 0,
     },
-    clusters,
+    clusters: written.clusters,
     warnings: prepared.warnings,
     phases: { ...prepared.phases, ...(pleb === undefined ? {} : { pleb }), ...clock.timings() },
   };

@@ -4,7 +4,8 @@ import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ExecutionOptions, PlebOptions } from "../../options.js";
 import { FoundPairs } from "../../pleb/found-pairs.js";
-import { runIterations } from "../../pleb/run-pleb.js";
+import { runIterations, type PairSink } from "../../pleb/run-pleb.js";
+import { SpanningForest, type PairColumns } from "../../pleb/spanning-forest.js";
 import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
 import type { WorkerPool } from "../pool.js";
@@ -57,12 +58,14 @@ function groupIterations(plan: PlebPlan, group: number): [number, number] {
   return [first, Math.min(plan.options.iterations, first + plan.iterationsPerGroup - 1)];
 }
 
-interface GroupRecord {
-  i: Uint32Array;
-  j: Uint32Array;
-  distance: Uint32Array;
-  iteration: Uint32Array;
+/** A group file: its pairs (`--pairs edges`: its spanning forest, in order) and times. */
+interface GroupRecord extends PairColumns {
   seconds: Float64Array;
+}
+
+/** The container of a plan's pairs: every pair, or their spanning forest (O(signatures)). */
+function pairSink(plan: PlebPlan, store: SignatureStore): PairSink {
+  return plan.options.pairs === "all" ? new FoundPairs(Math.max(store.count, 1)) : new SpanningForest(store.count);
 }
 
 /** Forgets the groups of a plan done earlier: its files, its markers and its timings. */
@@ -92,20 +95,25 @@ export async function plebStep(
   let done = plan.options.iterations - todo.reduce((n, g) => n + groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1, 0);
   for (const g of todo) {
     const [first, last] = groupIterations(plan, g);
-    const result = await runIterations(store, plan.options, first, last, exec, pool, () => progress.update(++done));
-    const record: GroupRecord = { ...result.found.toColumns(), seconds: Float64Array.from(result.seconds) };
+    const sink = pairSink(plan, store);
+    const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done));
+    const record: GroupRecord = { ...sink.toColumns(), seconds: Float64Array.from(seconds) };
     await writeRunFile(groupFile(plan, g), [record]);
-    await writeMarker(workdir, groupTask(plan, g), { first, last, pairs: result.found.size });
+    await writeMarker(workdir, groupTask(plan, g), { first, last, pairs: sink.size });
   }
   progress.finish();
 }
 
-/** The union of all groups' pairs (each at its first iteration) and every iteration's time. */
-export function collectGroups(workdir: string, store: SignatureStore, plan: PlebPlan): { found: FoundPairs; seconds: number[] } | { missing: number[] } {
+/**
+ * The groups' pairs together and every iteration's time: the union of their pairs (each at
+ * its first iteration), or, for `--pairs edges`, the spanning forest of their forests taken
+ * in group order — the forest of all pairs found (SpanningForest).
+ */
+export function collectGroups(workdir: string, store: SignatureStore, plan: PlebPlan): { found: PairSink; seconds: number[] } | { missing: number[] } {
   const missing: number[] = [];
   for (let g = 0; g < plan.groups; g++) if (!existsSync(markerFile(workdir, groupTask(plan, g)))) missing.push(g);
   if (missing.length > 0) return { missing };
-  const found = new FoundPairs(Math.max(store.count, 1));
+  const found = pairSink(plan, store);
   const seconds: number[] = [];
   for (let g = 0; g < plan.groups; g++) {
     const [record] = readRunFileSync<GroupRecord>(groupFile(plan, g));

@@ -1,0 +1,31 @@
+import { EdgeList, NO_DOC, type DuplicateGraph } from "../clusters/duplicate-graph.js";
+import { signatureOfDocument } from "../output/pairs.js";
+import type { SignatureStore } from "../runs/signature-store.js";
+import { hammingDistance } from "./hamming.js";
+import type { PairColumns } from "./spanning-forest.js";
+
+/**
+ * The result of a PLEB run as a DuplicateGraph, from the signature store and the signature
+ * pairs kept (every found pair, or their spanning forest):
+ * - documents sharing a signature form an identity group, led by the first of them (the
+ *   store lists a signature's documents in corpus order);
+ * - each pair (i, j) becomes an edge between the leaders of i and j, with the relative
+ *   Hamming similarity 1 − d/bits (writeGraphOutputs puts edges in corpus order);
+ * - similarity(a, b) is computed from the two documents' stored signatures, so every member
+ *   of a cluster gets its true similarity to the representative, however it was joined.
+ * Per document: firstOf and the signature index, 8 bytes.
+ */
+export function plebGraph(store: SignatureStore, documents: number, pairs: PairColumns): DuplicateGraph {
+  const { offsets, docs, signatures, words } = store;
+  const bits = words * 32;
+  const leader = (i: number) => docs[offsets[i]];
+  const firstOf = new Uint32Array(documents).fill(NO_DOC);
+  for (let i = 0; i < store.count; i++) {
+    for (let p = offsets[i]; p < offsets[i + 1]; p++) firstOf[docs[p]] = leader(i);
+  }
+  const edges = new EdgeList();
+  for (let k = 0; k < pairs.i.length; k++) edges.push(leader(pairs.i[k]), leader(pairs.j[k]), 1 - pairs.distance[k] / bits);
+  const sigOf = signatureOfDocument(store, documents);
+  const similarity = (x: number, y: number) => 1 - hammingDistance(signatures, sigOf[x], sigOf[y], words) / bits;
+  return { documents, firstOf, edges, similarity };
+}
