@@ -45,9 +45,12 @@ export function randomDocument(random: Random, zipf: ZipfSampler, shape: ShapeOp
   return Int32Array.from(codes);
 }
 
-/** A very short document (a web page's stub): one sentence of 2 … maxTokens−1 words and its full stop. */
+/**
+ * A very short document (a web page's stub): one sentence of 8 … maxTokens−1 words and its
+ * full stop (at least 8 words, so that two of them are rarely the same by chance).
+ */
 export function shortDocument(random: Random, zipf: ZipfSampler, maxTokens: number): Int32Array {
-  const words = 2 + random.below(maxTokens - 2);
+  const words = 8 + random.below(maxTokens - 8);
   const codes = new Int32Array(words + 2);
   for (let w = 0; w < words; w++) codes[w] = zipf.sample(random);
   codes[words] = SENTENCE_END;

@@ -65,6 +65,7 @@ export const BOILERPLATE_PRESET: WebShapeOptions = {
 export const SHORT_TOKENS = 20;
 const FRAME_MIN_TOKENS = 300;
 const SITES = 64;
+const FRAME_RANKS = 1000;
 /** Random streams: 1 words, 2 unique documents, 3 per-document choices, 4 sites, 5 the plan; bodies from CLUSTER_STREAM + cluster. */
 const CLUSTER_STREAM = 1 << 20;
 /** Bodies of clusters this large are kept instead of regenerated for every copy. */
@@ -102,9 +103,13 @@ function pageCodes(vocab: number): { codes: Int32Array[]; words: string[] } {
   return { codes, words };
 }
 
-/** A site's header or footer: one paragraph of 2–4 words and a full stop. */
+/**
+ * A site's header or footer: one paragraph of 2–3 words and a full stop. Boilerplate words are
+ * common words (from the FRAME_RANKS most frequent), so a framed copy stays a near copy for
+ * tf-idf weights too.
+ */
 function frameParagraph(random: Random, zipf: ZipfSampler): number[] {
-  const words = 2 + random.below(3);
+  const words = 2 + random.below(2);
   const out: number[] = [];
   for (let w = 0; w < words; w++) out.push(zipf.sample(random));
   out.push(SENTENCE_END, PARAGRAPH);
@@ -196,7 +201,8 @@ export async function generateWebCorpus(out: string, truthPath: string, o: WebSh
   const text = new Random(o.seed, 2);
   const choice = new Random(o.seed, 3);
   const siteRandom = new Random(o.seed, 4);
-  const sites = Array.from({ length: SITES }, () => ({ header: frameParagraph(siteRandom, zipf), footer: frameParagraph(siteRandom, zipf) }));
+  const frameZipf = new ZipfSampler(Math.min(FRAME_RANKS, o.vocab), o.zipf);
+  const sites = Array.from({ length: SITES }, () => ({ header: frameParagraph(siteRandom, frameZipf), footer: frameParagraph(siteRandom, frameZipf) }));
   const planRandom = new Random(o.seed, 5);
   const plan = planClusters(o, planRandom);
   const slot = layout(o.docs, plan.sizes, planRandom);
