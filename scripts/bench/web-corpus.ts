@@ -153,7 +153,9 @@ function planClusters(o: WebShapeOptions, random: Random): ClusterPlan {
     add(Math.min(cap, left), -1, false);
     const law = new ZipfSampler(cap - 1, o.clusterExponent, 2);
     while (left >= 2) {
-      const size = Math.min(left, law.sample(random) + 2);
+      const drawn = law.sample(random) + 2;
+      // A last document alone would be no cluster: the draw before it takes it.
+      const size = left - drawn < 2 ? left : drawn;
       add(size, -1, random.uniform() < o.shortShare && shortDocs + size <= shortTarget);
     }
   }

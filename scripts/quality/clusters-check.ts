@@ -5,7 +5,7 @@
  *
  * clusters.tsv is a run's (`doc ordinal cluster representative dup_of similarity`, ids
  * escaped with \t \n \r \\); the truth is the web shape's of scripts/generate-corpus.ts
- * (`doc ordinal cluster kind`, one row per clustered document). Both are read by corpus
+ * (`doc ordinal cluster kind`, one row per clustered document, ids as in the corpus). Both are read by corpus
  * ordinal into typed arrays; a document listed in neither is a singleton on both sides.
  *
  * Pairwise measures by counting: two documents are a true pair when they share a true
@@ -73,6 +73,14 @@ function sizesOf(of: Uint32Array): Uint32Array {
   return size;
 }
 
+/** Cluster numbers with the clusters of one member set to 0 (a singleton), and the sizes. */
+function normalised(of: Uint32Array): { of: Uint32Array; size: Uint32Array } {
+  const size = sizesOf(of);
+  const out = of.map((c) => (size[c] > 1 ? c : 0));
+  for (let c = 0; c < size.length; c++) if (size[c] === 1) size[c] = 0;
+  return { of: out, size };
+}
+
 function bucketOf(size: number): number {
   let b = 0;
   while (size > BUCKETS[b]) b++;
@@ -81,13 +89,13 @@ function bucketOf(size: number): number {
 
 /**
  * Compares two partitions of documents 0 … n−1 given as cluster numbers per document
- * (`trueOf`, `foundOf`, same length; 0: in no cluster, a singleton).
+ * (same length; 0 or a cluster of one member: a singleton).
  */
-export function comparePartitions(trueOf: Uint32Array, foundOf: Uint32Array): PartitionComparison {
-  if (trueOf.length !== foundOf.length) throw new RangeError("partitions of different lengths");
-  const n = trueOf.length;
-  const trueSize = sizesOf(trueOf);
-  const foundSize = sizesOf(foundOf);
+export function comparePartitions(trueIn: Uint32Array, foundIn: Uint32Array): PartitionComparison {
+  if (trueIn.length !== foundIn.length) throw new RangeError("partitions of different lengths");
+  const n = trueIn.length;
+  const { of: trueOf, size: trueSize } = normalised(trueIn);
+  const { of: foundOf, size: foundSize } = normalised(foundIn);
   const stride = foundSize.length;
   let both = 0;
   for (let d = 0; d < n; d++) if (trueOf[d] > 0 && foundOf[d] > 0) both++;
@@ -199,8 +207,11 @@ export function unescapeId(id: string): string {
   return id.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c === "r" ? "\r" : c));
 }
 
-/** Triples (ordinal, cluster, 32-bit hash of the id) of a TSV whose first three columns are id, ordinal, cluster. */
-async function readRows(path: string, header: string, columns: number): Promise<Uint32Array> {
+/**
+ * Triples (ordinal, cluster, 32-bit hash of the id) of a TSV whose first three columns are id,
+ * ordinal, cluster; `escaped`: ids are escaped as in clusters.tsv.
+ */
+async function readRows(path: string, header: string, columns: number, escaped: boolean): Promise<Uint32Array> {
   const rows = growableU32();
   const lines = createInterface({ input: openInput(path), crlfDelay: Infinity });
   let line = 0;
@@ -221,7 +232,7 @@ async function readRows(path: string, header: string, columns: number): Promise<
       const v = rows.reserve(3);
       v[rows.length++] = ordinal;
       v[rows.length++] = cluster;
-      v[rows.length++] = hashString(unescapeId(f[0])) >>> 0;
+      v[rows.length++] = hashString(escaped ? unescapeId(f[0]) : f[0]) >>> 0;
     }
   } catch (err) {
     if (err instanceof VertdupError) throw err;
@@ -245,8 +256,8 @@ function maxOrdinal(rows: Uint32Array): number {
 
 /** Reads both files and compares; a document whose id differs between them is an error (another corpus). */
 export async function checkClusters(clustersPath: string, truthPath: string): Promise<PartitionComparison> {
-  const truth = await readRows(truthPath, TRUTH_HEADER, 4);
-  const found = await readRows(clustersPath, CLUSTERS_HEADER.trimEnd(), 6);
+  const truth = await readRows(truthPath, TRUTH_HEADER, 4, false);
+  const found = await readRows(clustersPath, CLUSTERS_HEADER.trimEnd(), 6, true);
   const n = Math.max(maxOrdinal(truth), maxOrdinal(found));
   const trueOf = scatter(truth, n);
   const idHash = new Uint32Array(n);
