@@ -114,7 +114,19 @@ export async function generateCorpus(out: string, truthPath: string, opts: Gener
   return { tokens, planted };
 }
 
-const USAGE = "usage: generate-corpus --docs N -o corpus.vert[.gz|.zst] [--truth file] [--shape default|web|boilerplate] … (options and the truth formats: the comment at the top of scripts/generate-corpus.ts)";
+const HELP = `usage: generate-corpus --docs N -o corpus.vert[.gz|.zst] [--truth corpus.truth.tsv] [--seed 1]
+    [--vocab 300000] [--zipf 1.0] [--median-tokens 300] [--sigma 0.5] [--shape default|web|boilerplate]
+  default: [--dup-share 0.1] [--edit-rates 0,0.01,0.02,0.05,0.1,0.2]
+    truth: copy_id  source_id  edit_rate   (one row per planted copy)
+  web: [--cluster-share 0.2] [--largest 100000] [--cluster-exponent 2] [--short-share 0.1]
+       [--pages 4] [--page-share 0.001,0.01] [--framed-share 0.5]
+  boilerplate: 60,000 short documents (--docs to change), half of them one 13-token page
+    truth (web, boilerplate): doc  ordinal  cluster  kind
+      one row per document in a cluster, in corpus order; ordinal 1-based (as in clusters.tsv);
+      clusters numbered 1… by their first member; kind page|source|exact|framed;
+      a document not listed is unique
+The truth file defaults to the output's name with .truth.tsv. Same options, same bytes.
+`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -141,12 +153,12 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(HELP);
     return;
   }
   const shape = values.shape;
   if (shape !== "default" && shape !== "web" && shape !== "boilerplate") throw new Error(`--shape ${shape}: expected default, web or boilerplate`);
-  if ((values.docs === undefined && shape !== "boilerplate") || values.out === undefined) throw new Error(USAGE);
+  if ((values.docs === undefined && shape !== "boilerplate") || values.out === undefined) throw new Error(HELP.trimEnd());
   const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
   const truth = values.truth ?? values.out.replace(/\.vert(\.gz|\.zst)?$/, "") + ".truth.tsv";
   const t0 = performance.now();
