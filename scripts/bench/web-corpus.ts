@@ -86,6 +86,24 @@ export type MemberKind = "page" | "source" | "exact" | "framed";
 /** The truth file's header: one row per clustered document, in corpus order. */
 export const WEB_TRUTH_HEADER = "doc\tordinal\tcluster\tkind\n";
 
+/** Throws on options that would plan nonsense (NaN from a mistyped number, a share outside [0, 1]). */
+export function checkWebShape(o: WebShapeOptions): void {
+  const share = (x: number) => x >= 0 && x <= 1;
+  const count = (x: number) => Number.isInteger(x) && x >= 0;
+  const [lo, hi] = o.pageShare;
+  const problems = [
+    count(o.docs) && o.docs > 0 ? "" : "--docs: a positive integer",
+    count(o.vocab) && o.vocab >= 1000 ? "" : "--vocab: an integer ≥ 1000",
+    o.medianTokens > 0 && o.sigma >= 0 && o.zipf > 0 ? "" : "--median-tokens, --zipf: positive; --sigma: ≥ 0",
+    share(o.clusterShare) && share(o.shortShare) && share(o.framedShare) ? "" : "--cluster-share, --short-share, --framed-share: in [0, 1]",
+    count(o.largest) ? "" : "--largest: an integer ≥ 0",
+    o.clusterExponent > 0 ? "" : "--cluster-exponent: positive",
+    count(o.pages) && o.pages <= PAGE_TEXTS.length ? "" : `--pages: 0 … ${PAGE_TEXTS.length}`,
+    lo > 0 && lo <= hi && hi <= 1 ? "" : "--page-share: lo,hi with 0 < lo ≤ hi ≤ 1",
+  ].filter((p) => p !== "");
+  if (problems.length > 0) throw new Error(`web shape: ${problems.join("; ")}`);
+}
+
 /** Page texts as document codes; their words get codes after the generated vocabulary. */
 function pageCodes(vocab: number): { codes: Int32Array[]; words: string[] } {
   const words: string[] = [];
@@ -196,6 +214,7 @@ export interface WebCorpusStats {
  * page/source/exact/framed; a document not listed is unique).
  */
 export async function generateWebCorpus(out: string, truthPath: string, o: WebShapeOptions, docId: (ordinal: number) => string): Promise<WebCorpusStats> {
+  checkWebShape(o);
   const pages = pageCodes(o.vocab);
   const words = wordForms(o.vocab, new Random(o.seed, 1)).concat(pages.words);
   const zipf = new ZipfSampler(o.vocab, o.zipf);

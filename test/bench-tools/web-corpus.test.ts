@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { docId } from "../../scripts/generate-corpus.js";
-import { BOILERPLATE_PRESET, DEFAULT_WEB, SHORT_TOKENS, WEB_TRUTH_HEADER, generateWebCorpus, type WebShapeOptions } from "../../scripts/bench/web-corpus.js";
+import { BOILERPLATE_PRESET, DEFAULT_WEB, checkWebShape, SHORT_TOKENS, WEB_TRUTH_HEADER, generateWebCorpus, type WebShapeOptions } from "../../scripts/bench/web-corpus.js";
 import { Random } from "../../scripts/bench/random.js";
 import { ZipfSampler } from "../../scripts/bench/zipf.js";
 import { chunkCorpus } from "../../src/corpus/chunker.js";
@@ -49,9 +49,11 @@ async function generate(name: string, o: WebShapeOptions) {
 
 describe("generate-corpus --shape web", () => {
   const small: WebShapeOptions = { ...DEFAULT_WEB, docs: 1500, vocab: 5000 };
+  let smallRun: ReturnType<typeof generate> | undefined;
+  const generateSmall = () => (smallRun ??= generate("a", small));
 
   it("writes well-formed vertical text; the truth names each clustered document by id and ordinal, clusters numbered by first member", async () => {
-    const { stats, docs, warnings, truth } = await generate("a", small);
+    const { stats, docs, warnings, truth } = await generateSmall();
     expect(docs).toHaveLength(1500);
     expect(warnings).toEqual(emptyWarnings());
     expect(docs.reduce((n, d) => n + d.tokens.length, 0)).toBe(stats.tokens);
@@ -65,7 +67,7 @@ describe("generate-corpus --shape web", () => {
   });
 
   it("plants exact copies, copies that differ only by a header and a footer paragraph, and boilerplate pages", async () => {
-    const { docs, truth } = await generate("a", small);
+    const { docs, truth } = await generateSmall();
     const text = (r: TruthRow) => docs[r.ordinal - 1].tokens.join(" ").toLowerCase();
     const first = new Map<number, TruthRow>();
     const kinds = new Set<string>();
@@ -109,8 +111,15 @@ describe("generate-corpus --shape web", () => {
     expect(stats.largestCluster).toBe(400);
     expect(sizes.filter((s) => s >= 2 && s <= 5).length / sizes.length).toBeGreaterThan(0.6);
     // The largest is capped at half of the clustered documents.
-    const capped = await generate("capped", { ...o, largest: 100_000 });
-    expect(capped.stats.largestCluster).toBe(600);
+    const capped = await generate("capped", { ...o, docs: 2000, largest: 100_000 });
+    expect(capped.stats.largestCluster).toBe(200);
+  });
+
+  it("refuses options that would plan nonsense", () => {
+    expect(() => checkWebShape({ ...DEFAULT_WEB, docs: Number("1e") })).toThrow(/--docs/);
+    expect(() => checkWebShape({ ...DEFAULT_WEB, docs: 10, clusterShare: 1.5 })).toThrow(/--cluster-share/);
+    expect(() => checkWebShape({ ...DEFAULT_WEB, docs: 10, pageShare: [0.1, 0.01] })).toThrow(/--page-share/);
+    expect(() => checkWebShape({ ...BOILERPLATE_PRESET })).not.toThrow();
   });
 
   it("draws power-law sizes: P(size) ∝ size^−α from 2 on", () => {
@@ -127,13 +136,13 @@ describe("generate-corpus --shape web", () => {
 
   it("is seeded: the same options give the same bytes, another seed others", async () => {
     const same = (x: string, y: string) => readFileSync(join(dir, x)).equals(readFileSync(join(dir, y)));
-    await generate("b1", small);
-    await generate("b2", small);
-    expect(same("b1.vert", "b2.vert")).toBe(true);
-    expect(same("b1.truth.tsv", "b2.truth.tsv")).toBe(true);
+    await generateSmall();
+    await generate("b", small);
+    expect(same("b.vert", "a.vert")).toBe(true);
+    expect(same("b.truth.tsv", "a.truth.tsv")).toBe(true);
     await generate("c", { ...small, seed: 2 });
-    expect(same("c.vert", "b1.vert")).toBe(false);
-    expect(same("c.truth.tsv", "b1.truth.tsv")).toBe(false);
+    expect(same("c.vert", "a.vert")).toBe(false);
+    expect(same("c.truth.tsv", "a.truth.tsv")).toBe(false);
   });
 
   it("boilerplate preset: half the documents one 13-token page, the rest unique short documents", async () => {
