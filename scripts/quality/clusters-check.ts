@@ -256,8 +256,8 @@ function maxOrdinal(rows: Uint32Array): number {
 
 /** Reads both files and compares; a document whose id differs between them is an error (another corpus). */
 export async function checkClusters(clustersPath: string, truthPath: string): Promise<PartitionComparison> {
-  const truth = await readRows(truthPath, TRUTH_HEADER, 4, false);
-  const found = await readRows(clustersPath, CLUSTERS_HEADER.trimEnd(), 6, true);
+  const truth = await readRows(truthPath, TRUTH_HEADER, TRUTH_HEADER.split("\t").length, false);
+  const found = await readRows(clustersPath, CLUSTERS_HEADER.trimEnd(), CLUSTERS_HEADER.split("\t").length, true);
   const n = Math.max(maxOrdinal(truth), maxOrdinal(found));
   const trueOf = scatter(truth, n);
   const idHash = new Uint32Array(n);
