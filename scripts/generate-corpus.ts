@@ -3,22 +3,41 @@
  *
  *   node dist/scripts/generate-corpus.js --docs 100000 -o corpus.vert.zst [--truth corpus.truth.tsv]
  *       [--seed 1] [--vocab 300000] [--zipf 1.0] [--median-tokens 300] [--sigma 0.5]
- *       [--dup-share 0.1] [--edit-rates 0,0.01,0.02,0.05,0.1,0.2]
+ *       [--shape default|web|boilerplate]
+ *   default: [--dup-share 0.1] [--edit-rates 0,0.01,0.02,0.05,0.1,0.2]
+ *   web:     [--cluster-share 0.2] [--largest 100000] [--cluster-exponent 2] [--short-share 0.1]
+ *            [--pages 4] [--page-share 0.001,0.01] [--framed-share 0.5]
+ *   boilerplate: the web shape preset to 60,000 short documents, 30,000 of them one 13-token page
  *
  * Word ranks follow Zipf's law over `--vocab` word forms; lengths are log-normal around
- * `--median-tokens`; documents have <p>/<s> structure and <g/> glue before punctuation. A
- * share `--dup-share` of the documents are copies of an earlier document (drawn uniformly
- * from all earlier original documents by reservoir sampling, so memory stays bounded)
- * edited at one of `--edit-rates` (a fraction of words substituted, deleted or followed by
- * an insertion). The truth file lists `copy_id source_id edit_rate`, the format of
- * data-samples/*.truth.tsv. Output: .vert, .vert.gz or .vert.zst by the name. Same options,
- * same bytes.
+ * `--median-tokens`; documents have <p>/<s> structure and <g/> glue before punctuation.
+ *
+ * default shape: a share `--dup-share` of the documents are copies of an earlier document
+ * (drawn uniformly from all earlier original documents by reservoir sampling, so memory stays
+ * bounded) edited at one of `--edit-rates` (a fraction of words substituted, deleted or
+ * followed by an insertion). The truth file lists `copy_id source_id edit_rate`, the format
+ * of data-samples/*.truth.tsv.
+ *
+ * web shape (scripts/bench/web-corpus.ts): `--cluster-share` of the documents are in clusters
+ * of copies. Sizes: `--pages` boilerplate pages ("404 not found", a cookie wall, …), each
+ * copied a log-uniform `--page-share` fraction of the documents; one article cluster of
+ * `--largest` copies (at most half of the clustered documents); then sizes 2 … `--largest`
+ * with P(size) ∝ size^−`--cluster-exponent`. A copy is exact (another id) or, for bodies of
+ * ≥ 300 tokens, with probability `--framed-share` framed by one of 64 sites' header and footer
+ * paragraphs. `--short-share` of all documents have ≤ 20 tokens (pages, some clusters, unique
+ * documents). The truth file has one row per clustered document, in corpus order:
+ * `doc ordinal cluster kind` (ordinal 1-based as in clusters.tsv; clusters numbered 1… by
+ * first member; kind page|source|exact|framed; unlisted documents are unique), so a checker
+ * builds the true partition in linear memory (scripts/quality/clusters-check.ts).
+ *
+ * Output: .vert, .vert.gz or .vert.zst by the name. Same options, same bytes.
  */
 import { parseArgs } from "node:util";
 import { Random } from "./bench/random.js";
 import { ZipfSampler, wordForms } from "./bench/zipf.js";
 import { PARAGRAPH, editDocument, randomDocument, renderDocument } from "./bench/document.js";
 import { TextSink } from "./bench/output-stream.js";
+import { BOILERPLATE_PRESET, DEFAULT_WEB, generateWebCorpus, type WebShapeOptions } from "./bench/web-corpus.js";
 
 export interface GeneratorOptions {
   docs: number;
@@ -95,9 +114,25 @@ export async function generateCorpus(out: string, truthPath: string, opts: Gener
   return { tokens, planted };
 }
 
+const HELP = `usage: generate-corpus --docs N -o corpus.vert[.gz|.zst] [--truth corpus.truth.tsv] [--seed 1]
+    [--vocab 300000] [--zipf 1.0] [--median-tokens 300] [--sigma 0.5] [--shape default|web|boilerplate]
+  default: [--dup-share 0.1] [--edit-rates 0,0.01,0.02,0.05,0.1,0.2]
+    truth: copy_id  source_id  edit_rate   (one row per planted copy)
+  web: [--cluster-share 0.2] [--largest 100000] [--cluster-exponent 2] [--short-share 0.1]
+       [--pages 4] [--page-share 0.001,0.01] [--framed-share 0.5]
+  boilerplate: 60,000 short documents (--docs to change), half of them one 13-token page
+    truth (web, boilerplate): doc  ordinal  cluster  kind
+      one row per document in a cluster, in corpus order; ordinal 1-based (as in clusters.tsv);
+      clusters numbered 1… by their first member; kind page|source|exact|framed;
+      a document not listed is unique
+The truth file defaults to the output's name with .truth.tsv. Same options, same bytes.
+`;
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
+      help: { type: "boolean", short: "h" },
+      shape: { type: "string", default: "default" },
       docs: { type: "string" },
       out: { type: "string", short: "o" },
       truth: { type: "string" },
@@ -108,27 +143,62 @@ async function main(): Promise<void> {
       sigma: { type: "string" },
       "dup-share": { type: "string" },
       "edit-rates": { type: "string" },
+      "cluster-share": { type: "string" },
+      largest: { type: "string" },
+      "cluster-exponent": { type: "string" },
+      "short-share": { type: "string" },
+      pages: { type: "string" },
+      "page-share": { type: "string" },
+      "framed-share": { type: "string" },
     },
   });
-  if (values.docs === undefined || values.out === undefined) {
-    throw new Error("usage: generate-corpus --docs N -o corpus.vert[.gz|.zst] [--truth file] …");
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
   }
+  const shape = values.shape;
+  if (shape !== "default" && shape !== "web" && shape !== "boilerplate") throw new Error(`--shape ${shape}: expected default, web or boilerplate`);
+  if ((values.docs === undefined && shape !== "boilerplate") || values.out === undefined) throw new Error(HELP.trimEnd());
   const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
-  const opts: GeneratorOptions = {
-    docs: Number(values.docs),
-    seed: num(values.seed, DEFAULT_GENERATOR.seed),
-    vocab: num(values.vocab, DEFAULT_GENERATOR.vocab),
-    zipf: num(values.zipf, DEFAULT_GENERATOR.zipf),
-    medianTokens: num(values["median-tokens"], DEFAULT_GENERATOR.medianTokens),
-    sigma: num(values.sigma, DEFAULT_GENERATOR.sigma),
-    dupShare: num(values["dup-share"], DEFAULT_GENERATOR.dupShare),
-    editRates: values["edit-rates"]?.split(",").map(Number) ?? DEFAULT_GENERATOR.editRates,
-  };
   const truth = values.truth ?? values.out.replace(/\.vert(\.gz|\.zst)?$/, "") + ".truth.tsv";
   const t0 = performance.now();
-  const { tokens, planted } = await generateCorpus(values.out, truth, opts);
+  let summary: string;
+  if (shape === "default") {
+    const opts: GeneratorOptions = {
+      docs: Number(values.docs),
+      seed: num(values.seed, DEFAULT_GENERATOR.seed),
+      vocab: num(values.vocab, DEFAULT_GENERATOR.vocab),
+      zipf: num(values.zipf, DEFAULT_GENERATOR.zipf),
+      medianTokens: num(values["median-tokens"], DEFAULT_GENERATOR.medianTokens),
+      sigma: num(values.sigma, DEFAULT_GENERATOR.sigma),
+      dupShare: num(values["dup-share"], DEFAULT_GENERATOR.dupShare),
+      editRates: values["edit-rates"]?.split(",").map(Number) ?? DEFAULT_GENERATOR.editRates,
+    };
+    const { tokens, planted } = await generateCorpus(values.out, truth, opts);
+    summary = `${opts.docs} documents, ${tokens} tokens, ${planted} planted copies`;
+  } else {
+    const base = shape === "boilerplate" ? BOILERPLATE_PRESET : { ...DEFAULT_WEB, docs: 0 };
+    const pageShare = values["page-share"]?.split(",").map(Number);
+    const opts: WebShapeOptions = {
+      docs: num(values.docs, base.docs),
+      seed: num(values.seed, base.seed),
+      vocab: num(values.vocab, base.vocab),
+      zipf: num(values.zipf, base.zipf),
+      medianTokens: num(values["median-tokens"], base.medianTokens),
+      sigma: num(values.sigma, base.sigma),
+      clusterShare: num(values["cluster-share"], base.clusterShare),
+      largest: num(values.largest, base.largest),
+      clusterExponent: num(values["cluster-exponent"], base.clusterExponent),
+      shortShare: num(values["short-share"], base.shortShare),
+      pages: num(values.pages, base.pages),
+      pageShare: pageShare === undefined ? base.pageShare : [pageShare[0], pageShare[1] ?? pageShare[0]],
+      framedShare: num(values["framed-share"], base.framedShare),
+    };
+    const st = await generateWebCorpus(values.out, truth, opts, docId);
+    summary = `${opts.docs} documents, ${st.tokens} tokens, ${st.clustered} in ${st.clusters} clusters (largest ${st.largestCluster}), ${st.shortDocs} short`;
+  }
   const s = (performance.now() - t0) / 1000;
-  process.stderr.write(`${opts.docs} documents, ${tokens} tokens, ${planted} planted copies → ${values.out}, ${truth} (${s.toFixed(1)} s)\n`);
+  process.stderr.write(`${summary} → ${values.out}, ${truth} (${s.toFixed(1)} s)\n`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -46,6 +46,19 @@ export function randomDocument(random: Random, zipf: ZipfSampler, shape: ShapeOp
 }
 
 /**
+ * A very short document (a web page's stub): one sentence of 8 … maxTokens−1 words and its
+ * full stop (at least 8 words, so that two of them are rarely the same by chance).
+ */
+export function shortDocument(random: Random, zipf: ZipfSampler, maxTokens: number): Int32Array {
+  const words = 8 + random.below(maxTokens - 8);
+  const codes = new Int32Array(words + 2);
+  for (let w = 0; w < words; w++) codes[w] = zipf.sample(random);
+  codes[words] = SENTENCE_END;
+  codes[words + 1] = PARAGRAPH;
+  return codes;
+}
+
+/**
  * A near-duplicate of `source`: each word is, with probability `rate`, substituted by a fresh
  * Zipf word, deleted, or followed by an inserted word (one third each). Structure codes are
  * kept, so the copy has the same paragraphs.

@@ -1,17 +1,18 @@
 import type { Random } from "./random.js";
 
 /**
- * Zipf's law over ranks 0 … V−1: P(r) ∝ 1/(r+1)^s. Sampling inverts the cumulative
- * distribution by binary search (⌈log2 V⌉ steps, no per-draw allocation).
+ * Zipf's law over ranks 0 … V−1: P(r) ∝ 1/(r+offset)^s (offset 1: word ranks; offset 2:
+ * cluster sizes r+2 ≥ 2 of a power law). Sampling inverts the cumulative distribution by
+ * binary search (⌈log2 V⌉ steps, no per-draw allocation).
  */
 export class ZipfSampler {
   private readonly cdf: Float64Array;
 
-  constructor(readonly size: number, exponent: number) {
+  constructor(readonly size: number, exponent: number, offset = 1) {
     this.cdf = new Float64Array(size);
     let sum = 0;
     for (let r = 0; r < size; r++) {
-      sum += 1 / Math.pow(r + 1, exponent);
+      sum += 1 / Math.pow(r + offset, exponent);
       this.cdf[r] = sum;
     }
     for (let r = 0; r < size; r++) this.cdf[r] /= sum;
