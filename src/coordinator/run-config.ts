@@ -23,6 +23,8 @@ export interface RunConfig {
   inputs: InputStamp[];
   prepare: PrepareOptions;
   chunkBytes: number;
+  /** --max-doc-bytes (absent in work directories made before it existed). */
+  maxDocBytes?: number;
 }
 
 export const CONFIG_FILE = "config.json";

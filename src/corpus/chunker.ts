@@ -51,10 +51,16 @@ function countDocStarts(buf: Buffer, from: number, to: number): number {
 export interface ReadLimits {
   /** A document (or a line outside documents) longer than this is an error. */
   maxDocBytes: number;
+  /** The document tag named in messages (the paragraph pass may use another than `doc`). */
+  docTag?: string;
 }
 
 export const DEFAULT_MAX_DOC_BYTES = 256 << 20;
 export const DEFAULT_LIMITS: ReadLimits = { maxDocBytes: DEFAULT_MAX_DOC_BYTES };
+
+export function readLimits(maxDocBytes = DEFAULT_MAX_DOC_BYTES, docTag?: string): ReadLimits {
+  return { maxDocBytes, docTag };
+}
 
 /**
  * The bytes read but not yet emitted, as a list of pieces: a piece is copied once, when its
@@ -112,13 +118,16 @@ class Pending {
  * there is outside any document whatever follows, so a file without `<doc>` fails at its
  * first line, not after the whole file has been read.
  */
-class HeadCheck {
+export class HeadCheck {
   private parts: Buffer[] = [];
   private length = 0;
   private line = 1;
   done = false;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly docTag = "doc",
+  ) {}
 
   feed(piece: Buffer): void {
     let pos = 0;
@@ -132,7 +141,7 @@ class HeadCheck {
       if (nl === -1) {
         // A line that does not start with `<` is a token line, complete or not.
         const first = this.firstByte();
-        if (first !== -1 && first !== LT) throw new InputError(this.file, this.line, "token outside <doc>");
+        if (first !== -1 && first !== LT) throw new InputError(this.file, this.line, `token outside <${this.docTag}>`);
         return;
       }
       this.lineEnd();
@@ -160,7 +169,7 @@ class HeadCheck {
     const from = this.line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     if (bytes.length > from) {
       if (bytes[bytes.length - 1] === CR) throw new InputError(this.file, this.line, "CRLF line end: vertical files use LF (convert with dos2unix)");
-      if (bytes[from] !== LT || parseTag(bytes, from, bytes.length) === null) throw new InputError(this.file, this.line, "token outside <doc>");
+      if (bytes[from] !== LT || parseTag(bytes, from, bytes.length) === null) throw new InputError(this.file, this.line, `token outside <${this.docTag}>`);
       this.done = true;
     }
     this.parts = [];
@@ -169,7 +178,7 @@ class HeadCheck {
   }
 }
 
-function tooLong(file: string, line: number, limit: number): InputError {
+export function tooLong(file: string, line: number, limit: number): InputError {
   return new InputError(file, line, `more than ${limit} bytes from this line to the next <doc>: a document or line larger than --max-doc-bytes`);
 }
 
@@ -189,7 +198,7 @@ export async function* chunkCorpus(
     const file = displayName(path);
     const stream = openInput(path);
     const pending = new Pending();
-    const head = new HeadCheck(file);
+    const head = new HeadCheck(file, limits.docTag);
     // The last bytes read, in which a `\n<doc` line start may continue into the next piece.
     let carry: Buffer = Buffer.alloc(0);
     // File offset of the current document's start (or of the file's start).
