@@ -33,20 +33,43 @@ function docStartIn(seen: Buffer): number {
   return i !== -1 && i + DOC_OPEN.length < seen.length ? i : -1;
 }
 
-/** Line number of the last document start at or before file offset `to` (1 when there is none). */
-function lineOfDocBefore(fd: number, buf: Buffer, to: number): number {
-  let lines = 1;
-  let docLine = 1;
-  for (let from = 0; from < to; from += WINDOW - DOC_OPEN.length) {
+/** Line number of the byte at file offset `at`. */
+function lineAt(fd: number, buf: Buffer, at: number): number {
+  let line = 1;
+  for (let from = 0; from < at; from += WINDOW) line += countByte(buf, NL, 0, readSync(fd, buf, 0, Math.min(WINDOW, at - from), from));
+  return line;
+}
+
+/** Document starts s with from < s < to, read through `buf` in windows. */
+function* docStartsBetween(fd: number, buf: Buffer, from0: number, to: number): Generator<number> {
+  for (let from = from0; from < to; from += WINDOW - DOC_OPEN.length) {
     const seen = buf.subarray(0, readSync(fd, buf, 0, Math.min(WINDOW, to - from + DOC_OPEN.length), from));
+    // Windows overlap by the pattern's length: a line start is looked at in one window only.
     const fresh = Math.min(seen.length, WINDOW - DOC_OPEN.length, to - from);
     for (let i = seen.indexOf(DOC_OPEN); i !== -1 && i < fresh; i = seen.indexOf(DOC_OPEN, i + 1)) {
-      if (i + DOC_OPEN.length < seen.length && isDocStart(seen, i + 1)) docLine = lines + countByte(seen, NL, 0, i + 1);
+      const at = from + i + 1;
+      if (at > from0 && at < to && i + DOC_OPEN.length < seen.length && isDocStart(seen, i + 1)) yield at;
     }
-    lines += countByte(seen, NL, 0, fresh);
-    if (seen.length < WINDOW) break;
+    if (seen.length < WINDOW) return;
   }
-  return docLine;
+}
+
+/**
+ * Fails when a document of the range [start, cut) spans more than `maxDocBytes` (only a
+ * range longer than that, made by a long document or a large chunk size, can hold one).
+ */
+function checkRange(fd: number, buf: Buffer, path: string, start: number, cut: number, maxDocBytes: number): void {
+  if (cut - start <= maxDocBytes) return;
+  let docStart = start;
+  let end = cut;
+  for (const at of docStartsBetween(fd, buf, start, cut)) {
+    if (at - docStart > maxDocBytes) {
+      end = at;
+      break;
+    }
+    docStart = at;
+  }
+  if (end - docStart > maxDocBytes) throw tooLong(displayName(path), lineAt(fd, buf, docStart), maxDocBytes);
 }
 
 /**
@@ -75,9 +98,14 @@ function* fileRanges(path: string, size: number, targetBytes: number, limits: Re
           cut = from + i + 1;
           break;
         }
-        if (from + got - target > limits.maxDocBytes) throw tooLong(displayName(path), lineOfDocBefore(fd, buf, target), limits.maxDocBytes);
+        if (from + got - target > limits.maxDocBytes) {
+          let docStart = start;
+          for (const at of docStartsBetween(fd, buf, start, target + 1)) docStart = at;
+          throw tooLong(displayName(path), lineAt(fd, buf, docStart), limits.maxDocBytes);
+        }
         if (from + got >= size) break;
       }
+      checkRange(fd, buf, path, start, cut, limits.maxDocBytes);
       yield { offset: start, length: cut - start };
       start = cut;
     }
