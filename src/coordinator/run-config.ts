@@ -49,7 +49,8 @@ function deserialize(text: string): RunConfig {
 }
 
 export function fingerprint(config: RunConfig): string {
-  return createHash("sha256").update(serialize(config)).digest("hex").slice(0, 16);
+  // The size limit changes no file: a resume may raise it.
+  return createHash("sha256").update(serialize({ ...config, maxDocBytes: undefined })).digest("hex").slice(0, 16);
 }
 
 /** The differences between two configurations, named for a message. */

@@ -56,7 +56,6 @@ export interface ReadLimits {
 }
 
 export const DEFAULT_MAX_DOC_BYTES = 256 << 20;
-export const DEFAULT_LIMITS: ReadLimits = { maxDocBytes: DEFAULT_MAX_DOC_BYTES };
 
 export function readLimits(maxDocBytes = DEFAULT_MAX_DOC_BYTES, docTag?: string): ReadLimits {
   return { maxDocBytes, docTag };
@@ -190,7 +189,7 @@ export function tooLong(file: string, line: number, limit: number): InputError {
 export async function* chunkCorpus(
   inputs: readonly string[],
   targetBytes: number,
-  limits: ReadLimits = DEFAULT_LIMITS,
+  limits: ReadLimits = readLimits(),
 ): AsyncGenerator<Chunk> {
   let index = 0;
   let docOrdinal = 0;
