@@ -47,6 +47,28 @@ function countDocStarts(buf: Buffer, from: number, to: number): number {
   return n;
 }
 
+/**
+ * File offsets of the document starts that `piece` (at file offset `base`) decides: those
+ * whose `\n<doc` and next byte are all read by now, including the ones begun in `carry`,
+ * the last bytes before the piece. A start whose bytes are not all read is in the next
+ * carry, and found with the next piece. The piece is scanned in place, never copied.
+ */
+function* docStartsIn(carry: Buffer, piece: Buffer, base: number): Generator<number> {
+  if (carry.length > 0) {
+    const bridge = Buffer.concat([carry, piece.subarray(0, DOC_OPEN.length)]);
+    for (let i = bridge.indexOf(DOC_OPEN); i !== -1 && i < carry.length && i + DOC_OPEN.length < bridge.length; i = bridge.indexOf(DOC_OPEN, i + 1)) {
+      if (isDocStartAt(bridge, i + 1)) yield base - carry.length + i + 1;
+    }
+  }
+  for (let i = piece.indexOf(DOC_OPEN); i !== -1 && i + DOC_OPEN.length < piece.length; i = piece.indexOf(DOC_OPEN, i + 1)) {
+    if (isDocStartAt(piece, i + 1)) yield base + i + 1;
+  }
+}
+
+function lastBytes(buf: Buffer): Buffer {
+  return buf.subarray(Math.max(0, buf.length - DOC_OPEN.length));
+}
+
 /** Limits on what one document may hold, so that memory stays bounded whatever the input. */
 export interface ReadLimits {
   /** A document (or a line outside documents) longer than this is an error. */
@@ -216,20 +238,16 @@ export async function* chunkCorpus(
     try {
       for await (const piece of stream as AsyncIterable<Buffer>) {
         if (!head.done) head.feed(piece);
-        const joint = carry.length > 0 ? Buffer.concat([carry, piece]) : piece;
-        const base = pending.end - carry.length;
-        pending.push(joint.subarray(carry.length));
-        // Only line starts whose next byte is known: the others are in the carry, seen again.
-        for (let i = joint.indexOf(DOC_OPEN); i !== -1 && i + DOC_OPEN.length < joint.length; i = joint.indexOf(DOC_OPEN, i + 1)) {
-          if (!isDocStartAt(joint, i + 1)) continue;
-          const at = base + i + 1;
+        const base = pending.end;
+        pending.push(piece);
+        for (const at of docStartsIn(carry, piece, base)) {
           checkSize(at);
           docStart = at;
           // Cut at the first document that starts past the target size, so that chunk
           // boundaries depend on the bytes alone, not on how the stream delivered them.
           if (at - pending.start >= targetBytes) yield emit(pending.take(at));
         }
-        carry = joint.subarray(Math.max(0, joint.length - DOC_OPEN.length));
+        carry = piece.length >= DOC_OPEN.length ? piece.subarray(piece.length - DOC_OPEN.length) : lastBytes(Buffer.concat([carry, piece]));
         checkSize(pending.end);
       }
     } catch (err) {
