@@ -2,6 +2,8 @@ import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
 import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
 import { VertdupError } from "./util/errors.js";
+import { parseSize } from "./util/size.js";
+import { DEFAULT_MAX_DOC_BYTES } from "./corpus/chunker.js";
 import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
 
 /** Options that shape the signatures (prepare and run). */
@@ -55,6 +57,22 @@ export function withExecutionOptions<T>(y: Argv<T>) {
     .option("tmp-dir", { type: "string", describe: "where a temporary work directory is made (without -w)" })
     .option("quiet", { type: "boolean", default: false, describe: "plain log lines instead of progress bars" })
     .option("chunk-size", { type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard (tuning only: outputs do not depend on it)" });
+}
+
+/** Limits of the corpus reader: every command that reads a corpus. */
+export function withReadingOptions<T>(y: Argv<T>) {
+  return y.option("max-doc-bytes", {
+    type: "string",
+    default: `${DEFAULT_MAX_DOC_BYTES / 1024 ** 2}M`,
+    describe: "largest document (or line outside documents) read, e.g. 64M: a larger one is an error naming file:line",
+  });
+}
+
+export function maxDocBytesFrom(a: { "max-doc-bytes"?: string }): number | undefined {
+  if (a["max-doc-bytes"] === undefined) return undefined;
+  const bytes = parseSize(a["max-doc-bytes"], "max-doc-bytes");
+  if (bytes < 1) throw new VertdupError(`--max-doc-bytes must be at least 1 byte, got ${a["max-doc-bytes"]}`);
+  return bytes;
 }
 
 function positiveInt(name: string, v: number, min = 1): number {
@@ -114,13 +132,14 @@ export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
   };
 }
 
-export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size": number; "iterations-per-group"?: number }): ExecutionOptions {
+export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size": number; "iterations-per-group"?: number; "max-doc-bytes"?: string }): ExecutionOptions {
   return {
     workers: positiveInt("workers", a.workers),
     tmpDir: a["tmp-dir"],
     quiet: a.quiet,
     chunkBytes: positiveInt("chunk-size", a["chunk-size"]),
     iterationsPerGroup: positiveInt("iterations-per-group", a["iterations-per-group"] ?? DEFAULT_ITERATIONS_PER_GROUP),
+    maxDocBytes: maxDocBytesFrom(a),
   };
 }
 

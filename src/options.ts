@@ -44,6 +44,8 @@ export interface ExecutionOptions {
   chunkBytes?: number;
   /** PLEB iterations per resumable task (a Slurm array task): no output depends on it. */
   iterationsPerGroup?: number;
+  /** A larger document or line stops the reading (--max-doc-bytes). */
+  maxDocBytes?: number;
 }
 
 export const DEFAULT_PREPARE: PrepareOptions = {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checkReadable, describeStreamError, displayName, openInput } from "../corpus/open-input.js";
 import { attributeValue } from "../corpus/vertical.js";
+import { DEFAULT_MAX_DOC_BYTES } from "../corpus/chunker.js";
 import { CLUSTERS_FILE, readClustersTsv, type ClusterRow } from "../clusters/clusters-tsv.js";
 import { InputError, VertdupError } from "../util/errors.js";
 import { CorpusOutput } from "./corpus-output.js";
@@ -14,6 +15,8 @@ export interface CleanOptions {
   output: string;
   /** Keep every document and add dup_* attributes instead of removing duplicates. */
   mark: boolean;
+  /** A longer line stops the cleaning (--max-doc-bytes). */
+  maxDocBytes?: number;
 }
 
 export interface CleanStats {
@@ -63,7 +66,7 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
         if (action.kind === "mark") stats.marked++;
         return action;
       };
-      const filter = new DocFilter(file, ordinal, decide);
+      const filter = new DocFilter(file, ordinal, decide, opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES);
       const out: Buffer[] = [];
       try {
         for await (const piece of openInput(input) as AsyncIterable<Buffer>) {

@@ -26,7 +26,9 @@ function isDocClose(buf: Buffer, at: number, end: number): boolean {
  * is touched, so every other byte comes out as it went in.
  */
 export class DocFilter {
-  private carry: Buffer = Buffer.alloc(0);
+  /** The start of a line not ended yet, as the pieces it arrived in (joined once, at its end). */
+  private carry: Buffer[] = [];
+  private carryBytes = 0;
   private line = 0;
   private inDoc = false;
   private removing = false;
@@ -37,6 +39,7 @@ export class DocFilter {
     private readonly file: string,
     private ordinal: number,
     private readonly decide: (ordinal: number, docLine: Buffer, line: number) => DocAction,
+    private readonly maxLineBytes: number,
   ) {}
 
   /** Documents seen so far, counted from the corpus start. */
@@ -46,20 +49,27 @@ export class DocFilter {
 
   /** Processes the complete lines of `piece` (the rest waits for the next piece). */
   push(piece: Buffer, out: Buffer[]): void {
-    const buf = this.carry.length > 0 ? Buffer.concat([this.carry, piece]) : piece;
-    const last = buf.lastIndexOf(NL);
-    if (last === -1) {
-      this.carry = buf;
+    const first = piece.indexOf(NL);
+    if (this.carryBytes + (first === -1 ? piece.length : first) > this.maxLineBytes) {
+      throw new InputError(this.file, this.line + 1, `line longer than --max-doc-bytes (${this.maxLineBytes} bytes)`);
+    }
+    if (first === -1) {
+      this.carry.push(piece);
+      this.carryBytes += piece.length;
       return;
     }
+    const buf = this.carryBytes > 0 ? Buffer.concat([...this.carry, piece]) : piece;
+    const last = buf.lastIndexOf(NL);
     this.lines(buf, last + 1, out);
-    this.carry = buf.subarray(last + 1);
+    this.carry = last + 1 < buf.length ? [buf.subarray(last + 1)] : [];
+    this.carryBytes = buf.length - last - 1;
   }
 
   /** Processes a last line without a line end and checks that no document is left open. */
   end(out: Buffer[]): void {
-    if (this.carry.length > 0) this.lines(this.carry, this.carry.length, out);
-    this.carry = Buffer.alloc(0);
+    if (this.carryBytes > 0) this.lines(Buffer.concat(this.carry), this.carryBytes, out);
+    this.carry = [];
+    this.carryBytes = 0;
     if (this.inDoc) throw new InputError(this.file, this.docLine, "<doc> is never closed (missing </doc>)");
   }
 

@@ -1,9 +1,9 @@
 import type { Argv } from "yargs";
 import { cleanCorpus } from "../clean/clean-corpus.js";
-import { inputPaths } from "../cli-options.js";
+import { inputPaths, maxDocBytesFrom, withReadingOptions } from "../cli-options.js";
 
 const builder = (y: Argv) =>
-  y
+  withReadingOptions(y)
     .positional("inputs", { type: "string", array: true, demandOption: true, describe: "the corpus given to vertdup run, in the same order" })
     .option("from", { type: "string", demandOption: true, describe: "output directory of vertdup run (its clusters.tsv)" })
     .option("o", { alias: "output", type: "string", demandOption: true, describe: "cleaned corpus (.vert, .vert.gz, .vert.zst or - for stdout)" })
@@ -16,7 +16,7 @@ export const cleanCommand = {
   describe: "write the corpus without duplicates (or with them marked), byte for byte otherwise",
   builder,
   handler: async (a: Args) => {
-    const s = await cleanCorpus(inputPaths(a.inputs), { from: a.from, output: a.o, mark: a.mark });
+    const s = await cleanCorpus(inputPaths(a.inputs), { from: a.from, output: a.o, mark: a.mark, maxDocBytes: maxDocBytesFrom(a) });
     const what = a.mark ? `${s.marked} marked` : `${s.removed} removed`;
     process.stderr.write(`vertdup: ${s.documents} documents, ${what} → ${a.o}\n`);
   },

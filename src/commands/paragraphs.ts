@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, inputPaths, withExecutionOptions } from "../cli-options.js";
+import { executionOptionsFrom, withReadingOptions, inputPaths, withExecutionOptions } from "../cli-options.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { DEFAULT_PARAGRAPH, DEFAULT_MEMORY } from "../paragraph-dedup/options.js";
 import { parseSize } from "../util/size.js";
@@ -7,7 +7,7 @@ import { paragraphs } from "../paragraph-dedup/run-paragraphs.js";
 import { paragraphSummary } from "../paragraph-dedup/summary.js";
 
 const builder = (y: Argv) =>
-  withExecutionOptions(y)
+  withReadingOptions(withExecutionOptions(y))
     .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
     .option("o", { alias: "output", type: "string", demandOption: true, describe: "output corpus (.vert, .gz, .zst; - for stdout)" })
     .option("ngram", { type: "number", default: DEFAULT_PARAGRAPH.ngram, describe: "tokens per n-gram" })

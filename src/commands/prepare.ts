@@ -1,10 +1,10 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, inputPaths, withResumeOption, prepareOptionsFrom, withExecutionOptions, withPrepareOptions } from "../cli-options.js";
+import { executionOptionsFrom, withReadingOptions, inputPaths, withResumeOption, prepareOptionsFrom, withExecutionOptions, withPrepareOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { stderrReporter } from "../coordinator/progress.js";
 
 const builder = (y: Argv) =>
-  withResumeOption(withExecutionOptions(withPrepareOptions(y)))
+  withReadingOptions(withResumeOption(withExecutionOptions(withPrepareOptions(y))))
     .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
     .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory" });
 

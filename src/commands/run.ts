@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { executionOptionsFrom, inputPaths, pairsOutputFrom, withPairsOptions, withResumeOption, plebOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPlebOptions, withPrepareOptions } from "../cli-options.js";
+import { executionOptionsFrom, withReadingOptions, inputPaths, pairsOutputFrom, withPairsOptions, withResumeOption, plebOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPlebOptions, withPrepareOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
@@ -13,7 +13,7 @@ import { VertdupError } from "../util/errors.js";
 import { methodSummary, runSummary } from "./summary.js";
 
 const builder = (y: Argv) =>
-  withPairsOptions(withResumeOption(withMethodOptions(withExecutionOptions(withPlebOptions(withPrepareOptions(y))))))
+  withReadingOptions(withPairsOptions(withResumeOption(withMethodOptions(withExecutionOptions(withPlebOptions(withPrepareOptions(y)))))))
     .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
     .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
     .option("w", { alias: "workdir", type: "string", describe: "work directory to keep (default: temporary, removed)" });

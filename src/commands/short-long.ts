@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { executionOptionsFrom, inputPaths, withExecutionOptions } from "../cli-options.js";
+import { executionOptionsFrom, withReadingOptions, inputPaths, withExecutionOptions } from "../cli-options.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { METHOD_DEFAULTS } from "../methods/method-options.js";
@@ -15,7 +15,7 @@ import { escapeField } from "../output/tsv-field.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 
 const builder = (y: Argv) =>
-  withExecutionOptions(y)
+  withReadingOptions(withExecutionOptions(y))
     .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
     .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory (short-long.tsv)" })
     .option("threshold", { type: "number", default: METHOD_DEFAULTS.paragraphs.threshold, describe: "similar: Jaccard of paragraph sets at least this" })

@@ -3,11 +3,13 @@ import type { Argv } from "yargs";
 import {
   inputPaths,
   pairsOutputFrom,
+  maxDocBytesFrom,
   plebOptionsFrom,
   prepareOptionsFrom,
   withPairsOptions,
   withPlebOptions,
   withPrepareOptions,
+  withReadingOptions,
 } from "../cli-options.js";
 import { startPrepare } from "../coordinator/prepare.js";
 import { plebPlan } from "../coordinator/steps/pleb-step.js";
@@ -20,7 +22,7 @@ import { VertdupError } from "../util/errors.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 
 const runBuilder = (y: Argv) =>
-  withPairsOptions(withPlebOptions(withPrepareOptions(y)))
+  withReadingOptions(withPairsOptions(withPlebOptions(withPrepareOptions(y))))
     .positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" })
     .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory on a filesystem all nodes share" })
     .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
@@ -48,7 +50,7 @@ async function submitRun(a: RunArgs): Promise<void> {
   const pleb = plebOptionsFrom(a);
   const iterationsPerGroup = a["iterations-per-group"];
   // Re-submitting into the same work directory resumes: finished tasks are skipped.
-  await startPrepare(inputs.map((i) => resolve(i)), workdir, prepareOptionsFrom(a), { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"] }, true);
+  await startPrepare(inputs.map((i) => resolve(i)), workdir, prepareOptionsFrom(a), { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a) }, true);
   const run = { pleb, iterationsPerGroup, keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, outdir, tasks: a.tasks };
   await writeSlurmSettings(workdir, run);
   const jobs = runJobs(workdir, run, plebPlan(workdir, pleb, iterationsPerGroup).groups);

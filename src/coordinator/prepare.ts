@@ -25,7 +25,7 @@ export async function startPrepare(
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   await createWorkdir(workdir);
-  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES };
+  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxDocBytes: exec.maxDocBytes };
   if (!(await adoptRunConfig(workdir, config, resume))) await resetWorkdir(workdir);
   return config;
 }

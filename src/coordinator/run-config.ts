@@ -23,6 +23,8 @@ export interface RunConfig {
   inputs: InputStamp[];
   prepare: PrepareOptions;
   chunkBytes: number;
+  /** --max-doc-bytes (absent in work directories made before it existed). */
+  maxDocBytes?: number;
 }
 
 export const CONFIG_FILE = "config.json";
@@ -47,7 +49,8 @@ function deserialize(text: string): RunConfig {
 }
 
 export function fingerprint(config: RunConfig): string {
-  return createHash("sha256").update(serialize(config)).digest("hex").slice(0, 16);
+  // The size limit changes no file: a resume may raise it.
+  return createHash("sha256").update(serialize({ ...config, maxDocBytes: undefined })).digest("hex").slice(0, 16);
 }
 
 /** The differences between two configurations, named for a message. */

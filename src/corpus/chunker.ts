@@ -1,6 +1,7 @@
 import { openInput, describeStreamError, displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
-import { VertdupError } from "../util/errors.js";
+import { InputError, VertdupError } from "../util/errors.js";
+import { parseTag } from "./vertical.js";
 
 /**
  * A run of whole lines of one input file that starts at a `<doc` line (or at the file's
@@ -23,6 +24,8 @@ export interface Chunk {
 }
 
 const NL = 0x0a;
+const CR = 0x0d;
+const LT = 0x3c;
 const DOC_OPEN = Buffer.from("\n<doc");
 
 function isDocStartAt(buf: Buffer, lineStart: number): boolean {
@@ -44,30 +47,183 @@ function countDocStarts(buf: Buffer, from: number, to: number): number {
   return n;
 }
 
-/** Finds the first doc-start line beginning at or after `from`, or -1. */
-function firstDocStartFrom(buf: Buffer, from: number): number {
-  let i = buf.indexOf(DOC_OPEN, Math.max(0, from - 1));
-  while (i !== -1) {
-    if (isDocStartAt(buf, i + 1)) return i + 1;
-    i = buf.indexOf(DOC_OPEN, i + 1);
+/**
+ * File offsets of the document starts that `piece` (at file offset `base`) decides: those
+ * whose `\n<doc` and next byte are all read by now, including the ones begun in `carry`,
+ * the last bytes before the piece. A start whose bytes are not all read is in the next
+ * carry, and found with the next piece. The piece is scanned in place, never copied.
+ */
+function* docStartsIn(carry: Buffer, piece: Buffer, base: number): Generator<number> {
+  if (carry.length > 0) {
+    const bridge = Buffer.concat([carry, piece.subarray(0, DOC_OPEN.length)]);
+    for (let i = bridge.indexOf(DOC_OPEN); i !== -1 && i < carry.length && i + DOC_OPEN.length < bridge.length; i = bridge.indexOf(DOC_OPEN, i + 1)) {
+      if (isDocStartAt(bridge, i + 1)) yield base - carry.length + i + 1;
+    }
   }
-  return -1;
+  for (let i = piece.indexOf(DOC_OPEN); i !== -1 && i + DOC_OPEN.length < piece.length; i = piece.indexOf(DOC_OPEN, i + 1)) {
+    if (isDocStartAt(piece, i + 1)) yield base + i + 1;
+  }
+}
+
+function lastBytes(buf: Buffer): Buffer {
+  return buf.subarray(Math.max(0, buf.length - DOC_OPEN.length));
+}
+
+/** Limits on what one document may hold, so that memory stays bounded whatever the input. */
+export interface ReadLimits {
+  /** A document (or a line outside documents) longer than this is an error. */
+  maxDocBytes: number;
+  /** The document tag named in messages (the paragraph pass may use another than `doc`). */
+  docTag?: string;
+}
+
+export const DEFAULT_MAX_DOC_BYTES = 256 << 20;
+
+export function readLimits(maxDocBytes = DEFAULT_MAX_DOC_BYTES, docTag?: string): ReadLimits {
+  return { maxDocBytes, docTag };
+}
+
+/**
+ * The bytes read but not yet emitted, as a list of pieces: a piece is copied once, when its
+ * chunk is emitted, however many pieces arrive before the cut (a concatenation on every
+ * read made a giant document quadratic).
+ */
+class Pending {
+  private pieces: Buffer[] = [];
+  /** Offset in the file of the first pending byte, and of the byte after the last. */
+  start = 0;
+  end = 0;
+
+  push(piece: Buffer): void {
+    if (piece.length === 0) return;
+    this.pieces.push(piece);
+    this.end += piece.length;
+  }
+
+  /** Removes and returns the pending bytes before file offset `to`. */
+  take(to: number): Buffer {
+    const parts: Buffer[] = [];
+    const length = to - this.start;
+    let need = length;
+    while (need > 0) {
+      const p = this.pieces[0];
+      if (p.length <= need) {
+        parts.push(p);
+        this.pieces.shift();
+        need -= p.length;
+      } else {
+        parts.push(p.subarray(0, need));
+        this.pieces[0] = p.subarray(need);
+        need = 0;
+      }
+    }
+    this.start = to;
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts, length);
+  }
+
+  /** Newlines between the first pending byte and file offset `to`. */
+  newlinesBefore(to: number): number {
+    let n = 0;
+    let at = this.start;
+    for (const p of this.pieces) {
+      if (at >= to) break;
+      n += countByte(p, NL, 0, Math.min(p.length, to - at));
+      at += p.length;
+    }
+    return n;
+  }
+}
+
+/**
+ * The first lines of a file, up to its first tag line, checked as they arrive: a token
+ * there is outside any document whatever follows, so a file without `<doc>` fails at its
+ * first line, not after the whole file has been read.
+ */
+export class HeadCheck {
+  private parts: Buffer[] = [];
+  private length = 0;
+  private line = 1;
+  done = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly docTag = "doc",
+  ) {}
+
+  feed(piece: Buffer): void {
+    let pos = 0;
+    while (!this.done && pos < piece.length) {
+      const nl = piece.indexOf(NL, pos);
+      const part = piece.subarray(pos, nl === -1 ? piece.length : nl);
+      if (part.length > 0) {
+        this.parts.push(part);
+        this.length += part.length;
+      }
+      if (nl === -1) {
+        // A line that does not start with `<` is a token line, complete or not.
+        const first = this.firstByte();
+        if (first !== -1 && first !== LT) throw new InputError(this.file, this.line, `token outside <${this.docTag}>`);
+        return;
+      }
+      this.lineEnd();
+      pos = nl + 1;
+    }
+  }
+
+  /** The line's first byte after a byte-order mark, or -1 when not known yet. */
+  private firstByte(): number {
+    const at = this.line === 1 && this.byteAt(0) === 0xef && this.byteAt(1) === 0xbb && this.byteAt(2) === 0xbf ? 3 : 0;
+    if (this.line === 1 && this.byteAt(0) === 0xef && this.length < 4) return -1;
+    return this.byteAt(at);
+  }
+
+  private byteAt(i: number): number {
+    for (const p of this.parts) {
+      if (i < p.length) return p[i];
+      i -= p.length;
+    }
+    return -1;
+  }
+
+  private lineEnd(): void {
+    const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.length);
+    const from = this.line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    if (bytes.length > from) {
+      if (bytes[bytes.length - 1] === CR) throw new InputError(this.file, this.line, "CRLF line end: vertical files use LF (convert with dos2unix)");
+      if (bytes[from] !== LT || parseTag(bytes, from, bytes.length) === null) throw new InputError(this.file, this.line, `token outside <${this.docTag}>`);
+      this.done = true;
+    }
+    this.parts = [];
+    this.length = 0;
+    this.line++;
+  }
+}
+
+export function tooLong(file: string, line: number, limit: number): InputError {
+  return new InputError(file, line, `more than ${limit} bytes from this line to the next <doc>: a document or line larger than --max-doc-bytes`);
 }
 
 /**
  * Splits the inputs, in order, into chunks of at least `targetBytes` (up to the next
- * document start). Memory held is one pending chunk plus the stream buffer.
+ * document start). Memory held is one pending chunk plus the stream buffer; a document
+ * longer than `limits.maxDocBytes` stops the reading with its file and line.
  */
 export async function* chunkCorpus(
   inputs: readonly string[],
   targetBytes: number,
+  limits: ReadLimits = readLimits(),
 ): AsyncGenerator<Chunk> {
   let index = 0;
   let docOrdinal = 0;
   for (const path of inputs) {
+    const file = displayName(path);
     const stream = openInput(path);
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
+    const pending = new Pending();
+    const head = new HeadCheck(file, limits.docTag);
+    // The last bytes read, in which a `\n<doc` line start may continue into the next piece.
+    let carry: Buffer = Buffer.alloc(0);
+    // File offset of the current document's start (or of the file's start).
+    let docStart = 0;
     let firstLine = 1;
     const emit = (bytes: Buffer): Chunk => {
       const docCount = countDocStarts(bytes, 0, bytes.length);
@@ -76,33 +232,32 @@ export async function* chunkCorpus(
       firstLine += countByte(bytes, NL);
       return chunk;
     };
+    const checkSize = (to: number) => {
+      if (to - docStart > limits.maxDocBytes) throw tooLong(file, firstLine + pending.newlinesBefore(docStart), limits.maxDocBytes);
+    };
     try {
       for await (const piece of stream as AsyncIterable<Buffer>) {
+        if (!head.done) head.feed(piece);
+        const base = pending.end;
         pending.push(piece);
-        pendingBytes += piece.length;
-        while (pendingBytes >= targetBytes) {
-          const buf = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+        for (const at of docStartsIn(carry, piece, base)) {
+          checkSize(at);
+          docStart = at;
           // Cut at the first document that starts past the target size, so that chunk
           // boundaries depend on the bytes alone, not on how the stream delivered them.
-          const cut = firstDocStartFrom(buf, targetBytes);
-          if (cut <= 0) {
-            pending = [buf];
-            break;
-          }
-          yield emit(buf.subarray(0, cut));
-          const rest = buf.subarray(cut);
-          pending = rest.length > 0 ? [rest] : [];
-          pendingBytes = rest.length;
+          if (at - pending.start >= targetBytes) yield emit(pending.take(at));
         }
+        carry = piece.length >= DOC_OPEN.length ? piece.subarray(piece.length - DOC_OPEN.length) : lastBytes(Buffer.concat([carry, piece]));
+        checkSize(pending.end);
       }
     } catch (err) {
       if (err instanceof VertdupError) throw err;
       throw describeStreamError(path, err);
     }
-    if (pendingBytes > 0) {
-      yield emit(pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes));
+    if (pending.end > pending.start) {
+      yield emit(pending.take(pending.end));
     } else if (firstLine === 1) {
-      throw new VertdupError(`${displayName(path)}: input is empty`);
+      throw new VertdupError(`${file}: input is empty`);
     }
   }
 }

@@ -1,8 +1,8 @@
 import { createReadStream, constants as fsConstants } from "node:fs";
 import { access } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
-import { PassThrough, type Readable } from "node:stream";
-import { DecompressStream } from "zstd-napi";
+import { PassThrough, Readable } from "node:stream";
+import zstd from "zstd-napi/binding.js";
 import { VertdupError } from "../util/errors.js";
 
 /** How a corpus file is compressed, told by its name (`-` is standard input, plain). */
@@ -40,9 +40,37 @@ export function openInput(path: string, highWaterMark = 1 << 20): Readable {
 
 function decompressed(raw: Readable, kind: Compression): Readable {
   if (kind === "none") return raw;
-  const decoder = kind === "gzip" ? createGunzip({ chunkSize: 1 << 18 }) : new DecompressStream();
+  if (kind === "zstd") return Readable.from(zstdPieces(raw), { objectMode: false, highWaterMark: ZSTD_OUT });
+  const decoder = createGunzip({ chunkSize: 1 << 18 });
   raw.on("error", (err) => decoder.destroy(err));
   return raw.pipe(decoder);
+}
+
+const ZSTD_OUT = 1 << 18;
+
+/**
+ * The decompressed bytes of a zstd stream, one output buffer at a time, made only when the
+ * reader asks for more. zstd-napi's DecompressStream decompresses a whole input piece at
+ * once whatever the reader's pace: a small piece of a highly compressed file (a
+ * decompression bomb) filled gigabytes of memory.
+ */
+async function* zstdPieces(raw: Readable): AsyncGenerator<Buffer> {
+  const dctx = new zstd.DCtx();
+  let inFrame = false;
+  for await (const input of raw as AsyncIterable<Buffer>) {
+    let src = input;
+    for (;;) {
+      const dst = Buffer.allocUnsafe(ZSTD_OUT);
+      const [left, produced, consumed] = dctx.decompressStream(dst, src);
+      src = src.subarray(consumed);
+      if (produced > 0) yield dst.subarray(0, produced);
+      if (src.length === 0 && (produced < dst.length || left === 0)) {
+        inFrame = left !== 0;
+        break;
+      }
+    }
+  }
+  if (inFrame) throw new Error("stream ended in the middle of a compressed frame");
 }
 
 /** Compression told by the first bytes: gzip 1f 8b, zstd frame 28 b5 2f fd. */

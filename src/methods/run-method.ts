@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { chunkCorpus } from "../corpus/chunker.js";
+import { chunkCorpus, readLimits } from "../corpus/chunker.js";
 import { checkReadable } from "../corpus/open-input.js";
 import { addWarnings, emptyWarnings } from "../corpus/vertical.js";
 import { PhaseClock } from "../coordinator/phase-clock.js";
@@ -55,7 +55,7 @@ export async function extractFeatures<S extends ShardBase>(
   const progress = reporter.progress("reading", "docs");
   const pending: Promise<S>[] = [];
   let docs = 0;
-  for await (const chunk of chunkCorpus(inputs, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES)) {
+  for await (const chunk of chunkCorpus(inputs, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes))) {
     // A buffer of its own, so that it is transferred rather than cloned.
     const own = new Uint8Array(chunk.bytes.length);
     own.set(chunk.bytes);

@@ -9,6 +9,7 @@ import {
   openInput,
 } from "../../src/corpus/open-input.js";
 import { VertdupError } from "../../src/util/errors.js";
+import { bomb, BOMB_BLOCK } from "./bomb.js";
 import { cleanupVerts, encode, makeCorpus, missingPath, writeRaw, writeVert, type VertKind } from "../helpers/vert.js";
 
 afterAll(cleanupVerts);
@@ -119,4 +120,20 @@ describe("describeStreamError", () => {
     expect(describeStreamError("c.vert", new Error("EIO")).message).toBe("c.vert: read error (EIO)");
     expect(describeStreamError("-", "weird").message).toBe("<stdin>: read error (weird)");
   });
+});
+
+describe("decompression respects back-pressure", () => {
+  for (const kind of ["gz", "zst"] as const) {
+    it(`a paused reader of a ${kind} bomb holds a bounded number of bytes`, async () => {
+      const path = writeRaw(bomb(kind, "", 16), `bomb.vert.${kind}`);
+      const stream = openInput(path);
+      await new Promise<void>((done) => stream.once("readable", done));
+      // The reader takes nothing: whatever the decompressor makes meanwhile stays buffered.
+      await new Promise((done) => setTimeout(done, 300));
+      expect(stream.readableLength).toBeLessThanOrEqual(4 << 20);
+      let total = 0;
+      for await (const piece of stream as AsyncIterable<Buffer>) total += piece.length;
+      expect(total).toBe(16 * BOMB_BLOCK);
+    });
+  }
 });

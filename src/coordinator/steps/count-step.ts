@@ -1,4 +1,4 @@
-import { chunkCorpus } from "../../corpus/chunker.js";
+import { chunkCorpus, readLimits } from "../../corpus/chunker.js";
 import type { ShardStats } from "../../features/count-shard.js";
 import { writeAtomic } from "../../util/atomic.js";
 import type { WorkerPool } from "../pool.js";
@@ -25,7 +25,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
   let shards = 0;
   let documents = 0;
   const inputs = config.inputs.map((i) => i.path);
-  for await (const chunk of chunkCorpus(inputs, config.chunkBytes)) {
+  for await (const chunk of chunkCorpus(inputs, config.chunkBytes, readLimits(config.maxDocBytes))) {
     shards++;
     documents += chunk.docCount;
     if (!inSlice(chunk.index, slice) || existsSync(markerFile(workdir, `count-${shardName(chunk.index)}`))) {
