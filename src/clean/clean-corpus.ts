@@ -60,7 +60,7 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
         }
         const action = actionFor(row, opts.mark);
         if (action.kind === "remove") stats.removed++;
-        if (action.kind === "mark") stats.marked++;
+        if (action.kind === "mark" && row !== undefined) stats.marked++;
         return action;
       };
       const filter = new DocFilter(file, ordinal, decide);
