@@ -1,10 +1,11 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { decompress } from "zstd-napi";
 import { cleanCorpus } from "../../src/clean/clean-corpus.js";
+import { DocFilter } from "../../src/clean/doc-filter.js";
 import { remarkDocLine } from "../../src/clean/doc-marks.js";
 import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
@@ -150,6 +151,21 @@ describe("clean", () => {
     it("refuses a corpus other than the run's (ids or document count differ)", async () => {
       await fails(CORPUS.replace('id="d"', 'id="z"'), /:17: document 4 is "z" but clusters.tsv names "d"/);
       await fails('<doc id="a">\nx\n</doc>\n<doc id="b">\n</doc>\n', /2 documents, but clusters.tsv names document 5/);
+    });
+
+    it("reports a fault of its own as such, not as the input's read error", async () => {
+      const fault = vi.spyOn(DocFilter.prototype, "push").mockImplementation(() => {
+        throw new TypeError("a fault");
+      });
+      try {
+        const output = join(dir, "fault.vert");
+        const result = cleanCorpus([writeVert(CORPUS, "gz")], { from, output, mark: false });
+        await expect(result).rejects.toThrow(TypeError);
+        await expect(result).rejects.not.toThrow(VertdupError);
+        expect(existsSync(output)).toBe(false);
+      } finally {
+        fault.mockRestore();
+      }
     });
 
     it("reports a truncated .gz, a missing clusters.tsv and an output that is an input", async () => {
