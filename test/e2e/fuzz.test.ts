@@ -194,6 +194,7 @@ describe.concurrent("fuzz: mutated corpora give exit 0 or 1, a message and no pa
         expect([0, 1], seen).toContain(r.status);
         expect(r.stderr, seen).not.toMatch(/^\s+at /m);
         expect(r.stderr, seen).not.toMatch(/internal error/i);
+        expect(readdirSync(tmp), `${seen}\n(temporary files left behind)`).toEqual([]);
         if (what === "run minhash") runOk = r.status === 0;
         // A corpus run accepted, clean accepts with run's own output.
         if (what === "clean" && runOk) expect(r.status, seen).toBe(0);
