@@ -71,7 +71,7 @@ export function sbatchWord(what: string, arg: string): string {
  * off the pattern's `%x`, `%A` … and is refused.
  */
 function patternDir(dir: string): string {
-  if (dir.includes("\\")) throw new VertdupError(`${dir}: sbatch --output cannot name a path with a backslash`);
+  if (dir.includes("\\")) throw new VertdupError(`-w/--workdir: sbatch --output cannot name a path with a backslash: ${JSON.stringify(dir)}`);
   return dir.replace(/%/g, "%%");
 }
 

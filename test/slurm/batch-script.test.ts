@@ -107,7 +107,7 @@ describe("batch scripts", () => {
       [{ extra: ["--comment=my hetjob"] }, /^--sbatch-arg: sbatch reads "packjob" or "hetjob"/],
       [{ extra: [""] }, /^--sbatch-arg: an empty argument/],
       [{ logDir: "/w\nx/slurm/logs" }, /^-w\/--workdir: control character \\x0a/],
-      [{ logDir: "/w\\x/slurm/logs" }, /backslash/],
+      [{ logDir: "/w\\x/slurm/logs" }, /^-w\/--workdir: sbatch --output cannot name a path with a backslash/],
     ];
     for (const [change, message] of bad) {
       const render = () => renderBatchScript({ name: "merge", command: ["/usr/bin/node"] }, { ...SETTINGS, ...change });
@@ -161,7 +161,7 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
       const r = vertdup(["slurm", "run", CORPUS, "-w", workdir, "-o", join(base, "out"), "--tasks", "2", "--iterations", "4", "--iterations-per-group", "2", "--partition", "p q", `--sbatch-arg=${COMMENT}`, "--dry-run"]);
       if (refused) {
         // A backslash would switch off sbatch's %x/%A/%a in --output: refused before any work.
-        expect(r.stderr).toMatch(/^vertdup: error: .*: sbatch --output cannot name a path with a backslash\n$/);
+        expect(r.stderr).toMatch(/^vertdup: error: -w\/--workdir: sbatch --output cannot name a path with a backslash: ".*"\n$/);
         expect(r.status).toBe(1);
         expect(existsSync(workdir)).toBe(false);
         return;
