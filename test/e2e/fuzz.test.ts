@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, type CliResult } from "../helpers/cli.js";
 import { makeCorpus, rng } from "../helpers/vert.js";
 
-afterAll(removeTempDirs);
+// Seeded random mutations of a small vertical file, fed to every command that reads a corpus.
 
-/** Random mutations of a small vertical file, fed to every command that reads a corpus. */
+afterAll(removeTempDirs);
 
 const SEED = 20261123;
 const CASES = 28;
