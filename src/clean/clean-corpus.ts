@@ -34,6 +34,19 @@ function idAttrOf(outdir: string): string {
 }
 
 /**
+ * The pieces of an input. Only a failure of the reading itself is the input's (truncated,
+ * corrupt, unreadable); one while handling a piece propagates as it is.
+ */
+async function* pieces(input: string): AsyncGenerator<Buffer> {
+  try {
+    for await (const piece of openInput(input) as AsyncIterable<Buffer>) yield piece;
+  } catch (err) {
+    if (err instanceof VertdupError) throw err;
+    throw describeStreamError(input, err);
+  }
+}
+
+/**
  * `vertdup clean`: streams the corpus again and writes it with the non-representatives of
  * clusters.tsv removed, or (mark) with every document kept and its cluster in attributes.
  * Documents are matched by corpus ordinal and checked by id, so a different corpus fails.
@@ -63,20 +76,15 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
         }
         const action = actionFor(row, opts.mark);
         if (action.kind === "remove") stats.removed++;
-        if (action.kind === "mark") stats.marked++;
+        if (action.kind === "mark" && row !== undefined) stats.marked++;
         return action;
       };
       const filter = new DocFilter(file, ordinal, decide, opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES);
       const out: Buffer[] = [];
-      try {
-        for await (const piece of openInput(input) as AsyncIterable<Buffer>) {
-          filter.push(piece, out);
-          for (const b of out) await output.write(b);
-          out.length = 0;
-        }
-      } catch (err) {
-        if (err instanceof VertdupError) throw err;
-        throw describeStreamError(input, err);
+      for await (const piece of pieces(input)) {
+        filter.push(piece, out);
+        for (const b of out) await output.write(b);
+        out.length = 0;
       }
       filter.end(out);
       for (const b of out) await output.write(b);

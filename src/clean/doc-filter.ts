@@ -1,5 +1,5 @@
 import { InputError } from "../util/errors.js";
-import type { DocAction } from "./doc-marks.js";
+import { remarkDocLine, type DocAction } from "./doc-marks.js";
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -22,7 +22,7 @@ function isDocClose(buf: Buffer, at: number, end: number): boolean {
 /**
  * Streams one input file's bytes and passes them on unchanged, except that each document's
  * action applies: `remove` drops its lines from `<doc` through `</doc>` (with their line
- * ends), `mark` inserts attributes before the `>` that ends its `<doc` line. Nothing else
+ * ends), `mark` replaces the dup attributes of its `<doc` line (`remarkDocLine`). Nothing else
  * is touched, so every other byte comes out as it went in.
  */
 export class DocFilter {
@@ -93,10 +93,15 @@ export class DocFilter {
           if (start > keepFrom) out.push(buf.subarray(keepFrom, start));
           this.removing = true;
         } else if (action.kind === "mark") {
-          if (nl > 0 && buf[nl - 1] === CR) throw new InputError(this.file, this.line, "CRLF line end: vertical files use LF (convert with dos2unix)");
-          if (buf[nl - 1] !== GT) throw new InputError(this.file, this.line, "<doc> line does not end with >");
-          out.push(buf.subarray(keepFrom, nl - 1), Buffer.from(action.attributes, "utf8"));
-          keepFrom = nl - 1;
+          if (action.attributes !== "") {
+            if (nl > 0 && buf[nl - 1] === CR) throw new InputError(this.file, this.line, "CRLF line end: vertical files use LF (convert with dos2unix)");
+            if (buf[nl - 1] !== GT) throw new InputError(this.file, this.line, "<doc> line does not end with >");
+          }
+          const marked = remarkDocLine(buf.subarray(at, nl), action.attributes);
+          if (marked !== null) {
+            out.push(buf.subarray(keepFrom, at), marked);
+            keepFrom = nl;
+          }
         }
       } else if (isDocClose(buf, start, nl)) {
         if (!this.inDoc) throw new InputError(this.file, this.line, "</doc> without an open <doc>");

@@ -15,14 +15,46 @@ export function markAttributes(row: ClusterRow): string {
   return row.representative ? cluster : ` dup_of="${escape(row.dupOf)}" dup_sim="${row.similarity}"${cluster}`;
 }
 
-/** Removes what `markAttributes` added to a `<doc>` line (the inverse, for checks). */
-export function stripMarks(docLine: string): string {
-  return docLine.replace(/(?: dup_of="[^"]*" dup_sim="[^"]*")? dup_cluster="\d+"(?=>$)/, "");
+const MARK_NAMES = new Set(["dup_of", "dup_sim", "dup_cluster"]);
+
+/**
+ * One attribute after the tag name or the previous attribute: its white space, name and
+ * value (quoted as the reader reads them, or bare).
+ */
+const ATTRIBUTE = /(\s+)([^\s=>"']+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>"']*))?/y;
+
+/**
+ * A `<doc …>` line (without its line end) with its `dup_of`, `dup_sim` and `dup_cluster`
+ * attributes, each with the one white-space character before it, replaced by `attributes`
+ * inserted before the closing `>`: marking a marked corpus again replaces its marks, and with
+ * no attributes the line loses them. Every other byte stays as it was (the line is handled as
+ * latin1, byte for byte). Null when the line has nothing to change.
+ */
+export function remarkDocLine(line: Buffer, attributes: string): Buffer | null {
+  const text = line.toString("latin1");
+  const kept: string[] = [];
+  let from = 0;
+  ATTRIBUTE.lastIndex = "<doc".length;
+  for (let m = ATTRIBUTE.exec(text); m !== null; m = ATTRIBUTE.exec(text)) {
+    if (!MARK_NAMES.has(m[2])) continue;
+    const cut = m.index + m[1].length - 1;
+    kept.push(text.slice(from, cut));
+    from = ATTRIBUTE.lastIndex;
+  }
+  if (kept.length === 0 && attributes === "") return null;
+  const rest = text.slice(from);
+  if (attributes === "") return Buffer.from(kept.join("") + rest, "latin1");
+  kept.push(rest.slice(0, -1));
+  return Buffer.concat([Buffer.from(kept.join(""), "latin1"), Buffer.from(`${attributes}>`, "utf8")]);
 }
 
-/** The action for a cluster member (documents outside clusters are kept as they are). */
+/**
+ * The action for a document: with `mark`, every document gets its cluster's attributes, or
+ * none (outside clusters) so that marks of an earlier run are removed; without, a cluster's
+ * non-representatives go.
+ */
 export function actionFor(row: ClusterRow | undefined, mark: boolean): DocAction {
+  if (mark) return { kind: "mark", attributes: row === undefined ? "" : markAttributes(row) };
   if (row === undefined) return { kind: "keep" };
-  if (mark) return { kind: "mark", attributes: markAttributes(row) };
   return row.representative ? { kind: "keep" } : { kind: "remove" };
 }

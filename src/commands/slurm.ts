@@ -15,6 +15,7 @@ import { startPrepare } from "../coordinator/prepare.js";
 import { plebPlan } from "../coordinator/steps/pleb-step.js";
 import { KEEP_OPTION } from "../methods/method-cli.js";
 import { DEFAULT_CHUNK_BYTES } from "../options.js";
+import { renderBatchScript } from "../slurm/batch-script.js";
 import { runStatus } from "../slurm/status.js";
 import { runJobs, submitChain, writeBatchScripts } from "../slurm/submit.js";
 import { slurmDir, writeSlurmSettings, writeSubmittedJobs } from "../slurm/slurm-run.js";
@@ -46,23 +47,27 @@ async function submitRun(a: RunArgs): Promise<void> {
   if (!Number.isInteger(a.tasks) || a.tasks < 1) throw new VertdupError(`--tasks must be a positive integer, got ${a.tasks}`);
   const workdir = resolve(a.w);
   const outdir = resolve(a.o);
-  await ensureWritableDir(outdir);
   const pleb = plebOptionsFrom(a);
   const iterationsPerGroup = a["iterations-per-group"];
+  const run = { pleb, iterationsPerGroup, keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, outdir, tasks: a.tasks };
+  const jobs = runJobs(workdir, run, plebPlan(workdir, pleb, iterationsPerGroup).groups);
+  // Rendered before any work, so that a value no script can carry stops the submission at once.
+  const texts = jobs.map((job) =>
+    renderBatchScript(job, {
+      partition: a.partition,
+      arrayParallelism: a["array-parallelism"],
+      time: a.time,
+      mem: a.mem,
+      cpusPerTask: a["cpus-per-task"],
+      extra: a["sbatch-arg"],
+      logDir: `${slurmDir(workdir)}/logs`,
+    }),
+  );
+  await ensureWritableDir(outdir);
   // Re-submitting into the same work directory resumes: finished tasks are skipped.
   await startPrepare(inputs.map((i) => resolve(i)), workdir, prepareOptionsFrom(a), { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a) }, true);
-  const run = { pleb, iterationsPerGroup, keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, outdir, tasks: a.tasks };
   await writeSlurmSettings(workdir, run);
-  const jobs = runJobs(workdir, run, plebPlan(workdir, pleb, iterationsPerGroup).groups);
-  const scripts = await writeBatchScripts(workdir, jobs, {
-    partition: a.partition,
-    arrayParallelism: a["array-parallelism"],
-    time: a.time,
-    mem: a.mem,
-    cpusPerTask: a["cpus-per-task"],
-    extra: a["sbatch-arg"],
-    logDir: `${slurmDir(workdir)}/logs`,
-  });
+  const scripts = await writeBatchScripts(workdir, jobs, texts);
   if (a["dry-run"]) {
     process.stdout.write(`batch scripts written (not submitted):\n${scripts.join("\n")}\n`);
     return;

@@ -1,9 +1,11 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { KeepPolicy } from "../methods/method-options.js";
 import type { PlebOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
+import type { ScriptWord } from "./batch-script.js";
 import { VertdupError } from "../util/errors.js";
 
 /**
@@ -52,7 +54,7 @@ export async function readSubmittedJobs(workdir: string): Promise<SubmittedJobs>
 }
 
 /** The command line of a task: this Node.js and this vertdup, by absolute paths. */
-export function taskCommand(step: string, workdir: string, extra: string[] = []): string[] {
-  const cli = resolve(new URL("../cli.js", import.meta.url).pathname);
+export function taskCommand(step: string, workdir: string, extra: ScriptWord[] = []): ScriptWord[] {
+  const cli = fileURLToPath(new URL("../cli.js", import.meta.url));
   return [process.execPath, cli, "task", step, "-w", resolve(workdir), ...extra];
 }

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { renderBatchScript, type SlurmJob, type SlurmSettings } from "./batch-script.js";
+import { ARRAY_TASK_ID, type ScriptWord, type SlurmJob } from "./batch-script.js";
 import { sbatch } from "./sbatch.js";
 import { slurmDir, taskCommand, type SlurmRunSettings, type SubmittedJobs } from "./slurm-run.js";
 
@@ -10,7 +10,7 @@ import { slurmDir, taskCommand, type SlurmRunSettings, type SubmittedJobs } from
  * array, and the outputs. Each waits for the previous one (afterok).
  */
 export function runJobs(workdir: string, run: SlurmRunSettings, groups: number): SlurmJob[] {
-  const slice = (count: number) => ["--index", "$SLURM_ARRAY_TASK_ID", "--count", String(count)];
+  const slice = (count: number): ScriptWord[] => ["--index", ARRAY_TASK_ID, "--count", String(count)];
   return [
     { name: "count", arraySize: run.tasks, command: taskCommand("count", workdir, slice(run.tasks)) },
     { name: "vocabulary", command: taskCommand("vocabulary", workdir) },
@@ -21,12 +21,12 @@ export function runJobs(workdir: string, run: SlurmRunSettings, groups: number):
   ];
 }
 
-/** Writes the batch scripts into `<workdir>/slurm/`; returns their paths in job order. */
-export async function writeBatchScripts(workdir: string, jobs: readonly SlurmJob[], settings: SlurmSettings): Promise<string[]> {
+/** Writes the batch scripts (rendered, in job order) into `<workdir>/slurm/`; returns their paths. */
+export async function writeBatchScripts(workdir: string, jobs: readonly SlurmJob[], texts: readonly string[]): Promise<string[]> {
   const paths: string[] = [];
   for (const [k, job] of jobs.entries()) {
     const path = join(slurmDir(workdir), `${k + 1}-${job.name}.sbatch`);
-    await writeFile(path, renderBatchScript(job, settings), { mode: 0o755 });
+    await writeFile(path, texts[k], { mode: 0o755 });
     paths.push(path);
   }
   return paths;

@@ -1,11 +1,12 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { decompress } from "zstd-napi";
 import { cleanCorpus } from "../../src/clean/clean-corpus.js";
-import { stripMarks } from "../../src/clean/doc-marks.js";
+import { DocFilter } from "../../src/clean/doc-filter.js";
+import { remarkDocLine } from "../../src/clean/doc-marks.js";
 import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { runMethod } from "../../src/methods/run-method.js";
@@ -29,8 +30,16 @@ function content(path: string): Buffer {
   return path.endsWith(".gz") ? gunzipSync(raw) : path.endsWith(".zst") ? Buffer.from(decompress(raw)) : raw;
 }
 
-/** Strips clean --mark's attributes from every line. */
-const unmark = (b: Buffer) => Buffer.from(b.toString("utf8").split("\n").map(stripMarks).join("\n"), "utf8");
+/** Strips clean --mark's attributes from every `<doc` line. */
+function unmark(b: Buffer): Buffer {
+  const lines = b.toString("latin1").split("\n");
+  const plain = lines.map((l) => {
+    const at = l.startsWith("\xef\xbb\xbf<doc") ? 3 : 0;
+    if (!l.startsWith("<doc", at)) return l;
+    return l.slice(0, at) + (remarkDocLine(Buffer.from(l.slice(at), "latin1"), "")?.toString("latin1") ?? l.slice(at));
+  });
+  return Buffer.from(plain.join("\n"), "latin1");
+}
 
 // Irregular but valid: a BOM, a tag and empty lines outside documents, `>` inside an
 // attribute, `<document>` as a token-like line, a doc without id, no final line end.
@@ -78,6 +87,37 @@ describe("clean", () => {
       expect(marked.toString("utf8")).toContain('\ufeff<doc id="a" title="x > y" dup_cluster="1">\n');
       expect(unmark(marked).equals(content(input))).toBe(true);
     }
+  });
+
+  it("--mark on a marked corpus replaces the marks: no attribute twice, stale ones removed", async () => {
+    const marked = join(dir, "once.vert");
+    await cleanCorpus([writeVert(CORPUS, "plain")], { from: fromDir(ROWS, "once"), output: marked, mark: true });
+    const twice = join(dir, "twice.vert.gz");
+    expect(await cleanCorpus([marked], { from: fromDir(ROWS, "once"), output: twice, mark: true })).toEqual({ documents: 5, removed: 0, marked: 5 });
+    expect(content(twice).equals(readFileSync(marked))).toBe(true);
+    // A later run: b and d are no longer duplicates, a joins e's cluster as a member.
+    const later = fromDir(["a\t1\t7\t0\te\t0.9100", "3\t3\t8\t1\t3\t-", "e\t5\t7\t1\te\t-", "x\t6\t8\t0\t3\t0.8000"], "later");
+    const remarked = join(dir, "remarked.vert");
+    const extra = '<doc id="x" dup_cluster="1" dup_of=\'old\' note="dup_of=&quot;q&quot;">\nšest\n</doc>\n';
+    expect(await cleanCorpus([writeRaw(Buffer.concat([readFileSync(marked), Buffer.from("\n" + extra)]), "m.vert")], { from: later, output: remarked, mark: true })).toEqual({ documents: 6, removed: 0, marked: 4 });
+    const lines = readFileSync(remarked, "utf8").split("\n").filter((l) => /^\ufeff?<doc\s/.test(l));
+    expect(lines).toEqual([
+      '\ufeff<doc id="a" title="x > y" dup_of="e" dup_sim="0.9100" dup_cluster="7">',
+      '<doc id="b">',
+      "<doc\ttype='c' dup_cluster=\"8\">",
+      '<doc id="d">',
+      '<doc id="e" dup_cluster="7">',
+      '<doc id="x" note="dup_of=&quot;q&quot;" dup_of="3" dup_sim="0.8000" dup_cluster="8">',
+    ]);
+    expect(unmark(readFileSync(remarked)).toString("utf8")).toBe(CORPUS + "\n" + extra.replace(' dup_cluster="1" dup_of=\'old\'', ""));
+  });
+
+  it("--mark leaves invalid UTF-8 and every byte outside the marks as they were", async () => {
+    const bytes = Buffer.concat([Buffer.from('<doc id="a" t="'), Buffer.from([0xff, 0xc3]), Buffer.from('" dup_sim="0.5">\nx\n</doc>\n<doc id="b">\ny\n</doc>\n')]);
+    const output = join(dir, "bytes.vert");
+    await cleanCorpus([writeRaw(bytes, "bytes.vert")], { from: fromDir(["a\t1\t1\t1\ta\t-", "b\t2\t1\t0\ta\t1.0000"], "bytes"), output, mark: true });
+    const expected = Buffer.concat([Buffer.from('<doc id="a" t="'), Buffer.from([0xff, 0xc3]), Buffer.from('" dup_cluster="1">\nx\n</doc>\n<doc id="b" dup_of="a" dup_sim="1.0000" dup_cluster="1">\ny\n</doc>\n')]);
+    expect(readFileSync(output).equals(expected)).toBe(true);
   });
 
   it("round-trips a real run over several inputs: removal drops exactly the duplicates", async () => {
@@ -133,6 +173,21 @@ describe("clean", () => {
     it("refuses a corpus other than the run's (ids or document count differ)", async () => {
       await fails(CORPUS.replace('id="d"', 'id="z"'), /:17: document 4 is "z" but clusters.tsv names "d"/);
       await fails('<doc id="a">\nx\n</doc>\n<doc id="b">\n</doc>\n', /2 documents, but clusters.tsv names document 5/);
+    });
+
+    it("reports a fault of its own as such, not as the input's read error", async () => {
+      const fault = vi.spyOn(DocFilter.prototype, "push").mockImplementation(() => {
+        throw new TypeError("a fault");
+      });
+      try {
+        const output = join(dir, "fault.vert");
+        const result = cleanCorpus([writeVert(CORPUS, "gz")], { from, output, mark: false });
+        await expect(result).rejects.toThrow(TypeError);
+        await expect(result).rejects.not.toThrow(VertdupError);
+        expect(existsSync(output)).toBe(false);
+      } finally {
+        fault.mockRestore();
+      }
     });
 
     it("reports a truncated .gz, a missing clusters.tsv and an output that is an input", async () => {

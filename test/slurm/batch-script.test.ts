@@ -1,12 +1,73 @@
-import { describe, expect, it } from "vitest";
-import { renderBatchScript, shellWord } from "../../src/slurm/batch-script.js";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../src/slurm/batch-script.js";
 import { runJobs } from "../../src/slurm/submit.js";
+import { VertdupError } from "../../src/util/errors.js";
+import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+
+afterAll(removeTempDirs);
+
+/**
+ * The arguments sbatch takes from one `#SBATCH` line: a port of `_get_argument` in Slurm's
+ * src/sbatch/opt.c (white space separates, `"…"`/`'…'` group, backslash escapes, an unquoted
+ * `#` ends the line).
+ */
+function sbatchArgs(line: string): string[] {
+  const args: string[] = [];
+  let i = 0;
+  const space = (c: string) => /\s/.test(c);
+  for (;;) {
+    while (i < line.length && space(line[i])) i++;
+    if (i >= line.length) return args;
+    let arg = "";
+    let quote = "";
+    let escaped = false;
+    let comment = false;
+    while (i < line.length && (quote !== "" || !space(line[i]))) {
+      const c = line[i];
+      if (escaped) escaped = false;
+      else if (c === "\\") {
+        escaped = true;
+        i++;
+        continue;
+      } else if (quote !== "") {
+        if (c === quote) {
+          quote = "";
+          i++;
+          continue;
+        }
+      } else if (c === '"' || c === "'") {
+        quote = c;
+        i++;
+        continue;
+      } else if (c === "#") {
+        comment = true;
+        break;
+      }
+      arg += c;
+      i++;
+    }
+    if (quote !== "") throw new Error(`unmatched ${quote} in ${line}`);
+    if (arg !== "") args.push(arg);
+    if (comment) return args;
+  }
+}
+
+/** Every `#SBATCH` argument of a script, in order. */
+function headerArgs(script: string): string[] {
+  return script
+    .split("\n")
+    .filter((l) => l.startsWith("#SBATCH"))
+    .flatMap((l) => sbatchArgs(l.slice("#SBATCH".length)));
+}
+
+const SETTINGS = { cpusPerTask: 4, extra: ["--account=corpora"], logDir: "/shared/w/slurm/logs", partition: "long", arrayParallelism: 3, time: "02:00:00", mem: "8G" };
 
 describe("batch scripts", () => {
-  const settings = { cpusPerTask: 4, extra: ["--account=corpora"], logDir: "/shared/w/slurm/logs", partition: "long", arrayParallelism: 3, time: "02:00:00", mem: "8G" };
-
-  it("render an array job with its Slurm options and the task command", () => {
-    const text = renderBatchScript({ name: "count", arraySize: 5, command: ["/usr/bin/node", "/opt/vertdup/dist/src/cli.js", "task", "count", "-w", "/shared/w", "--index", "$SLURM_ARRAY_TASK_ID", "--count", "5"] }, settings);
+  it("render an array job with its Slurm options and the task command, every word quoted", () => {
+    const text = renderBatchScript({ name: "count", arraySize: 5, command: ["/usr/bin/node", "/opt/vertdup/dist/src/cli.js", "task", "count", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "5"] }, SETTINGS);
     expect(text.split("\n")).toEqual([
       "#!/usr/bin/env bash",
       "#SBATCH --job-name=vertdup-count",
@@ -18,15 +79,47 @@ describe("batch scripts", () => {
       "#SBATCH --mem=8G",
       "#SBATCH --account=corpora",
       "set -euo pipefail",
-      "exec /usr/bin/node /opt/vertdup/dist/src/cli.js task count -w /shared/w --index $SLURM_ARRAY_TASK_ID --count 5",
+      `exec '/usr/bin/node' '/opt/vertdup/dist/src/cli.js' 'task' 'count' '-w' '/shared/w' '--index' "$SLURM_ARRAY_TASK_ID" '--count' '5'`,
       "",
     ]);
   });
 
-  it("quote words a shell would split", () => {
+  it("quote every shell word: nothing inside expands", () => {
     expect(shellWord("/a b/c")).toBe("'/a b/c'");
     expect(shellWord("it's")).toBe("'it'\\''s'");
-    expect(shellWord("$SLURM_ARRAY_TASK_ID")).toBe("$SLURM_ARRAY_TASK_ID");
+    expect(shellWord("wd$HOME")).toBe("'wd$HOME'");
+    expect(shellWord("")).toBe("''");
+  });
+
+  it("write #SBATCH arguments that sbatch reads back as the intended words", () => {
+    for (const arg of ["--comment=a b", `--comment=it's "x" #1 \\ $HOME \`id\``, "--output=/p q/%x.log", "--qos=normal"]) {
+      expect(sbatchArgs(sbatchWord("--sbatch-arg", arg))).toEqual([arg]);
+    }
+  });
+
+  it("refuse what an #SBATCH line cannot carry, naming the option", () => {
+    const bad: [Partial<typeof SETTINGS>, RegExp][] = [
+      [{ partition: "long\ntouch PWNED" }, /^--partition: control character \\x0a/],
+      [{ time: "1:00\r" }, /^--time: control character \\x0d/],
+      [{ mem: "8G\x00" }, /^--mem: control character \\x00/],
+      [{ extra: ["--qos=x\ntouch PWNED"] }, /^--sbatch-arg: control character \\x0a/],
+      [{ extra: ["--comment=\x1b[31m"] }, /^--sbatch-arg: control character \\x1b/],
+      [{ extra: ["--comment=my hetjob"] }, /^--sbatch-arg: sbatch reads "packjob" or "hetjob"/],
+      [{ extra: [""] }, /^--sbatch-arg: an empty argument/],
+      [{ logDir: "/w\nx/slurm/logs" }, /^-w\/--workdir: control character \\x0a/],
+      [{ logDir: "/w\\x/slurm/logs" }, /^-w\/--workdir: sbatch --output cannot name a path with a backslash/],
+    ];
+    for (const [change, message] of bad) {
+      const render = () => renderBatchScript({ name: "merge", command: ["/usr/bin/node"] }, { ...SETTINGS, ...change });
+      expect(render).toThrow(VertdupError);
+      expect(render).toThrow(message);
+    }
+    expect(() => renderBatchScript({ name: "merge", command: ["/usr/bin/node", "/w\n/x"] }, SETTINGS)).toThrow(/control character \\x0a/);
+  });
+
+  it("write a % of the log directory as %% (sbatch's filename pattern)", () => {
+    const text = renderBatchScript({ name: "merge", command: [] }, { ...SETTINGS, logDir: "/w/100%/logs" });
+    expect(headerArgs(text)).toContain("--output=/w/100%%/logs/%x-%j.log");
   });
 
   it("chain the phases of a run, arrays where the work splits", () => {
@@ -39,6 +132,93 @@ describe("batch scripts", () => {
       ["pleb", 10],
       ["output", undefined],
     ]);
-    expect(jobs[4].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", "$SLURM_ARRAY_TASK_ID", "--count", "10"]);
+    expect(jobs[4].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "10"]);
   });
+});
+
+describe("vertdup slurm run --dry-run with a hostile work directory path", () => {
+  const CORPUS = "data-samples/sample.vert.gz";
+  const COMMENT = `--comment=it's "quoted" #1 $HOME \`touch CANARY\``;
+
+  /** Runs a script under bash with `exec` replaced by a stub that records its argv. */
+  function runStubbed(script: string, cwd: string): string[] {
+    const argvFile = join(cwd, "argv");
+    const stub = join(cwd, "stub.sh");
+    writeFileSync(stub, `exec() { printf '%s\\0' "$@" > "$ARGV_FILE"; }\n`);
+    const r = spawnSync("bash", [script], { cwd, encoding: "utf8", env: { PATH: process.env.PATH, BASH_ENV: stub, ARGV_FILE: argvFile, SLURM_ARRAY_TASK_ID: "1", HOME: "/nonexistent-home" } });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const words = readFileSync(argvFile, "utf8").split("\0");
+    expect(words.pop()).toBe("");
+    return words;
+  }
+
+  for (const name of ["w d$(touch CANARY)`touch CANARY`'q\"dq;touch CANARY", "wd$HOME", "100%x#y\\z"]) {
+    it(`runs exactly the task commands for ${JSON.stringify(name)}`, () => {
+      const base = tempDir();
+      const workdir = join(base, name);
+      const refused = name.includes("\\");
+      const r = vertdup(["slurm", "run", CORPUS, "-w", workdir, "-o", join(base, "out"), "--tasks", "2", "--iterations", "4", "--iterations-per-group", "2", "--partition", "p q", `--sbatch-arg=${COMMENT}`, "--dry-run"]);
+      if (refused) {
+        // A backslash would switch off sbatch's %x/%A/%a in --output: refused before any work.
+        expect(r.stderr).toMatch(/^vertdup: error: -w\/--workdir: sbatch --output cannot name a path with a backslash: ".*"\n$/);
+        expect(r.status).toBe(1);
+        expect(existsSync(workdir)).toBe(false);
+        return;
+      }
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      const scripts = r.stdout.split("\n").slice(1, -1);
+      expect(scripts.map((s) => s.slice(join(workdir, "slurm").length + 1))).toEqual(["1-count.sbatch", "2-vocabulary.sbatch", "3-sign.sbatch", "4-merge.sbatch", "5-pleb.sbatch", "6-output.sbatch"]);
+      const logs = join(workdir, "slurm", "logs").replace(/%/g, "%%");
+      const arrays: Record<string, string> = { count: "2", sign: "2", pleb: "2" };
+      for (const script of scripts) {
+        const step = /\d-(\w+)\.sbatch$/.exec(script)![1];
+        const header = headerArgs(readFileSync(script, "utf8"));
+        expect(header).toContain(step in arrays ? `--output=${logs}/%x-%A_%a.log` : `--output=${logs}/%x-%j.log`);
+        expect(header).toContain("--partition=p q");
+        expect(header[header.length - 1]).toBe(COMMENT);
+        const cwd = tempDir();
+        const argv = runStubbed(script, cwd);
+        const slice = step in arrays ? ["--index", "1", "--count", arrays[step]] : [];
+        expect(argv).toEqual([process.execPath, CLI, "task", step, "-w", workdir, ...slice]);
+        expect(readdirSync(cwd).sort()).toEqual(["argv", "stub.sh"]);
+      }
+      expect(readdirSync(base).filter((f) => f === "CANARY")).toEqual([]);
+    });
+  }
+
+  it("names vertdup by its real path when installed under a path with a space and a %", () => {
+    const install = join(tempDir(), "my tools 100%");
+    mkdirSync(install);
+    cpSync("dist", join(install, "dist"), { recursive: true });
+    symlinkSync(resolve("node_modules"), join(install, "node_modules"));
+    writeFileSync(join(install, "package.json"), JSON.stringify({ type: "module" }));
+    const cli = join(install, "dist", "src", "cli.js");
+    const workdir = join(tempDir(), "w");
+    const r = spawnSync(process.execPath, [cli, "slurm", "run", resolve(CORPUS), "-w", workdir, "-o", join(workdir, "..", "out"), "--dry-run"], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(runStubbed(join(workdir, "slurm", "4-merge.sbatch"), tempDir())).toEqual([process.execPath, cli, "task", "merge", "-w", workdir]);
+  });
+
+  const hostile: [string[], RegExp][] = [
+    [["-w", "WORK\ntouch CANARY"], /^vertdup: error: -w\/--workdir: control character \\x0a/],
+    [["--sbatch-arg=--qos=x\ntouch CANARY"], /^vertdup: error: --sbatch-arg: control character \\x0a/],
+    [["--partition", "p\ntouch CANARY"], /^vertdup: error: --partition: control character \\x0a/],
+    [["--time", "1:00\ntouch CANARY"], /^vertdup: error: --time: control character \\x0a/],
+    [["--mem", "8G\rtouch CANARY"], /^vertdup: error: --mem: control character \\x0d/],
+  ];
+  for (const [args, message] of hostile) {
+    it(`refuses a control character in ${args[0].split("=")[0]} before any work`, () => {
+      const base = tempDir();
+      const work = join(base, "w");
+      const withWork = args[0] === "-w" ? [args[0], join(base, args[1])] : ["-w", work, ...args];
+      const r = vertdup(["slurm", "run", CORPUS, ...withWork, "-o", join(base, "out"), "--dry-run"]);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.status).toBe(1);
+      expect(readdirSync(base)).toEqual([]);
+    });
+  }
 });

@@ -48,7 +48,8 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
 
   it("equals a local run byte for byte", async () => {
     expect(vertdup(["run", CORPUS, "-o", local, "--quiet", ...OPTIONS]).status).toBe(0);
-    const work = join(tempDir(), "w");
+    // sbatch reads the #SBATCH lines and bash the commands: neither may split or expand the path.
+    const work = join(tempDir(), `w d$HOME'q"%x`);
     const out = tempDir();
     const r = vertdup(["slurm", "run", CORPUS, "-w", work, "-o", out, ...SLURM]);
     expect(r.stderr).toBe("");
