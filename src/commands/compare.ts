@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import type { Argv } from "yargs";
+import { withOptions } from "../cli-options.js";
 import { comparePairs, formatReport } from "../eval/compare.js";
 import { readPairsFile } from "../eval/pairs-file.js";
 import { thresholdRange } from "../eval/sweep.js";
@@ -7,14 +8,9 @@ import { WorkdirSimilarities } from "../eval/workdir-similarities.js";
 import { VertdupError } from "../util/errors.js";
 
 const builder = (y: Argv) =>
-  y
-    .option("reference", { type: "string", demandOption: true, describe: "pairs file taken as the truth (e.g. from similarity)" })
-    .option("candidate", { type: "string", demandOption: true, describe: "pairs file to judge (e.g. pairs.tsv of pleb)" })
-    .option("reference-threshold", { type: "number", default: 0, describe: "count reference pairs with similarity ≥ this" })
-    .option("candidate-threshold", { type: "number", default: 0, describe: "count candidate pairs with similarity ≥ this" })
-    .option("sweep", { type: "string", default: "0.5:1:0.01", describe: "candidate thresholds of the sweep table, from:to:step" })
-    .option("vectors-workdir", { type: "string", describe: "prepared work directory: also L1, L2, S of Hamming vs cosine" })
-    .option("json", { type: "string", describe: "write the report as JSON to this file (- for stdout, instead of the table)" });
+  withOptions(y, ["reference", "candidate", "reference-threshold", "candidate-threshold", "sweep", "vectors-workdir", "json"], {
+    reference: { demandOption: true, describe: "pairs file taken as the truth (e.g. from similarity)" },
+  });
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -32,9 +28,6 @@ export const compareCommand = {
   builder,
   handler: async (a: Args) => {
     const thresholds = parseSweep(a.sweep);
-    for (const name of ["reference-threshold", "candidate-threshold"] as const) {
-      if (!(a[name] >= 0 && a[name] <= 1)) throw new VertdupError(`--${name} must be in [0, 1], got ${a[name]}`);
-    }
     const [reference, candidate] = await Promise.all([readPairsFile(a.reference), readPairsFile(a.candidate)]);
     const scorer = a["vectors-workdir"] === undefined ? undefined : await WorkdirSimilarities.load(a["vectors-workdir"]);
     const report = comparePairs(
