@@ -121,7 +121,6 @@ describe("each command shows and accepts only the options it uses (#12 item 16)"
     [["prepare", "x.vert", "-w", "w", "--tmp-dir", "t"], "tmp-dir"],
     [["paragraphs", "x.vert", "-o", "o.vert", "--seed", "3"], "seed"],
     [["short-long", "x.vert", "-o", "o", "--seed", "3"], "seed"],
-    [["clean", "x.vert", "--from", "f", "-o", "o.vert", "--workers", "2"], "workers"],
   ];
   for (const [args, option] of unknown) {
     it(`${args[0]} refuses --${option}`, () => {
