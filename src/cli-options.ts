@@ -28,7 +28,7 @@ export const MAX_BITS = 65_536;
 /** Transpositions per iteration, per signature bit: more only costs time. */
 export const SHIFTS_PER_BIT = 4;
 /** The smallest --memory: below it the work is split into so many parts that it never ends. */
-export const MIN_MEMORY = 16 * 1024 ** 2;
+const MIN_MEMORY = 16 * 1024 ** 2;
 const MAX_MEMORY = 1024 ** 4;
 
 function integer(min: number, max: number | ((argv: Readonly<Record<string, unknown>>) => number), why = ""): Check {
@@ -52,10 +52,21 @@ const dfLimit: Check = (name, value: number) => {
   }
 };
 
-const memorySize: Check = (name, value: string) => {
-  const bytes = parseSize(value, name);
-  if (bytes < MIN_MEMORY || bytes > MAX_MEMORY) throw new VertdupError(`--${name} must be from 16M to 1T, got ${value}`);
-};
+/** `4G` for 4 GiB: the largest unit that divides `bytes`. */
+function sizeText(bytes: number): string {
+  const power = [4, 3, 2, 1].find((p) => bytes % 1024 ** p === 0) ?? 0;
+  return `${bytes / 1024 ** power}${" KMGT"[power].trim()}`;
+}
+
+/** A size such as 512M or 4G (util/size.ts), from `min` to `max` bytes. */
+export function size(min: number, max: number): Check {
+  return (name, value: string) => {
+    const bytes = parseSize(value, name);
+    if (bytes < min || bytes > max) throw new VertdupError(`--${name} must be from ${sizeText(min)} to ${sizeText(max)}, got ${value}`);
+  };
+}
+
+const memorySize = size(MIN_MEMORY, MAX_MEMORY);
 
 const NAME = /^[A-Za-z_][\w.:-]*$/;
 const xmlName: Check = (name, value: string) => {
