@@ -24,9 +24,9 @@ interface OptionDef extends Options {
 }
 
 /** Longest signature: PLEB stores Hamming distances below 2^17. */
-export const MAX_BITS = 65_536;
+const MAX_BITS = 65_536;
 /** Transpositions per iteration, per signature bit: more only costs time. */
-export const SHIFTS_PER_BIT = 4;
+const SHIFTS_PER_BIT = 4;
 /** The smallest --memory: below it the work is split into so many parts that it never ends. */
 const MIN_MEMORY = 16 * 1024 ** 2;
 const MAX_MEMORY = 1024 ** 4;
