@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { Options } from "yargs";
 import { OPTIONS, type OptionName } from "../src/cli-options.js";
 import { VertdupError } from "../src/util/errors.js";
 
-const NUMERIC = (Object.keys(OPTIONS) as OptionName[]).filter((name) => OPTIONS[name].type === "number");
+const NUMERIC = (Object.keys(OPTIONS) as OptionName[]).filter((name) => (OPTIONS[name] as Options).type === "number");
 
 function check(name: OptionName, value: unknown, argv: Record<string, unknown> = {}): void {
   const o = OPTIONS[name] as { check?: (name: string, value: never, argv: Record<string, unknown>) => void };
