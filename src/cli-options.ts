@@ -1,83 +1,255 @@
 import { availableParallelism } from "node:os";
-import type { Argv } from "yargs";
+import type { Argv, InferredOptionType, Options } from "yargs";
 import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
+import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
+import { METHOD_DEFAULTS, METHOD_NAMES, type KeepPolicy, type MethodName } from "./methods/method-options.js";
+import { SIMHASH_WORDS } from "./methods/simhash384.js";
+import { DEFAULT_PARAGRAPH } from "./paragraph-dedup/options.js";
 import { VertdupError } from "./util/errors.js";
 import { parseSize } from "./util/size.js";
 import { DEFAULT_MAX_DOC_BYTES } from "./corpus/chunker.js";
-import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
 
-/** Options that shape the signatures (prepare and run). */
-export function withPrepareOptions<T>(y: Argv<T>) {
-  return y
-    .option("bits", { type: "number", default: DEFAULT_PREPARE.bits, describe: "signature length in bits (multiple of 64)" })
-    .option("shingle-size", { type: "number", default: DEFAULT_PREPARE.shingleSize, describe: "consecutive kept words per term" })
-    .option("weighting", { choices: ["tfidf", "tf"] as const, default: DEFAULT_PREPARE.weighting, describe: "term weights of the document vectors" })
-    .option("keep-numbers", { type: "boolean", default: DEFAULT_PREPARE.keepNumbers, describe: "keep tokens made only of digits" })
-    .option("lowercase", { type: "boolean", default: DEFAULT_PREPARE.lowercase, describe: "lowercase terms (--no-lowercase keeps case)" })
-    .option("min-df", { type: "number", default: DEFAULT_PREPARE.minDf, describe: "drop terms in fewer documents (count, or fraction when < 1)" })
-    .option("max-df", { type: "number", describe: "drop terms in more documents (count, or fraction when < 1) [no limit]" })
-    .option("column", { type: "number", default: DEFAULT_PREPARE.column, describe: "tab-separated column used as the term (0 = word, 2 = lemma…)" })
-    .option("id-attr", { type: "string", default: DEFAULT_PREPARE.idAttr, describe: "attribute of <doc> that names a document" });
+/**
+ * The option schema of every command (README "Use" documents the limits): one entry per
+ * option with its yargs spec, its only validation and, for `run`, the methods that use it.
+ * A command lists the options it uses (`withOptions`); it shows and accepts no other.
+ */
+
+/** Throws a VertdupError naming --`name` when `value` is out of range; `argv` for limits set by another option. */
+type Check = (name: string, value: never, argv: Readonly<Record<string, unknown>>) => void;
+
+interface OptionDef extends Options {
+  check?: Check;
+  /** The `run --method`s that use the option (absent: every method). */
+  methods?: readonly MethodName[];
 }
 
-/** Options of the PLEB search (pleb and run). */
-export function withPlebOptions<T>(y: Argv<T>) {
-  return y
-    .option("threshold", { type: "number", default: DEFAULT_PLEB.threshold, describe: "minimum relative Hamming similarity (fraction)" })
-    .option("beam", { type: "number", default: DEFAULT_PLEB.beam, describe: "neighbours compared after each signature in the sorted order" })
-    .option("shift-count", { type: "number", default: DEFAULT_PLEB.shiftCount, describe: "random bit transpositions after each iteration" })
-    .option("iterations", { type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations" })
-    .option("iterations-per-group", { type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)" });
+/** Longest signature: PLEB stores Hamming distances below 2^17. */
+const MAX_BITS = 65_536;
+/** Transpositions per iteration, per signature bit: more only costs time. */
+const SHIFTS_PER_BIT = 4;
+/** The smallest --memory: below it the work is split into so many parts that it never ends. */
+const MIN_MEMORY = 16 * 1024 ** 2;
+const MAX_MEMORY = 1024 ** 4;
+
+function integer(min: number, max: number | ((argv: Readonly<Record<string, unknown>>) => number), why = ""): Check {
+  return (name, value: number, argv) => {
+    const top = typeof max === "number" ? max : max(argv);
+    if (!Number.isInteger(value) || value < min || value > top) throw new VertdupError(`--${name} must be an integer from ${min} to ${top}${why}, got ${value}`);
+  };
 }
 
-/** What pairs.tsv holds (run and pleb). */
-export function withPairsOptions<T>(y: Argv<T>) {
-  return y
-    .option("pairs", { choices: ["edges", "all"] as const, default: DEFAULT_PAIRS.mode, describe: "pairs.tsv: pairs found between groups (edges) or every document pair (all: quadratic)" })
-    .option("pairs-limit", { type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)" });
+/** A fraction in (0, 1], or in [0, 1] when 0 is allowed. */
+export function fraction(zero: boolean): Check {
+  return (name, value: number) => {
+    if (!((zero ? value >= 0 : value > 0) && value <= 1)) throw new VertdupError(`--${name} must be in ${zero ? "[" : "("}0, 1], got ${value}`);
+  };
 }
+
+/** A document frequency: a count, or a fraction of the documents when < 1. */
+const dfLimit: Check = (name, value: number) => {
+  if (!(value >= 0 && Number.isFinite(value)) || (value >= 1 && !Number.isSafeInteger(value))) {
+    throw new VertdupError(`--${name} must be a document count or a fraction of the documents (< 1), got ${value}`);
+  }
+};
+
+/** `4G` for 4 GiB: the largest unit that divides `bytes`. */
+function sizeText(bytes: number): string {
+  const power = [4, 3, 2, 1].find((p) => bytes % 1024 ** p === 0) ?? 0;
+  return `${bytes / 1024 ** power}${" KMGT"[power].trim()}`;
+}
+
+/** A size such as 512M or 4G (util/size.ts), from `min` to `max` bytes. */
+export function size(min: number, max: number): Check {
+  return (name, value: string) => {
+    const bytes = parseSize(value, name);
+    if (bytes < min || bytes > max) throw new VertdupError(`--${name} must be from ${sizeText(min)} to ${sizeText(max)}, got ${value}`);
+  };
+}
+
+const memorySize = size(MIN_MEMORY, MAX_MEMORY);
+
+const NAME = /^[A-Za-z_][\w.:-]*$/;
+const xmlName: Check = (name, value: string) => {
+  if (!NAME.test(value)) throw new VertdupError(`--${name} must be an XML name such as p, doc or id, got ${JSON.stringify(value)}`);
+};
+
+/** A path option that cannot be standard input or output. */
+export const noStdio: Check = (name, value: string) => {
+  if (value === "-") throw new VertdupError(`--${name} names a file or directory: - (standard input/output) is not possible here`);
+};
+
+const tmpDirCheck: Check = (name, value: string, argv) => {
+  noStdio(name, value as never, argv);
+  if (argv.workdir !== undefined) throw new VertdupError(`--${name} does nothing with -w: the work directory is the one given`);
+};
+
+/** `def` keeps the literal types of a spec, from which yargs infers the parsed types. */
+const def = <const O extends OptionDef>(o: O): O => o;
+
+const LSH: readonly MethodName[] = ["lsh-cosine"];
+const SETS: readonly MethodName[] = ["minhash", "paragraphs"];
+
+export const OPTIONS = {
+  workdir: def({ alias: "w", type: "string", demandOption: true, describe: "work directory", check: noStdio }),
+  outdir: def({ alias: "o", type: "string", demandOption: true, describe: "output directory", check: noStdio }),
+  output: def({ alias: "o", type: "string", demandOption: true, describe: "output file (- for standard output)" }),
+  "tmp-dir": def({ type: "string", describe: "where a temporary work directory is made (without -w)", check: tmpDirCheck }),
+  resume: def({ type: "boolean", default: false, describe: "continue an interrupted run in the work directory (-w): completed tasks are skipped", methods: LSH }),
+  method: def({ choices: METHOD_NAMES, default: "lsh-cosine" as MethodName, describe: "how documents are compared (README: which to pick)" }),
+  // Reading and terms.
+  column: def({ type: "number", default: DEFAULT_PREPARE.column, describe: "tab-separated column used as the term (0 = word, 2 = lemma…)", check: integer(0, 255) }),
+  "id-attr": def({ type: "string", default: DEFAULT_PREPARE.idAttr, describe: "attribute of <doc> that names a document", check: xmlName }),
+  lowercase: def({ type: "boolean", default: DEFAULT_PREPARE.lowercase, describe: "lowercase terms (--no-lowercase keeps case)" }),
+  "keep-numbers": def({ type: "boolean", default: DEFAULT_PREPARE.keepNumbers, describe: "keep tokens made only of digits" }),
+  "shingle-size": def({ type: "number", default: DEFAULT_PREPARE.shingleSize, describe: "consecutive kept words per term", check: integer(1, 64), methods: ["lsh-cosine", "minhash"] }),
+  // Signatures.
+  bits: def({ type: "number", default: DEFAULT_PREPARE.bits, describe: `signature length in bits (multiple of 64, at most ${MAX_BITS})`, methods: LSH, check: bitsCheck }),
+  weighting: def({ choices: ["tfidf", "tf"] as const, default: DEFAULT_PREPARE.weighting, describe: "term weights of the document vectors", methods: LSH }),
+  "min-df": def({ type: "number", default: DEFAULT_PREPARE.minDf, describe: "drop terms in fewer documents (count, or fraction when < 1)", check: dfLimit, methods: LSH }),
+  "max-df": def({ type: "number", describe: "drop terms in more documents (count, or fraction when < 1) [no limit]", check: positiveDf, methods: LSH }),
+  seed: def({ type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions", check: integer(0, Number.MAX_SAFE_INTEGER), methods: ["lsh-cosine", "minhash"] }),
+  // PLEB.
+  threshold: def({ type: "number", default: DEFAULT_PLEB.threshold, describe: "minimum relative Hamming similarity (fraction)", check: fraction(false), methods: ["lsh-cosine", ...SETS] }),
+  beam: def({ type: "number", default: DEFAULT_PLEB.beam, describe: "neighbours compared after each signature in the sorted order (at most 100000)", check: integer(1, 100_000), methods: LSH }),
+  "shift-count": def({ type: "number", default: DEFAULT_PLEB.shiftCount, describe: `random bit transpositions after each iteration (at most ${SHIFTS_PER_BIT} × bits)`, check: integer(0, (a) => SHIFTS_PER_BIT * (typeof a.bits === "number" ? a.bits : MAX_BITS)), methods: LSH }),
+  iterations: def({ type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations (at most 100000)", check: integer(1, 100_000), methods: LSH }),
+  "iterations-per-group": def({ type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)", check: integer(1, 100_000), methods: LSH }),
+  // Other methods.
+  "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024), methods: ["minhash"] }),
+  bands: def({ type: "number", describe: "minhash: LSH bands [derived from --threshold]", check: integer(1, 1024), methods: ["minhash"] }),
+  rows: def({ type: "number", describe: "minhash: minhashes per band [derived from --threshold]", check: integer(1, 1024), methods: ["minhash"] }),
+  memory: def({ type: "string", default: METHOD_DEFAULTS.minhash.memory, describe: "minhash: memory for the candidates' shingle sets while verifying (16M to 1T, e.g. 512M, 4G)", check: memorySize, methods: ["minhash"] }),
+  "max-distance": def({ type: "number", default: METHOD_DEFAULTS.simhash384.maxDistance, describe: `simhash384: most differing bits of a pair (0–${SIMHASH_WORDS - 1})`, check: integer(0, SIMHASH_WORDS - 1, " (the 12-block pigeonhole)"), methods: ["simhash384"] }),
+  "short-tokens": def({ type: "number", default: METHOD_DEFAULTS.paragraphs.shortTokens, describe: "paragraphs: paragraphs with fewer kept tokens are short (ignored)", check: integer(1, 1_000_000), methods: ["paragraphs"] }),
+  keep: def({ choices: ["longest", "first"] as const, default: "longest" as KeepPolicy, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus" }),
+  pairs: def({ choices: ["edges", "all"] as const, default: DEFAULT_PAIRS.mode, describe: "pairs.tsv: pairs found between groups (edges) or every document pair (all: quadratic)" }),
+  "pairs-limit": def({ type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)", check: integer(0, Number.MAX_SAFE_INTEGER) }),
+  // Execution.
+  workers: def({ type: "number", default: availableParallelism(), describe: "worker threads (at most 1024)", check: integer(1, 1024) }),
+  "chunk-size": def({ type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard, at most 1 GiB (tuning only: outputs do not depend on it)", check: integer(1, 1024 ** 3) }),
+  quiet: def({ type: "boolean", default: false, describe: "plain log lines instead of progress bars" }),
+  // Reading.
+  "max-doc-bytes": def({ type: "string", default: sizeText(DEFAULT_MAX_DOC_BYTES), describe: "largest document (or line outside documents) read, e.g. 64M: a larger one is an error naming file:line", check: size(1, MAX_MEMORY) }),
+  // paragraphs.
+  ngram: def({ type: "number", default: DEFAULT_PARAGRAPH.ngram, describe: "tokens per n-gram", check: integer(1, 64) }),
+  structure: def({ type: "string", default: DEFAULT_PARAGRAPH.structure, describe: "tag that delimits units (doc: whole documents)", check: xmlName }),
+  "doc-tag": def({ type: "string", default: DEFAULT_PARAGRAPH.docTag, describe: "document tag", check: xmlName }),
+  "max-stub": def({ type: "number", default: DEFAULT_PARAGRAPH.maxStub, describe: "smoothing: kept runs of at most this many tokens between duplicates go too (-1: off)", check: integer(-1, 1_000_000_000, " (-1: no smoothing)") }),
+  mark: def({ type: "boolean", default: DEFAULT_PARAGRAPH.mark, describe: "prefix lines with 1<TAB> (duplicate) / 0<TAB> instead of removing" }),
+  report: def({ type: "string", describe: "JSON report [<output>.report.json; none for stdout]", check: noStdio }),
+  // Exact references and compare.
+  "sample-list": def({ type: "string", describe: "file of document ids, one a line: only pairs with one of them", check: noStdio }),
+  reference: def({ type: "string", describe: "pairs file (e.g. from hamming-full): log the running recall against it (needs --pairs all)", check: noStdio }),
+  candidate: def({ type: "string", demandOption: true, describe: "pairs file to judge (a run's pairs.tsv counts every pair it stands for with the groups.tsv beside it)", check: noStdio }),
+  "reference-threshold": def({ type: "number", default: 0, describe: "count reference pairs with similarity ≥ this", check: fraction(true) }),
+  "candidate-threshold": def({ type: "number", default: 0, describe: "count candidate pairs with similarity ≥ this", check: fraction(true) }),
+  sweep: def({ type: "string", default: "0.5:1:0.01", describe: "candidate thresholds of the sweep table, from:to:step" }),
+  "vectors-workdir": def({ type: "string", describe: "prepared work directory: also L1, L2, S of Hamming vs cosine", check: noStdio }),
+  json: def({ type: "string", describe: "write the report as JSON to this file (- for stdout, instead of the table)" }),
+  // clean.
+  from: def({ type: "string", demandOption: true, describe: "output directory of vertdup run (its clusters.tsv)", check: noStdio }),
+  // slurm run.
+  tasks: def({ type: "number", default: 8, describe: "array tasks of the reading and signing phases (at most 10000)", check: integer(1, 10_000) }),
+  "cpus-per-task": def({ type: "number", default: 2, describe: "cores per task (its worker threads)", check: integer(1, 1024) }),
+  partition: def({ type: "string", describe: "Slurm partition" }),
+  "array-parallelism": def({ type: "number", describe: "at most this many array tasks at once", check: integer(1, 10_000) }),
+  time: def({ type: "string", describe: "time limit of each job (sbatch --time)" }),
+  mem: def({ type: "string", describe: "memory of each job (sbatch --mem)" }),
+  "sbatch-arg": def({ type: "string", array: true, default: [] as string[], describe: "extra #SBATCH argument, repeatable" }),
+  "dry-run": def({ type: "boolean", default: false, describe: "write the batch scripts, submit nothing" }),
+};
+
+function bitsCheck(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 64 || value % 64 !== 0 || value > MAX_BITS) {
+    throw new VertdupError(`--${name} must be a positive multiple of 64, at most ${MAX_BITS}, got ${value}`);
+  }
+}
+
+function positiveDf(name: string, value: number, argv: Readonly<Record<string, unknown>>): void {
+  dfLimit(name, value as never, argv);
+  if (value === 0) throw new VertdupError(`--${name} must be positive, got 0`);
+}
+
+export type OptionName = keyof typeof OPTIONS;
+type Spec<K extends OptionName> = (typeof OPTIONS)[K];
+/** What a command changes in an option of the schema: its default, help text or, where the option means something else there, its check. */
+type Variant = Pick<OptionDef, "default" | "describe" | "demandOption" | "check">;
+type Variants<K extends OptionName> = Partial<Record<K, Variant>>;
+type Merged<K extends OptionName, V> = K extends keyof V ? Omit<Spec<K>, keyof V[K]> & V[K] : Spec<K>;
+type AliasOf<O> = O extends { alias: infer A extends string } ? A : never;
+/** The parsed options: every listed option under its name and its alias (`-w`, `-o`). */
+export type Parsed<K extends OptionName, V = object> = { [k in K]: InferredOptionType<Merged<k, V>> } & { [k in K as AliasOf<Spec<k>>]: InferredOptionType<Merged<k, V>> };
+
+/** Options yargs filled with their default (`parsed.defaulted` of the command's parse). */
+function defaultedOf(y: unknown): Readonly<Record<string, boolean>> {
+  return (y as { parsed?: { defaulted?: Record<string, boolean> } }).parsed?.defaulted ?? {};
+}
+
+/**
+ * Adds the listed options of the schema to a command (with command-specific defaults or help
+ * texts in `variants`) and checks them all before the handler runs: every value against its
+ * option's limits, and under `run --method M` that no option given is one M does not use.
+ */
+export function withOptions<T, const K extends OptionName, const V extends Variants<K> = object>(y: Argv<T>, names: readonly K[], variants?: V): Argv<T & Parsed<K, V>> {
+  const defs = new Map<OptionName, OptionDef>(names.map((name) => [name, { ...OPTIONS[name], ...variants?.[name] }]));
+  const specs: Record<string, Options> = {};
+  for (const [name, { check: _check, methods: _methods, ...spec }] of defs) specs[name] = spec;
+  // yargs passes its instance as the second argument of a middleware.
+  const check = (argv: Record<string, unknown>, instance?: unknown) => checkOptions(defs, argv, defaultedOf(instance));
+  let checked = y.options(specs).middleware(check, false);
+  if (defs.has("method")) {
+    for (const [label, group] of methodGroups(defs)) checked = checked.group(group, label);
+  }
+  return checked as unknown as Argv<T & Parsed<K, V>>;
+}
+
+/** The options grouped by the methods that use them (for the help). */
+function methodGroups(defs: ReadonlyMap<OptionName, OptionDef>): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const [name, o] of defs) {
+    const label = o.methods === undefined ? "Options of every method:" : `Options of --method ${o.methods.join(", ")}:`;
+    groups.set(label, [...(groups.get(label) ?? []), name]);
+  }
+  return groups;
+}
+
+function checkOptions(defs: ReadonlyMap<OptionName, OptionDef>, argv: Readonly<Record<string, unknown>>, defaulted: Readonly<Record<string, boolean>>): void {
+  const method = defs.has("method") ? (argv.method as MethodName) : undefined;
+  for (const [name, o] of defs) {
+    const value = argv[name];
+    if (value === undefined) continue;
+    if (method !== undefined && o.methods !== undefined && !o.methods.includes(method) && !defaulted[name]) {
+      throw new VertdupError(`--${name} does not apply to --method ${method} (it is an option of ${o.methods.join(", ")})`);
+    }
+    o.check?.(name, value as never, argv);
+  }
+}
+
+/** yargs drops a bare `-` from positional lists: it travels under this name instead. */
+const STDIN_ARG = "\u0000stdin";
+
+export function protectStdinArg(arg: string): string {
+  return arg === "-" ? STDIN_ARG : arg;
+}
+
+/** Global middleware: `-` again in every positional and option value, whatever took it. */
+export function restoreStdinArgs(argv: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(argv)) {
+    if (value === STDIN_ARG) argv[key] = "-";
+    else if (Array.isArray(value)) argv[key] = value.map((v) => (v === STDIN_ARG ? "-" : v));
+  }
+}
+
+/** The input paths of a command as strings. */
+export function inputPaths(inputs: readonly (string | number)[]): string[] {
+  return inputs.map(String);
+}
+
+// Parsed (and already checked) options → the options of the pipeline's phases.
 
 export function pairsOutputFrom(a: { pairs: "edges" | "all"; "pairs-limit": number }): PairsOutput {
-  return { mode: a.pairs, limit: positiveInt("pairs-limit", a["pairs-limit"], 0) };
-}
-
-/** --resume: continue an interrupted run in the same work directory. */
-export function withResumeOption<T>(y: Argv<T>) {
-  return y.option("resume", {
-    type: "boolean",
-    default: false,
-    describe: "continue an interrupted run in the work directory (-w): completed tasks are skipped",
-  });
-}
-
-export function withExecutionOptions<T>(y: Argv<T>) {
-  return y
-    .option("seed", { type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions" })
-    .option("workers", { type: "number", default: availableParallelism(), describe: "worker threads" })
-    .option("tmp-dir", { type: "string", describe: "where a temporary work directory is made (without -w)" })
-    .option("quiet", { type: "boolean", default: false, describe: "plain log lines instead of progress bars" })
-    .option("chunk-size", { type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard (tuning only: outputs do not depend on it)" });
-}
-
-/** Limits of the corpus reader: every command that reads a corpus. */
-export function withReadingOptions<T>(y: Argv<T>) {
-  return y.option("max-doc-bytes", {
-    type: "string",
-    default: `${DEFAULT_MAX_DOC_BYTES / 1024 ** 2}M`,
-    describe: "largest document (or line outside documents) read, e.g. 64M: a larger one is an error naming file:line",
-  });
-}
-
-export function maxDocBytesFrom(a: { "max-doc-bytes"?: string }): number | undefined {
-  if (a["max-doc-bytes"] === undefined) return undefined;
-  const bytes = parseSize(a["max-doc-bytes"], "max-doc-bytes");
-  if (bytes < 1) throw new VertdupError(`--max-doc-bytes must be at least 1 byte, got ${a["max-doc-bytes"]}`);
-  return bytes;
-}
-
-function positiveInt(name: string, v: number, min = 1): number {
-  if (!Number.isInteger(v) || v < min) throw new VertdupError(`--${name} must be an integer >= ${min}, got ${v}`);
-  return v;
+  return { mode: a.pairs, limit: a["pairs-limit"] };
 }
 
 interface ParsedPrepare {
@@ -94,20 +266,17 @@ interface ParsedPrepare {
 }
 
 export function prepareOptionsFrom(a: ParsedPrepare): PrepareOptions {
-  if (!Number.isInteger(a.bits) || a.bits < 64 || a.bits % 64 !== 0) throw new VertdupError(`--bits must be a positive multiple of 64, got ${a.bits}`);
-  const maxDf = a["max-df"] ?? Number.POSITIVE_INFINITY;
-  if (!(a["min-df"] >= 0) || !(maxDf > 0)) throw new VertdupError("--min-df and --max-df must be positive");
   return {
     bits: a.bits,
-    shingleSize: positiveInt("shingle-size", a["shingle-size"]),
+    shingleSize: a["shingle-size"],
     weighting: a.weighting,
     keepNumbers: a["keep-numbers"],
     lowercase: a.lowercase,
     minDf: a["min-df"],
-    maxDf,
-    column: positiveInt("column", a.column, 0),
+    maxDf: a["max-df"] ?? Number.POSITIVE_INFINITY,
+    column: a.column,
     idAttr: a["id-attr"],
-    seed: positiveInt("seed", a.seed, 0),
+    seed: a.seed,
   };
 }
 
@@ -121,36 +290,20 @@ interface ParsedPleb {
 }
 
 export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
-  if (!(a.threshold > 0 && a.threshold <= 1)) throw new VertdupError(`--threshold must be in (0, 1], got ${a.threshold}`);
-  return {
-    threshold: a.threshold,
-    beam: positiveInt("beam", a.beam),
-    shiftCount: positiveInt("shift-count", a["shift-count"], 0),
-    iterations: positiveInt("iterations", a.iterations),
-    seed: positiveInt("seed", a.seed, 0),
-    pairs: a.pairs ?? DEFAULT_PLEB.pairs,
-  };
+  return { threshold: a.threshold, beam: a.beam, shiftCount: a["shift-count"], iterations: a.iterations, seed: a.seed, pairs: a.pairs ?? DEFAULT_PLEB.pairs };
 }
 
-export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size": number; "iterations-per-group"?: number; "max-doc-bytes"?: string }): ExecutionOptions {
+export function maxDocBytesFrom(a: { "max-doc-bytes"?: string }): number | undefined {
+  return a["max-doc-bytes"] === undefined ? undefined : parseSize(a["max-doc-bytes"], "max-doc-bytes");
+}
+
+export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size"?: number; "iterations-per-group"?: number; "max-doc-bytes"?: string }): ExecutionOptions {
   return {
-    workers: positiveInt("workers", a.workers),
+    workers: a.workers,
     tmpDir: a["tmp-dir"],
     quiet: a.quiet,
-    chunkBytes: positiveInt("chunk-size", a["chunk-size"]),
-    iterationsPerGroup: positiveInt("iterations-per-group", a["iterations-per-group"] ?? DEFAULT_ITERATIONS_PER_GROUP),
+    chunkBytes: a["chunk-size"],
+    iterationsPerGroup: a["iterations-per-group"],
     maxDocBytes: maxDocBytesFrom(a),
   };
-}
-
-/** yargs drops a bare `-` from positional lists: it travels under this name instead. */
-const STDIN_ARG = "\u0000stdin";
-
-export function protectStdinArg(arg: string): string {
-  return arg === "-" ? STDIN_ARG : arg;
-}
-
-/** The input paths of a command, with standard input as `-` again. */
-export function inputPaths(inputs: readonly (string | number)[]): string[] {
-  return inputs.map((i) => (String(i) === STDIN_ARG ? "-" : String(i)));
 }

@@ -12,7 +12,7 @@ import { cleanCommand } from "./commands/clean.js";
 import { shortLongCommand } from "./commands/short-long.js";
 import { slurmCommand } from "./commands/slurm.js";
 import { taskCommand } from "./commands/task.js";
-import { protectStdinArg } from "./cli-options.js";
+import { protectStdinArg, restoreStdinArgs } from "./cli-options.js";
 import { VertdupError } from "./util/errors.js";
 import { packageVersion } from "./util/package-info.js";
 
@@ -21,6 +21,9 @@ async function main(): Promise<void> {
     .scriptName("vertdup")
     .exitProcess(false)
     .version(packageVersion())
+    // Options are read by their --names only: errors then name each unknown option once.
+    .parserConfiguration({ "camel-case-expansion": false })
+    .middleware(restoreStdinArgs, true)
     .command(runCommand)
     .command(prepareCommand)
     .command(plebCommand)

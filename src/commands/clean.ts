@@ -1,13 +1,12 @@
 import type { Argv } from "yargs";
 import { cleanCorpus } from "../clean/clean-corpus.js";
-import { inputPaths, maxDocBytesFrom, withReadingOptions } from "../cli-options.js";
+import { inputPaths, maxDocBytesFrom, withOptions } from "../cli-options.js";
 
 const builder = (y: Argv) =>
-  withReadingOptions(y)
-    .positional("inputs", { type: "string", array: true, demandOption: true, describe: "the corpus given to vertdup run, in the same order" })
-    .option("from", { type: "string", demandOption: true, describe: "output directory of vertdup run (its clusters.tsv)" })
-    .option("o", { alias: "output", type: "string", demandOption: true, describe: "cleaned corpus (.vert, .vert.gz, .vert.zst or - for stdout)" })
-    .option("mark", { type: "boolean", default: false, describe: "keep every document, add dup_of, dup_sim and dup_cluster attributes to <doc>" });
+  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "the corpus given to vertdup run, in the same order" }), ["from", "output", "mark", "max-doc-bytes"], {
+    output: { describe: "cleaned corpus (.vert, .vert.gz, .vert.zst or - for stdout)" },
+    mark: { describe: "keep every document, add dup_of, dup_sim and dup_cluster attributes to <doc>" },
+  });
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 

@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import type { Argv } from "yargs";
+import { withOptions } from "../cli-options.js";
 import { comparePairs, formatReport } from "../eval/compare.js";
 import { readPairsFile } from "../eval/pairs-file.js";
 import { readRunPairs, VirtualPairs } from "../eval/run-pairs.js";
@@ -9,14 +10,9 @@ import { WorkdirSimilarities } from "../eval/workdir-similarities.js";
 import { VertdupError } from "../util/errors.js";
 
 const builder = (y: Argv) =>
-  y
-    .option("reference", { type: "string", demandOption: true, describe: "pairs file taken as the truth (e.g. from similarity)" })
-    .option("candidate", { type: "string", demandOption: true, describe: "pairs file to judge (a run's pairs.tsv counts every pair it stands for with the groups.tsv beside it)" })
-    .option("reference-threshold", { type: "number", default: 0, describe: "count reference pairs with similarity ≥ this" })
-    .option("candidate-threshold", { type: "number", default: 0, describe: "count candidate pairs with similarity ≥ this" })
-    .option("sweep", { type: "string", default: "0.5:1:0.01", describe: "candidate thresholds of the sweep table, from:to:step" })
-    .option("vectors-workdir", { type: "string", describe: "prepared work directory: also L1, L2, S of Hamming vs cosine" })
-    .option("json", { type: "string", describe: "write the report as JSON to this file (- for stdout, instead of the table)" });
+  withOptions(y, ["reference", "candidate", "reference-threshold", "candidate-threshold", "sweep", "vectors-workdir", "json"], {
+    reference: { demandOption: true, describe: "pairs file taken as the truth (e.g. from similarity)" },
+  });
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -34,9 +30,6 @@ export const compareCommand = {
   builder,
   handler: async (a: Args) => {
     const thresholds = parseSweep(a.sweep);
-    for (const name of ["reference-threshold", "candidate-threshold"] as const) {
-      if (!(a[name] >= 0 && a[name] <= 1)) throw new VertdupError(`--${name} must be in [0, 1], got ${a[name]}`);
-    }
     // One id table for both files, read one after the other so that ordinals are reproducible.
     const ids = DocIds.empty();
     const run = await readRunPairs(a.candidate, ids);

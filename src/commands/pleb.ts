@@ -1,16 +1,15 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, pairsOutputFrom, withPairsOptions, withResumeOption, plebOptionsFrom, withExecutionOptions, withPlebOptions } from "../cli-options.js";
+import { executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, withOptions } from "../cli-options.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { runSummary } from "./summary.js";
-import { KEEP_OPTION } from "../methods/method-cli.js";
 
 const builder = (y: Argv) =>
-  withPairsOptions(withResumeOption(withExecutionOptions(withPlebOptions(y))))
-    .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "prepared work directory" })
-    .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
-    .option(...KEEP_OPTION)
-    .option("reference", { type: "string", describe: "pairs file (e.g. from hamming-full): log the running recall against it (needs --pairs all)" });
+  withOptions(
+    y,
+    ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "seed", "workers", "quiet"],
+    { workdir: { describe: "prepared work directory" } },
+  );
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 

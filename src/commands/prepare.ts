@@ -1,12 +1,13 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, withReadingOptions, inputPaths, withResumeOption, prepareOptionsFrom, withExecutionOptions, withPrepareOptions } from "../cli-options.js";
+import { executionOptionsFrom, inputPaths, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { stderrReporter } from "../coordinator/progress.js";
 
 const builder = (y: Argv) =>
-  withReadingOptions(withResumeOption(withExecutionOptions(withPrepareOptions(y))))
-    .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
-    .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory" });
+  withOptions(
+    y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
+    ["workdir", "resume", "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "workers", "chunk-size", "max-doc-bytes", "quiet"],
+  );
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 

@@ -2,21 +2,32 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { executionOptionsFrom, withReadingOptions, inputPaths, pairsOutputFrom, withPairsOptions, withResumeOption, plebOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPlebOptions, withPrepareOptions } from "../cli-options.js";
+import { executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
-import { methodDefaults, methodRunFrom, withMethodOptions } from "../methods/method-cli.js";
+import { methodDefaults, methodRunFrom } from "../methods/method-cli.js";
 import { runMethod } from "../methods/run-method.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 import { VertdupError } from "../util/errors.js";
 import { methodSummary, runSummary } from "./summary.js";
 
+/** The options of every method; those a --method does not use are refused (cli-options.ts). */
+const RUN_OPTIONS = [
+  "outdir", "workdir", "tmp-dir", "resume", "method", "pairs", "pairs-limit", "keep",
+  "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
+  "threshold", "beam", "shift-count", "iterations", "iterations-per-group",
+  "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
+  "workers", "chunk-size", "max-doc-bytes", "quiet",
+] as const;
+
 const builder = (y: Argv) =>
-  withReadingOptions(withPairsOptions(withResumeOption(withMethodOptions(withExecutionOptions(withPlebOptions(withPrepareOptions(y)))))))
-    .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
-    .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
-    .option("w", { alias: "workdir", type: "string", describe: "work directory to keep (default: temporary, removed)" });
+  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }), RUN_OPTIONS, {
+    workdir: { demandOption: false, describe: "work directory to keep (default: temporary, removed)" },
+    // Their defaults depend on the method (methodDefaults).
+    threshold: { default: undefined, describe: "minimum similarity [lsh-cosine 0.9, minhash 0.8, paragraphs 0.8]" },
+    "shingle-size": { default: undefined, describe: "consecutive kept words per term/shingle [lsh-cosine 1, minhash 5]" },
+  });
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 

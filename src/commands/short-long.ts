@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { executionOptionsFrom, withReadingOptions, inputPaths, withExecutionOptions } from "../cli-options.js";
+import { executionOptionsFrom, inputPaths, withOptions } from "../cli-options.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { METHOD_DEFAULTS } from "../methods/method-options.js";
@@ -15,15 +15,15 @@ import { escapeField } from "../output/tsv-field.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 
 const builder = (y: Argv) =>
-  withReadingOptions(withExecutionOptions(y))
-    .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
-    .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory (short-long.tsv)" })
-    .option("threshold", { type: "number", default: METHOD_DEFAULTS.paragraphs.threshold, describe: "similar: Jaccard of paragraph sets at least this" })
-    .option("short-tokens", { type: "number", default: METHOD_DEFAULTS.paragraphs.shortTokens, describe: "paragraphs with fewer kept tokens are short" })
-    .option("keep-numbers", { type: "boolean", default: false, describe: "keep tokens made only of digits" })
-    .option("lowercase", { type: "boolean", default: true, describe: "lowercase terms (--no-lowercase keeps case)" })
-    .option("column", { type: "number", default: 0, describe: "tab-separated column used as the token" })
-    .option("id-attr", { type: "string", default: "id", describe: "attribute of <doc> that names a document" });
+  withOptions(
+    y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
+    ["outdir", "threshold", "short-tokens", "column", "id-attr", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "quiet"],
+    {
+      outdir: { describe: "output directory (short-long.tsv)" },
+      threshold: { default: METHOD_DEFAULTS.paragraphs.threshold, describe: "similar: Jaccard of paragraph sets at least this" },
+      "short-tokens": { describe: "paragraphs with fewer kept tokens are short" },
+    },
+  );
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -35,7 +35,7 @@ export const shortLongCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest" });
+    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest", seed: 0 });
     await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
     const workdir = await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-"));

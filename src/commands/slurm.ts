@@ -1,20 +1,8 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import {
-  inputPaths,
-  pairsOutputFrom,
-  maxDocBytesFrom,
-  plebOptionsFrom,
-  prepareOptionsFrom,
-  withPairsOptions,
-  withPlebOptions,
-  withPrepareOptions,
-  withReadingOptions,
-} from "../cli-options.js";
+import { inputPaths, maxDocBytesFrom, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { startPrepare } from "../coordinator/prepare.js";
 import { plebPlan } from "../coordinator/steps/pleb-step.js";
-import { KEEP_OPTION } from "../methods/method-cli.js";
-import { DEFAULT_CHUNK_BYTES } from "../options.js";
 import { renderBatchScript } from "../slurm/batch-script.js";
 import { runStatus } from "../slurm/status.js";
 import { runJobs, submitChain, writeBatchScripts } from "../slurm/submit.js";
@@ -23,28 +11,22 @@ import { VertdupError } from "../util/errors.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 
 const runBuilder = (y: Argv) =>
-  withReadingOptions(withPairsOptions(withPlebOptions(withPrepareOptions(y))))
-    .positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" })
-    .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory on a filesystem all nodes share" })
-    .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
-    .option(...KEEP_OPTION)
-    .option("seed", { type: "number", default: 1, describe: "seed of the random vectors and transpositions" })
-    .option("tasks", { type: "number", default: 8, describe: "array tasks of the reading and signing phases" })
-    .option("cpus-per-task", { type: "number", default: 2, describe: "cores per task (its worker threads)" })
-    .option("partition", { type: "string", describe: "Slurm partition" })
-    .option("array-parallelism", { type: "number", describe: "at most this many array tasks at once" })
-    .option("time", { type: "string", describe: "time limit of each job (sbatch --time)" })
-    .option("mem", { type: "string", describe: "memory of each job (sbatch --mem)" })
-    .option("sbatch-arg", { type: "string", array: true, default: [] as string[], describe: "extra #SBATCH argument, repeatable" })
-    .option("chunk-size", { type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard" })
-    .option("dry-run", { type: "boolean", default: false, describe: "write the batch scripts, submit nothing" });
+  withOptions(
+    y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" }),
+    [
+      "workdir", "outdir", "keep", "pairs", "pairs-limit",
+      "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
+      "threshold", "beam", "shift-count", "iterations", "iterations-per-group",
+      "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "chunk-size", "max-doc-bytes", "dry-run",
+    ],
+    { workdir: { describe: "work directory on a filesystem all nodes share" } },
+  );
 
 type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 
 async function submitRun(a: RunArgs): Promise<void> {
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
-  if (!Number.isInteger(a.tasks) || a.tasks < 1) throw new VertdupError(`--tasks must be a positive integer, got ${a.tasks}`);
   const workdir = resolve(a.w);
   const outdir = resolve(a.o);
   const pleb = plebOptionsFrom(a);
@@ -77,7 +59,7 @@ async function submitRun(a: RunArgs): Promise<void> {
   process.stdout.write(`submitted: ${jobs.map((j) => `${j.name} ${ids[j.name]}`).join(", ")}\nfollow with: vertdup slurm status -w ${workdir}\n`);
 }
 
-const statusBuilder = (y: Argv) => y.option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory of the submitted run" });
+const statusBuilder = (y: Argv) => withOptions(y, ["workdir"], { workdir: { describe: "work directory of the submitted run" } });
 
 async function showStatus(workdir: string): Promise<void> {
   const s = await runStatus(workdir);

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ReaderWarnings } from "../corpus/vertical.js";
 import type { PrepareOptions } from "../options.js";
+import type { RunWarnings } from "../output/run-warnings.js";
 import { VertdupError } from "../util/errors.js";
 import type { PhaseTiming } from "./phase-clock.js";
 
@@ -26,7 +26,7 @@ export interface PrepareManifest {
     signedDocuments: number;
     distinctSignatures: number;
   };
-  warnings: ReaderWarnings;
+  warnings: RunWarnings;
   phases: Record<string, PhaseTiming>;
 }
 

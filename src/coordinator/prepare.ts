@@ -11,6 +11,7 @@ import { mergeStep, writePrepareManifest } from "./steps/merge-step.js";
 import { signStep } from "./steps/sign-step.js";
 import { timed } from "./steps/timing.js";
 import { vocabularyStep } from "./steps/vocabulary-step.js";
+import { emptyDocumentsWarning } from "../output/run-warnings.js";
 import { createWorkdir, resetWorkdir, WHOLE } from "./workdir.js";
 
 /** Checks the inputs and options of a preparatory phase and records them in the work directory. */
@@ -53,5 +54,9 @@ export async function prepare(
     await pool.close();
   }
   await timed(workdir, "merge", WHOLE, () => mergeStep(workdir));
-  return writePrepareManifest(workdir, config);
+  const manifest = await writePrepareManifest(workdir, config);
+  const { emptyDocuments, documents } = manifest.counts;
+  const warning = emptyDocumentsWarning(emptyDocuments, documents, "term", "--min-df, --max-df, --column, --keep-numbers");
+  if (warning !== undefined) reporter.info(warning);
+  return manifest;
 }

@@ -1,6 +1,6 @@
-import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import type { Argv } from "yargs";
+import { noStdio, withOptions } from "../cli-options.js";
 import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { loadDocIds, type DocIds } from "../output/doc-ids.js";
@@ -8,17 +8,14 @@ import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-
 import { WorkerPool } from "../coordinator/pool.js";
 import { stderrReporter, type Reporter } from "../coordinator/progress.js";
 import { ensureWritableDir } from "../util/output-dir.js";
-import { VertdupError } from "../util/errors.js";
 
 /** Options shared by `similarity` and `hamming-full`. */
 export function withExactOptions<T>(y: Argv<T>) {
-  return y
-    .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "prepared work directory" })
-    .option("o", { alias: "output", type: "string", demandOption: true, describe: "pairs file to write (.tsv, .tsv.gz, .tsv.zst)" })
-    .option("threshold", { type: "number", demandOption: true, describe: "minimum similarity of a reported pair (fraction)" })
-    .option("sample-list", { type: "string", describe: "file of document ids, one a line: only pairs with one of them" })
-    .option("workers", { type: "number", default: availableParallelism(), describe: "worker threads" })
-    .option("quiet", { type: "boolean", default: false, describe: "plain log lines instead of progress bars" });
+  return withOptions(y, ["workdir", "output", "threshold", "sample-list", "workers", "quiet"], {
+    workdir: { describe: "prepared work directory" },
+    output: { describe: "pairs file to write (.tsv, .tsv.gz, .tsv.zst)", check: noStdio },
+    threshold: { default: undefined, demandOption: true, describe: "minimum similarity of a reported pair (fraction)" },
+  });
 }
 
 export interface ExactContext {
@@ -39,8 +36,6 @@ interface ExactArgs {
 }
 
 export async function exactContext(a: ExactArgs): Promise<ExactContext> {
-  if (!(a.threshold > 0 && a.threshold <= 1)) throw new VertdupError(`--threshold must be in (0, 1], got ${a.threshold}`);
-  if (!Number.isInteger(a.workers) || a.workers < 1) throw new VertdupError(`--workers must be an integer >= 1, got ${a.workers}`);
   const prepared = await readPrepareManifest(a.w);
   await ensureWritableDir(dirname(a.o));
   const ids = loadDocIds(a.w, prepared.counts.shards);

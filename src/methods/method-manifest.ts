@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { PhaseTiming } from "../coordinator/phase-clock.js";
-import type { ReaderWarnings } from "../corpus/vertical.js";
 import type { ClusterCounts } from "../clusters/write-clusters.js";
+import type { RunWarnings } from "../output/run-warnings.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { FeatureOptions, MethodName, SearchOptions } from "./method-options.js";
 
@@ -28,7 +28,7 @@ export interface MethodManifest {
     pairs: number;
   };
   clusters: ClusterCounts;
-  warnings: ReaderWarnings;
+  warnings: RunWarnings;
   phases: Record<string, PhaseTiming>;
 }
 

@@ -8,6 +8,7 @@ import { WorkerPool } from "../coordinator/pool.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { writeClusters } from "../clusters/write-clusters.js";
 import { writePairsTsv } from "../output/pairs.js";
+import { emptyDocumentsWarning, runWarnings } from "../output/run-warnings.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import { ensureWritableDir } from "../util/output-dir.js";
@@ -30,6 +31,14 @@ export const SIMILARITY: Record<SetMethod, string> = {
   simhash384: "1 - differing bits / 384 of 384-bit simhashes of SHA-384 token hashes (pairs with at most max-distance differing bits)",
   minhash: "exact Jaccard resemblance of word k-shingle sets (candidates from MinHash LSH banding)",
   paragraphs: "Jaccard resemblance of the sets of long-paragraph fingerprints",
+};
+
+/** What a document of each method is made of, and the options that decide it (for the warning about documents without any). */
+const FEATURES: Record<SetMethod, [string, string]> = {
+  exact: ["kept token", "--column, --keep-numbers"],
+  simhash384: ["kept token", "--column, --keep-numbers"],
+  minhash: ["kept token", "--column, --keep-numbers"],
+  paragraphs: ["long paragraph", "--short-tokens, --column, --keep-numbers"],
 };
 
 export interface MethodRun {
@@ -131,8 +140,10 @@ export async function runMethod(
     clock.start("output");
     const clusters = await writePairOutputs(outdir, found.pairs, ids, tokens, run.keep);
     clock.stop("output");
-    const warnings = emptyWarnings();
-    for (const s of shards) addWarnings(warnings, s.warnings);
+    const reader = emptyWarnings();
+    for (const s of shards) addWarnings(reader, s.warnings);
+    const warning = emptyDocumentsWarning(found.empty, ids.length, ...FEATURES[run.method]);
+    if (warning !== undefined) reporter.info(warning);
     const manifest: MethodManifest = {
       version: packageVersion(),
       created: new Date().toISOString(),
@@ -151,7 +162,7 @@ export async function runMethod(
         pairs: found.pairs.size,
       },
       clusters,
-      warnings,
+      warnings: runWarnings(reader, found.empty),
       phases: clock.timings(),
     };
     await writeMethodManifest(outdir, manifest);

@@ -1,5 +1,3 @@
-import { VertdupError } from "../util/errors.js";
-
 /** What decides and what is written by `vertdup paragraphs` (see README "Paragraph dedup"). */
 export interface ParagraphOptions {
   /** Tokens per n-gram; the window runs across paragraphs but restarts at every document. */
@@ -31,16 +29,3 @@ export const DEFAULT_PARAGRAPH: ParagraphOptions = {
  * on 100 M tokens (it writes runs but holds little), so the default keeps memory small.
  */
 export const DEFAULT_MEMORY = 256 * 1024 ** 2;
-
-const TAG_NAME = /^[A-Za-z_][\w.:-]*$/;
-
-/** Checks user-given options; throws a VertdupError naming the option. */
-export function checkParagraphOptions(o: ParagraphOptions): ParagraphOptions {
-  if (!Number.isInteger(o.ngram) || o.ngram < 1 || o.ngram > 64) throw new VertdupError(`--ngram must be an integer in 1..64, got ${o.ngram}`);
-  if (!(o.threshold >= 0 && o.threshold <= 1)) throw new VertdupError(`--threshold must be in [0, 1], got ${o.threshold}`);
-  if (!Number.isInteger(o.maxStub) || o.maxStub < -1) throw new VertdupError(`--max-stub must be an integer >= -1 (-1: no smoothing), got ${o.maxStub}`);
-  for (const [name, tag] of [["structure", o.structure], ["doc-tag", o.docTag]] as const) {
-    if (!TAG_NAME.test(tag)) throw new VertdupError(`--${name} must be a tag name such as p or doc, got ${tag}`);
-  }
-  return o;
-}

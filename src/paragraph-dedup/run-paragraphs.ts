@@ -19,7 +19,7 @@ import { InOrder } from "./in-order.js";
 import { InputPlaces } from "./input-places.js";
 import { problemError, type ProblemFound } from "./line-problem.js";
 import { OCC_WORDS, type ChunkOccurrences, type LineWarnings, type OccurrenceTask } from "./occurrences.js";
-import { checkParagraphOptions, DEFAULT_MEMORY, type ParagraphOptions } from "./options.js";
+import { DEFAULT_MEMORY, type ParagraphOptions } from "./options.js";
 import { openOutput, type OutputFile } from "./output-file.js";
 import type { Rendered, RenderStats, RenderTask } from "./render.js";
 import { RepeatCounts } from "./repeat-counts.js";
@@ -71,7 +71,6 @@ export async function paragraphs(
   reporter: Reporter,
   run: ParagraphRun = {},
 ): Promise<ParagraphReport> {
-  checkParagraphOptions(options);
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   await checkWritableDir(output);

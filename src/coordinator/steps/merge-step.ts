@@ -2,6 +2,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { writeSignatureStore } from "../../runs/signature-store.js";
 import type { SignStats } from "../../sketch/sign-shard.js";
+import { runWarnings } from "../../output/run-warnings.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { packageVersion } from "../../util/package-info.js";
 import { PREPARE_MANIFEST, type PrepareManifest } from "../prepare-manifest.js";
@@ -42,17 +43,18 @@ export async function writePrepareManifest(workdir: string, config: RunConfig): 
   const merged = await requireMarker<MergeStats>(workdir, "merge", "the merge step");
   const signed = await requireShardMarkers<SignStats>(workdir, "sign", vocabulary.shards);
   const { warnings, ...corpus } = vocabulary;
+  const emptyDocuments = signed.reduce((n, s) => n + s.empty, 0);
   const manifest: PrepareManifest = {
     version: packageVersion(),
     inputs: config.inputs.map((i) => i.path),
     options: config.prepare,
     counts: {
       ...corpus,
-      emptyDocuments: signed.reduce((n, s) => n + s.empty, 0),
+      emptyDocuments,
       signedDocuments: merged.documents,
       distinctSignatures: merged.distinct,
     },
-    warnings,
+    warnings: runWarnings(warnings, emptyDocuments),
     phases: await phaseTimings(workdir, PREPARE_PHASES),
   };
   await writeAtomic(join(workdir, PREPARE_MANIFEST), JSON.stringify(manifest, null, 2) + "\n");

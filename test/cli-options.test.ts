@@ -1,0 +1,52 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Options } from "yargs";
+import { OPTIONS, type OptionName } from "../src/cli-options.js";
+import { VertdupError } from "../src/util/errors.js";
+
+const NUMERIC = (Object.keys(OPTIONS) as OptionName[]).filter((name) => (OPTIONS[name] as Options).type === "number");
+
+function check(name: OptionName, value: unknown, argv: Record<string, unknown> = {}): void {
+  const o = OPTIONS[name] as { check?: (name: string, value: never, argv: Record<string, unknown>) => void };
+  o.check?.(name, value as never, argv);
+}
+
+describe("the option schema", () => {
+  it("every numeric option has a check, and it refuses what yargs makes of a non-number", () => {
+    for (const name of NUMERIC) {
+      expect(OPTIONS[name]).toHaveProperty("check");
+      for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1e300, 1e300]) {
+        expect(() => check(name, bad)).toThrow(VertdupError);
+        expect(() => check(name, bad)).toThrow(`--${name} `);
+      }
+    }
+  });
+
+  it("every default passes its own check", () => {
+    for (const name of Object.keys(OPTIONS) as OptionName[]) {
+      const value = (OPTIONS[name] as { default?: unknown }).default;
+      if (value !== undefined) expect(() => check(name, value)).not.toThrow();
+    }
+  });
+
+  it("--shift-count is bounded by 4 × --bits when bits are given", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1024 }), fc.integer({ min: 0, max: 5000 }), (words, shifts) => {
+        const bits = 64 * words;
+        const ok = shifts <= 4 * bits;
+        if (ok) expect(() => check("shift-count", shifts, { bits })).not.toThrow();
+        else expect(() => check("shift-count", shifts, { bits })).toThrow(`--shift-count must be an integer from 0 to ${4 * bits}`);
+      }),
+    );
+  });
+
+  it("--bits: exactly the multiples of 64 up to 65536", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -100, max: 70_000 }), (bits) => {
+        const ok = bits >= 64 && bits % 64 === 0 && bits <= 65_536;
+        if (ok) expect(() => check("bits", bits)).not.toThrow();
+        else expect(() => check("bits", bits)).toThrow(VertdupError);
+      }),
+    );
+  });
+});
