@@ -2,13 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { executionOptionsFrom, inputPaths, withExecutionOptions } from "../cli-options.js";
+import { executionOptionsFrom, inputPaths, pairsOutputFrom, withExecutionOptions } from "../cli-options.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { METHOD_DEFAULTS } from "../methods/method-options.js";
 import { methodRunFrom } from "../methods/method-cli.js";
 import { shortLongPairs, type ParagraphShard } from "../methods/paragraphs.js";
 import { extractFeatures } from "../methods/run-method.js";
+import { DEFAULT_PAIRS } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 
@@ -21,7 +22,8 @@ const builder = (y: Argv) =>
     .option("keep-numbers", { type: "boolean", default: false, describe: "keep tokens made only of digits" })
     .option("lowercase", { type: "boolean", default: true, describe: "lowercase terms (--no-lowercase keeps case)" })
     .option("column", { type: "number", default: 0, describe: "tab-separated column used as the token" })
-    .option("id-attr", { type: "string", default: "id", describe: "attribute of <doc> that names a document" });
+    .option("id-attr", { type: "string", default: "id", describe: "attribute of <doc> that names a document" })
+    .option("pairs-limit", { type: "number", default: DEFAULT_PAIRS.limit, describe: "refuse to compare more document pairs than this (0: no limit)" });
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -33,7 +35,7 @@ export const shortLongCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest" });
+    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest", pairs: "edges" });
     await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
     const workdir = await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-"));
@@ -41,7 +43,7 @@ export const shortLongCommand = {
     try {
       const shards = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter);
       const ids = shards.flatMap((s) => s.ids);
-      const rows = shortLongPairs(shards, ids.length, run.search.threshold);
+      const rows = shortLongPairs(shards, ids.length, run.search.threshold, pairsOutputFrom({ pairs: "edges", "pairs-limit": a["pairs-limit"] }).limit);
       const lines = rows.map((r) => `${ids[r.a]}\t${ids[r.b]}\t${r.long.toFixed(4)}\t${r.short.toFixed(4)}\n`);
       await writeAtomic(join(a.o, "short-long.tsv"), SHORT_LONG_HEADER + lines.join(""));
       process.stdout.write(`short-long: ${join(a.o, "short-long.tsv")}: ${rows.length} pairs similar in long paragraphs only\n`);

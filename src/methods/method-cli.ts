@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
-import { DEFAULT_PLEB, DEFAULT_PREPARE } from "../options.js";
+import { pairsOutputFrom } from "../cli-options.js";
+import { DEFAULT_PLEB, DEFAULT_PREPARE, type PairsOutput } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import { parseSize } from "../util/size.js";
 import { resolveBands } from "./lsh-bands.js";
@@ -54,6 +55,8 @@ interface ParsedMethod {
   memory: string;
   "short-tokens": number;
   keep: KeepPolicy;
+  pairs: PairsOutput["mode"];
+  "pairs-limit": number;
   column: number;
   "id-attr": string;
   lowercase: boolean;
@@ -82,5 +85,5 @@ export function methodRunFrom(a: ParsedMethod): MethodRun {
     seed: integerAtLeast("seed", a.seed, 0),
     shortTokens: integerAtLeast("short-tokens", a["short-tokens"], 1),
   };
-  return { method: a.method, features, search: { threshold: a.threshold, maxDistance: a["max-distance"], memory: parseSize(a.memory, "memory") }, keep: a.keep };
+  return { method: a.method, features, search: { threshold: a.threshold, maxDistance: a["max-distance"], memory: parseSize(a.memory, "memory") }, keep: a.keep, pairs: pairsOutputFrom(a) };
 }

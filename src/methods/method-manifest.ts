@@ -25,6 +25,7 @@ export interface MethodManifest {
     candidates: number;
     /** minhash: shared-memory blocks the candidates' sets were verified in (1 when they fit --memory / 2). */
     verifyBlocks?: number;
+    /** Edges between identity groups (pairs of distinct features found similar). */
     pairs: number;
   };
   clusters: ClusterCounts;
