@@ -4,7 +4,7 @@ import { WorkerPool } from "../../src/coordinator/pool.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { DEFAULT_PREPARE, type PrepareOptions } from "../../src/options.js";
 import { loadSignatureStore, type SignatureStore } from "../../src/runs/signature-store.js";
-import { loadDocIds } from "../../src/output/doc-ids.js";
+import { loadDocIds, type DocIds } from "../../src/output/doc-ids.js";
 import { signatureOfDocument } from "../../src/output/pairs.js";
 import { hammingDistance } from "../../src/pleb/hamming.js";
 import { runIterations } from "../../src/pleb/run-pleb.js";
@@ -21,7 +21,7 @@ export interface Prepared {
   workdir: string;
   manifest: PrepareManifest;
   store: SignatureStore;
-  ids: string[];
+  ids: DocIds;
   seconds: number;
 }
 
@@ -32,9 +32,9 @@ export async function prepareCorpus(corpus: string, workdir: string, bits: numbe
   return { workdir, manifest, store: loadSignatureStore(workdir, bits), ids: loadDocIds(workdir, manifest.counts.shards), seconds };
 }
 
-export function asTable(path: string, pairs: ScoredPairs, ids: readonly string[]): PairTable {
+export function asTable(path: string, pairs: ScoredPairs, ids: DocIds): PairTable {
   const similarity = new Map<string, number>();
-  for (let k = 0; k < pairs.a.length; k++) similarity.set(pairKey(ids[pairs.a[k]], ids[pairs.b[k]]), pairs.similarity[k]);
+  for (let k = 0; k < pairs.a.length; k++) similarity.set(pairKey(ids.get(pairs.a[k]), ids.get(pairs.b[k])), pairs.similarity[k]);
   return { path, similarity };
 }
 

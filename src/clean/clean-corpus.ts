@@ -51,7 +51,7 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
     for (const input of inputs) {
       const file = displayName(input);
       const decide = (doc: number, docLine: Buffer, line: number): DocAction => {
-        const row: ClusterRow | undefined = rows.get(doc);
+        const row: ClusterRow | undefined = rows.row(doc);
         if (row !== undefined) {
           const id = attributeValue(docLine.toString("utf8"), idAttr) ?? String(doc + 1);
           if (id !== row.id) {
@@ -80,7 +80,7 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
       ordinal = filter.nextOrdinal;
     }
     stats.documents = ordinal;
-    const last = Math.max(-1, ...rows.keys());
+    const last = rows.rows === 0 ? -1 : rows.ordinals[rows.rows - 1];
     if (last >= ordinal) {
       throw new VertdupError(`${inputs.join(", ")}: ${ordinal} documents, but ${CLUSTERS_FILE} names document ${last + 1} (not the corpus of ${opts.from}?)`);
     }

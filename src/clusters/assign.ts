@@ -1,4 +1,5 @@
 import type { KeepPolicy } from "../methods/method-options.js";
+import { preferred } from "./graph-clusters.js";
 import { UnionFind } from "./union-find.js";
 
 /** One document that has at least one pair. */
@@ -14,12 +15,6 @@ export interface ClusterMember {
    * found, otherwise the highest similarity of its pairs (it joined through another member).
    */
   similarity: number;
-}
-
-/** Whether document x should represent its cluster rather than y (`longest`: 001's rule). */
-export function preferred(x: number, y: number, tokens: ArrayLike<number>, keep: KeepPolicy): boolean {
-  if (keep === "longest" && tokens[x] !== tokens[y]) return tokens[x] > tokens[y];
-  return x < y;
 }
 
 /**

@@ -1,22 +1,28 @@
-import { readFile } from "node:fs/promises";
-import { writeLineFile } from "../output/line-file.js";
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { DocIds } from "../output/doc-ids.js";
+import { escapeField, unescapeField } from "../output/tsv-field.js";
 import { InputError, VertdupError } from "../util/errors.js";
-import type { ClusterMember } from "./assign.js";
+import { growableF64, growableU32 } from "../util/typed-arrays.js";
+import type { GraphClusters } from "./graph-clusters.js";
 
 export const CLUSTERS_FILE = "clusters.tsv";
 export const CLUSTERS_HEADER = "doc\tordinal\tcluster\trepresentative\tdup_of\tsimilarity\n";
 
 /**
- * Writes clusters.tsv: per document with a pair, its id, 1-based corpus ordinal, cluster,
- * 1 when it is the representative (else 0), the representative's id, and its similarity
- * to it (`-` for the representative).
+ * clusters.tsv rows in corpus order: per document in a cluster, its id, 1-based corpus
+ * ordinal, cluster, 1 when it is the representative (else 0), the representative's id, and
+ * its similarity to it (`-` for the representative). Ids are escaped (output/tsv-field.ts).
  */
-export async function writeClustersTsv(path: string, members: readonly ClusterMember[], ids: readonly string[]): Promise<void> {
-  await writeLineFile(path, CLUSTERS_HEADER, members.length, (k) => {
-    const m = members[k];
-    const isRep = m.doc === m.representative;
-    return `${ids[m.doc]}\t${m.doc + 1}\t${m.cluster}\t${isRep ? 1 : 0}\t${ids[m.representative]}\t${isRep ? "-" : m.similarity.toFixed(4)}\n`;
-  });
+export function* clusterLines(clusters: GraphClusters, ids: DocIds): Generator<string> {
+  const { clusterOf } = clusters;
+  for (let d = 0; d < clusterOf.length; d++) {
+    const c = clusterOf[d];
+    if (c === 0) continue;
+    const rep = clusters.representative[c - 1];
+    const isRep = rep === d;
+    yield `${escapeField(ids.get(d))}\t${d + 1}\t${c}\t${isRep ? 1 : 0}\t${escapeField(ids.get(rep))}\t${isRep ? "-" : clusters.similarity(d).toFixed(4)}\n`;
+  }
 }
 
 /** A row of clusters.tsv as `clean` needs it. */
@@ -29,26 +35,97 @@ export interface ClusterRow {
   similarity: string;
 }
 
-/** Reads clusters.tsv into a map from 0-based corpus ordinal to row. */
-export async function readClustersTsv(path: string): Promise<Map<number, ClusterRow>> {
-  let text: string;
+/**
+ * clusters.tsv read into typed arrays by row (rows are in corpus order): ordinals, clusters,
+ * representative flags, similarities, the rows' ids in one DocIds and the representatives'
+ * ids interned in another (one per cluster).
+ */
+export class ClusterTable {
+  constructor(
+    /** 0-based corpus ordinals, increasing. */
+    readonly ordinals: Uint32Array,
+    private readonly clusters: Uint32Array,
+    private readonly representatives: Uint32Array,
+    private readonly similarities: Float64Array,
+    private readonly ids: DocIds,
+    private readonly dupOfs: Uint32Array,
+    private readonly dupIds: DocIds,
+  ) {}
+
+  get rows(): number {
+    return this.ordinals.length;
+  }
+
+  /** The row of the document at a 0-based corpus ordinal, if it is in a cluster. */
+  row(ordinal: number): ClusterRow | undefined {
+    let lo = 0;
+    let hi = this.ordinals.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ordinals[mid] < ordinal) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === this.ordinals.length || this.ordinals[lo] !== ordinal) return undefined;
+    const rep = this.representatives[lo] === 1;
+    return {
+      id: this.ids.get(lo),
+      cluster: this.clusters[lo],
+      representative: rep,
+      dupOf: this.dupIds.get(this.dupOfs[lo]),
+      similarity: rep ? "-" : this.similarities[lo].toFixed(4),
+    };
+  }
+}
+
+/** Reads clusters.tsv, streaming, into a ClusterTable. */
+export async function readClustersTsv(path: string): Promise<ClusterTable> {
+  const ordinals = growableU32();
+  const clusters = growableU32();
+  const reps = growableU32();
+  const sims = growableF64();
+  const dupOfs = growableU32();
+  const ids = DocIds.empty();
+  const dupIds = DocIds.empty();
+  const stream = createReadStream(path);
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let line = 0;
   try {
-    text = await readFile(path, "utf8");
-  } catch {
+    for await (const text of lines) {
+      line++;
+      if (line === 1) {
+        if (text + "\n" !== CLUSTERS_HEADER) throw new InputError(path, 1, "not a clusters.tsv header");
+        continue;
+      }
+      const f = text.split("\t");
+      const ordinal = Number(f[1]);
+      const cluster = Number(f[2]);
+      const similarity = f[5] === "-" ? NaN : Number(f[5]);
+      if (
+        f.length !== 6 ||
+        !Number.isInteger(ordinal) ||
+        ordinal < 1 ||
+        ordinal > 0xffffffff ||
+        !Number.isInteger(cluster) ||
+        cluster < 1 ||
+        (f[3] !== "0" && f[3] !== "1") ||
+        (f[3] === "0" && !(similarity >= 0 && similarity <= 1))
+      ) {
+        throw new InputError(path, line, "malformed clusters.tsv row");
+      }
+      if (ordinals.length > 0 && ordinal - 1 <= ordinals.values[ordinals.length - 1]) {
+        throw new InputError(path, line, `document ${ordinal} after document ${ordinals.values[ordinals.length - 1] + 1} (rows must be in corpus order)`);
+      }
+      ordinals.append([ordinal - 1]);
+      clusters.append([cluster]);
+      reps.append([f[3] === "1" ? 1 : 0]);
+      sims.append([similarity]);
+      ids.push(unescapeField(f[0]));
+      dupOfs.append([dupIds.intern(unescapeField(f[4]))]);
+    }
+  } catch (err) {
+    if (err instanceof VertdupError) throw err;
     throw new VertdupError(`${path}: cannot read (is --from an output directory of vertdup run?)`);
   }
-  const lines = text.split("\n");
-  if (lines[0] + "\n" !== CLUSTERS_HEADER) throw new InputError(path, 1, "not a clusters.tsv header");
-  const rows = new Map<number, ClusterRow>();
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i] === "" && i === lines.length - 1) break;
-    const f = lines[i].split("\t");
-    const ordinal = Number(f[1]);
-    const cluster = Number(f[2]);
-    if (f.length !== 6 || !Number.isInteger(ordinal) || ordinal < 1 || !Number.isInteger(cluster) || (f[3] !== "0" && f[3] !== "1")) {
-      throw new InputError(path, i + 1, "malformed clusters.tsv row");
-    }
-    rows.set(ordinal - 1, { id: f[0], cluster, representative: f[3] === "1", dupOf: f[4], similarity: f[5] });
-  }
-  return rows;
+  if (line === 0) throw new InputError(path, 1, "not a clusters.tsv header");
+  return new ClusterTable(ordinals.view(), clusters.view(), reps.view(), sims.view(), ids, dupOfs.view(), dupIds);
 }

@@ -1,14 +1,14 @@
 /**
- * Disjoint sets over dense indices 0..n-1, with path halving and union by size. Memory is
- * two typed arrays of n entries (n = documents that have a pair, not the corpus).
+ * Disjoint sets over 0..n-1 (n < 2^31) in one Int32Array (4 bytes per element), with path
+ * halving.
+ * A union links the larger root under the smaller, so every parent is at most its child
+ * and a set's root is its smallest element: in corpus order, the cluster's first document.
  */
 export class UnionFind {
-  private readonly parent: Uint32Array;
-  private readonly size: Uint32Array;
+  readonly parent: Int32Array;
 
   constructor(n: number) {
-    this.parent = new Uint32Array(n);
-    this.size = new Uint32Array(n).fill(1);
+    this.parent = new Int32Array(n);
     for (let i = 0; i < n; i++) this.parent[i] = i;
   }
 
@@ -22,11 +22,19 @@ export class UnionFind {
   }
 
   union(a: number, b: number): void {
-    let ra = this.find(a);
-    let rb = this.find(b);
-    if (ra === rb) return;
-    if (this.size[ra] < this.size[rb]) [ra, rb] = [rb, ra];
-    this.parent[rb] = ra;
-    this.size[ra] += this.size[rb];
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra < rb) this.parent[rb] = ra;
+    else if (rb < ra) this.parent[ra] = rb;
+  }
+
+  /**
+   * Points every element straight at its root (one pass in increasing order: a parent is
+   * smaller than its child, so it already points at the root) and returns the array.
+   */
+  roots(): Int32Array {
+    const parent = this.parent;
+    for (let i = 0; i < parent.length; i++) parent[i] = parent[parent[i]];
+    return parent;
   }
 }

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { describeStreamError, openInput } from "../corpus/open-input.js";
 import { writeLineFile } from "../output/line-file.js";
 import { PAIRS_HEADER, pairsLine } from "../output/pairs.js";
+import type { DocIds } from "../output/doc-ids.js";
 import { VertdupError } from "../util/errors.js";
 
 /**
@@ -26,11 +27,11 @@ function corpusOrder(p: ScoredPairs): Uint32Array {
 }
 
 /** Writes the pairs (ordinals → ids) atomically, sorted by corpus order. */
-export async function writePairsFile(path: string, pairs: ScoredPairs, ids: readonly string[]): Promise<void> {
+export async function writePairsFile(path: string, pairs: ScoredPairs, ids: DocIds): Promise<void> {
   const order = corpusOrder(pairs);
   await writeLineFile(path, PAIRS_HEADER, order.length, (k) => {
     const p = order[k];
-    return pairsLine(ids[pairs.a[p]], ids[pairs.b[p]], pairs.similarity[p]);
+    return pairsLine(ids.get(pairs.a[p]), ids.get(pairs.b[p]), pairs.similarity[p]);
   });
 }
 
@@ -80,9 +81,7 @@ export async function readPairsFile(path: string): Promise<PairTable> {
  * Reads a sample list (one document id per line; blank lines and repeats ignored) and maps
  * it to corpus ordinals; an id the corpus does not have is an error naming its line.
  */
-export async function readSampleList(path: string, ids: readonly string[]): Promise<Uint8Array> {
-  const ordinal = new Map<string, number>();
-  ids.forEach((id, k) => ordinal.set(id, k));
+export async function readSampleList(path: string, ids: DocIds): Promise<Uint8Array> {
   const sampled = new Uint8Array(ids.length);
   const lines = createInterface({ input: openInput(path), crlfDelay: Infinity });
   let line = 0;
@@ -91,7 +90,7 @@ export async function readSampleList(path: string, ids: readonly string[]): Prom
       line++;
       const id = text.trim();
       if (id.length === 0) continue;
-      const k = ordinal.get(id);
+      const k = ids.ordinalOf(id);
       if (k === undefined) throw new VertdupError(`${path}:${line}: document ${JSON.stringify(id)} is not in the corpus`);
       sampled[k] = 1;
     }

@@ -1,6 +1,7 @@
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { RecallTracker } from "../pleb/pleb-log.js";
 import { VertdupError } from "../util/errors.js";
+import type { DocIds } from "../output/doc-ids.js";
 import type { PairTable } from "./pairs-file.js";
 
 /**
@@ -15,16 +16,14 @@ export class ReferenceRecall implements RecallTracker {
 
   constructor(
     reference: PairTable,
-    ids: readonly string[],
+    ids: DocIds,
     private readonly store: SignatureStore,
   ) {
-    const ordinal = new Map<string, number>();
-    ids.forEach((id, k) => ordinal.set(id, k));
     this.n = ids.length;
     for (const key of reference.similarity.keys()) {
       const [x, y] = key.split("\t");
-      const a = ordinal.get(x);
-      const b = ordinal.get(y);
+      const a = ids.ordinalOf(x);
+      const b = ids.ordinalOf(y);
       if (a === undefined || b === undefined) {
         throw new VertdupError(`${reference.path}: document ${a === undefined ? x : y} is not in the prepared corpus`);
       }

@@ -1,5 +1,5 @@
 import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
-import { loadDocIds } from "../output/doc-ids.js";
+import { loadDocIds, type DocIds } from "../output/doc-ids.js";
 import { signatureOfDocument } from "../output/pairs.js";
 import { hammingDistance } from "../pleb/hamming.js";
 import { loadSignatureStore, type SignatureStore } from "../runs/signature-store.js";
@@ -11,7 +11,6 @@ import { loadWorkdirVectors } from "../exact/workdir-vectors.js";
  * directory, by id; NaN for a document that has no vector (and so no signature).
  */
 export class WorkdirSimilarities {
-  private readonly ordinal = new Map<string, number>();
   private readonly rowOf: Int32Array;
   private readonly sigOf: Uint32Array;
   private readonly scratch: Float64Array;
@@ -19,9 +18,8 @@ export class WorkdirSimilarities {
   private constructor(
     readonly rows: SparseRows,
     readonly store: SignatureStore,
-    ids: readonly string[],
+    private readonly ids: DocIds,
   ) {
-    ids.forEach((id, k) => this.ordinal.set(id, k));
     this.rowOf = new Int32Array(ids.length).fill(-1);
     for (let r = 0; r < rows.ordinals.length; r++) this.rowOf[rows.ordinals[r]] = r;
     this.sigOf = signatureOfDocument(store, ids.length);
@@ -36,7 +34,7 @@ export class WorkdirSimilarities {
 
   /** Ordinal of a document id, or undefined. */
   ordinalOf(id: string): number | undefined {
-    return this.ordinal.get(id);
+    return this.ids.ordinalOf(id);
   }
 
   cosine(a: number, b: number): number {

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import type { Argv } from "yargs";
 import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import { loadDocIds } from "../output/doc-ids.js";
+import { loadDocIds, type DocIds } from "../output/doc-ids.js";
 import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-file.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { stderrReporter, type Reporter } from "../coordinator/progress.js";
@@ -23,7 +23,7 @@ export function withExactOptions<T>(y: Argv<T>) {
 
 export interface ExactContext {
   prepared: PrepareManifest;
-  ids: string[];
+  ids: DocIds;
   sampled: Uint8Array | null;
   threshold: number;
   workers: number;

@@ -4,7 +4,7 @@ import type { PhaseTiming } from "../coordinator/phase-clock.js";
 import type { PlebOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { IterationRow } from "../pleb/pleb-log.js";
-import type { ClusterCounts } from "../clusters/write-clusters.js";
+import type { ClusterCounts } from "../clusters/graph-clusters.js";
 
 /** manifest.json of an output directory: how its pairs were made, and at what cost. */
 export interface RunManifest {

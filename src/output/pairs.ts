@@ -1,6 +1,10 @@
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { FoundPairs } from "../pleb/found-pairs.js";
+import type { DuplicateGraph, EdgeList } from "../clusters/duplicate-graph.js";
+import type { IdentityGroups } from "../clusters/identity-groups.js";
+import type { DocIds } from "./doc-ids.js";
 import { writeLineFile } from "./line-file.js";
+import { escapeField } from "./tsv-field.js";
 
 /**
  * Document pairs in corpus order: key a·N + b for documents a < b (N documents, exact while
@@ -42,25 +46,164 @@ export function signatureOfDocument(store: SignatureStore, documents: number): U
 
 export const PAIRS_HEADER = "doc_a\tdoc_b\tsimilarity\n";
 
-/** One line of a pairs file: the two ids and the similarity to 4 decimals. */
+/** One line of a pairs file: the two ids (escaped) and the similarity to 4 decimals. */
 export function pairsLine(idA: string, idB: string, similarity: number): string {
-  return `${idA}\t${idB}\t${similarity.toFixed(4)}\n`;
+  return `${escapeField(idA)}\t${escapeField(idB)}\t${similarity.toFixed(4)}\n`;
 }
 
 /**
- * Writes pairs.tsv (header, then `doc_a doc_b similarity` with 4 decimals, doc_a the
- * earlier document) under a temporary name, renamed into place when complete.
+ * Writes pairs.tsv from sorted pair keys (the quadratic path of the methods not yet on
+ * DuplicateGraph; writeGraphOutputs replaces it).
  */
 export async function writePairsTsv(
   path: string,
   keys: Float64Array,
   documents: number,
-  ids: readonly string[],
+  ids: DocIds | readonly string[],
   similarity: (a: number, b: number) => number,
 ): Promise<void> {
+  const idAt = (k: number) => (Array.isArray(ids) ? (ids as readonly string[])[k] : (ids as DocIds).get(k));
   await writeLineFile(path, PAIRS_HEADER, keys.length, (k) => {
     const a = Math.floor(keys[k] / documents);
     const b = keys[k] - a * documents;
-    return pairsLine(ids[a], ids[b], similarity(a, b));
+    return pairsLine(idAt(a), idAt(b), similarity(a, b));
   });
+}
+
+/** A stable counting sort of `order` by key(order[i]) ∈ [0, n). */
+function countingSort(order: Uint32Array, key: (k: number) => number, n: number): Uint32Array {
+  const count = new Uint32Array(n + 1);
+  for (let i = 0; i < order.length; i++) count[key(order[i]) + 1]++;
+  for (let v = 0; v < n; v++) count[v + 1] += count[v];
+  const out = new Uint32Array(order.length);
+  for (let i = 0; i < order.length; i++) out[count[key(order[i])]++] = order[i];
+  return out;
+}
+
+/**
+ * Indices of the edges in corpus order (by a, then b), each pair of documents once: two
+ * stable counting sorts over the N documents, linear in edges + documents.
+ */
+export function edgeOrder(edges: EdgeList, documents: number): Uint32Array {
+  let order: Uint32Array = new Uint32Array(edges.length);
+  for (let k = 0; k < order.length; k++) order[k] = k;
+  order = countingSort(order, (k) => edges.b(k), documents);
+  order = countingSort(order, (k) => edges.a(k), documents);
+  let kept = 0;
+  for (let i = 0; i < order.length; i++) {
+    const k = order[i];
+    if (kept > 0 && edges.a(order[kept - 1]) === edges.a(k) && edges.b(order[kept - 1]) === edges.b(k)) continue;
+    order[kept++] = k;
+  }
+  return order.subarray(0, kept);
+}
+
+/** pairs.tsv in `edges` mode: one line per edge between group leaders, corpus order. */
+export function* edgeLines(edges: EdgeList, order: Uint32Array, ids: DocIds): Generator<string> {
+  for (let i = 0; i < order.length; i++) {
+    const k = order[i];
+    yield pairsLine(ids.get(edges.a(k)), ids.get(edges.b(k)), edges.similarity(k));
+  }
+}
+
+/** Lines of pairs.tsv in `all` mode: every pair inside a group, |A|·|B| per edge. */
+export function allPairsCount(groups: IdentityGroups, edges: EdgeList, order: Uint32Array): number {
+  let total = 0;
+  for (let g = 0; g < groups.size.length; g++) total += (groups.size[g] * (groups.size[g] - 1)) / 2;
+  for (let i = 0; i < order.length; i++) total += groups.size[edges.a(order[i])] * groups.size[edges.b(order[i])];
+  return total;
+}
+
+/**
+ * pairs.tsv in `all` mode, generated in corpus order without holding the pairs: for each
+ * document x, the documents y > x of its own group (1.0000) and of every group joined to
+ * its group by an edge (the edge's similarity), merged in order through a heap of those
+ * groups' member lists. Work is proportional to the lines written (times log of the degree).
+ */
+export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, order: Uint32Array, ids: DocIds): Generator<string> {
+  const { firstOf, edges } = graph;
+  const n = graph.documents;
+  const { size, start, members } = groups;
+  // Adjacency of group leaders through the edges (CSR).
+  const adjStart = new Uint32Array(n + 1);
+  for (let i = 0; i < order.length; i++) {
+    adjStart[edges.a(order[i]) + 1]++;
+    adjStart[edges.b(order[i]) + 1]++;
+  }
+  let maxDegree = 0;
+  for (let d = 0; d < n; d++) {
+    maxDegree = Math.max(maxDegree, adjStart[d + 1]);
+    adjStart[d + 1] += adjStart[d];
+  }
+  const adjOther = new Uint32Array(2 * order.length);
+  const adjEdge = new Uint32Array(2 * order.length);
+  const fill = adjStart.slice(0, n);
+  for (let i = 0; i < order.length; i++) {
+    const k = order[i];
+    const a = edges.a(k);
+    const b = edges.b(k);
+    adjOther[fill[a]] = b;
+    adjEdge[fill[a]++] = k;
+    adjOther[fill[b]] = a;
+    adjEdge[fill[b]++] = k;
+  }
+  // One list per group merged for x: a range of `members` and its similarity text.
+  const pos = new Uint32Array(maxDegree + 1);
+  const end = new Uint32Array(maxDegree + 1);
+  const sim: string[] = new Array<string>(maxDegree + 1);
+  const heap = new Uint32Array(maxDegree + 1);
+  let heapSize = 0;
+  const less = (i: number, j: number) => members[pos[heap[i]]] < members[pos[heap[j]]];
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heapSize && less(l, m)) m = l;
+      if (r < heapSize && less(r, m)) m = r;
+      if (m === i) return;
+      const t = heap[i];
+      heap[i] = heap[m];
+      heap[m] = t;
+      i = m;
+    }
+  };
+  /** First position in members[from, to) holding a document > x. */
+  const after = (x: number, from: number, to: number) => {
+    while (from < to) {
+      const mid = (from + to) >>> 1;
+      if (members[mid] > x) to = mid;
+      else from = mid + 1;
+    }
+    return from;
+  };
+  let x = 0;
+  let lists = 0;
+  const add = (leader: number, similarity: string) => {
+    const to = start[leader] + size[leader];
+    const from = after(x, start[leader], to);
+    if (from === to) return;
+    pos[lists] = from;
+    end[lists] = to;
+    sim[lists] = similarity;
+    lists++;
+  };
+  for (x = 0; x < n; x++) {
+    const g = firstOf[x];
+    if (g === 0xffffffff) continue;
+    lists = 0;
+    if (size[g] >= 2) add(g, "1.0000");
+    for (let p = adjStart[g]; p < adjStart[g + 1]; p++) add(adjOther[p], edges.similarity(adjEdge[p]).toFixed(4));
+    if (lists === 0) continue;
+    heapSize = lists;
+    for (let i = 0; i < lists; i++) heap[i] = i;
+    for (let i = (heapSize >> 1) - 1; i >= 0; i--) siftDown(i);
+    const idX = escapeField(ids.get(x));
+    while (heapSize > 0) {
+      const list = heap[0];
+      yield `${idX}\t${escapeField(ids.get(members[pos[list]]))}\t${sim[list]}\n`;
+      if (++pos[list] === end[list]) heap[0] = heap[--heapSize];
+      siftDown(0);
+    }
+  }
 }

@@ -16,7 +16,7 @@ function bruteForcePairs(workdir: string, threshold: number): Map<string, string
   const pairs = new Map<string, string>();
   const add = (a: number, b: number, d: number) => {
     const [x, y] = a < b ? [a, b] : [b, a];
-    pairs.set(`${ids[x]}\t${ids[y]}`, (1 - d / 1024).toFixed(4));
+    pairs.set(`${ids.get(x)}\t${ids.get(y)}`, (1 - d / 1024).toFixed(4));
   };
   for (let i = 0; i < store.count; i++) {
     const di = docsOf(i);

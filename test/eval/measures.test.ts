@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { compareSets, deviation, retrieval } from "../../src/eval/measures.js";
 import { sweep, thresholdRange } from "../../src/eval/sweep.js";
 import { comparePairs, formatReport, type PairScorer } from "../../src/eval/compare.js";
+import { DocIds } from "../../src/output/doc-ids.js";
 import { pairKey, readPairsFile, readSampleList, writePairsFile, type PairTable } from "../../src/eval/pairs-file.js";
 import { VertdupError } from "../../src/util/errors.js";
 
@@ -82,7 +83,7 @@ describe("sweep", () => {
 
 describe("pairs files", () => {
   const dir = mkdtempSync(join(tmpdir(), "vertdup-eval-"));
-  const ids = ["d1", "d2", "d3", "d4"];
+  const ids = DocIds.fromLists([["d1", "d2", "d3", "d4"]]);
   const pairs = { a: Uint32Array.from([2, 0, 0]), b: Uint32Array.from([3, 2, 1]), similarity: Float64Array.from([0.5, 0.91234, 1]) };
 
   for (const name of ["p.tsv", "p.tsv.gz", "p.tsv.zst"]) {
