@@ -1,5 +1,5 @@
 import { stringToken } from "../corpus/vertical.js";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { normalizeToken, type NormalizeOptions } from "../features/normalize.js";
 import { EdgeList, type DuplicateGraph } from "../clusters/duplicate-graph.js";
 import { featuredDocs, firstOfByKeys } from "./first-of.js";
@@ -24,7 +24,7 @@ export function streamDigest(tokens: readonly string[], opts: NormalizeOptions):
     const norm = normalizeToken(t, opts);
     if (norm !== null) kept.push(norm);
   }
-  return kept.length === 0 ? null : createHash("sha256").update(kept.join("\n")).digest();
+  return kept.length === 0 ? null : hash("sha256", kept.join("\n"), "buffer");
 }
 
 /** Chunk task: digests of the chunk's documents. */

@@ -121,7 +121,7 @@ export async function runMethod(
     const found = await search(run, shards, ids.length, workdir, pool);
     clock.stop("search");
     clock.start("output");
-    const clusters = await writeGraphOutputs(outdir, found.graph, ids, tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS });
+    const written = await writeGraphOutputs(outdir, found.graph, ids, tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS });
     clock.stop("output");
     const warnings = emptyWarnings();
     for (const s of shards) addWarnings(warnings, s.warnings);
@@ -140,9 +140,12 @@ export async function runMethod(
         emptyDocuments: found.empty,
         candidates: found.candidates,
         ...("verifyBlocks" in found ? { verifyBlocks: found.verifyBlocks } : {}),
-        pairs: found.graph.edges.length,
+        groups: written.groups,
+        documentsInGroups: written.documentsInGroups,
+        edges: written.edges,
+        pairs: written.pairLines,
       },
-      clusters,
+      clusters: written.clusters,
       warnings,
       phases: clock.timings(),
     };

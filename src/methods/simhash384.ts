@@ -1,5 +1,5 @@
 import { stringToken } from "../corpus/vertical.js";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { normalizeToken, type NormalizeOptions } from "../features/normalize.js";
 import { VertdupError } from "../util/errors.js";
 import { forEachKeyGroup } from "./key-groups.js";
@@ -13,48 +13,79 @@ export const SIMHASH_BITS = 384;
 /** 12 blocks of 32 bits: the unit of the pigeonhole candidate search. */
 export const SIMHASH_WORDS = SIMHASH_BITS / 32;
 
-/**
- * Each token's SHA-384 as ±1 per bit (bit i: +1 when set), remembered up to a bound (frequent
- * tokens recur in every document): adding a token to the sums is then one pass without bit
- * extraction.
- */
-export class TokenSigns {
-  private readonly cache = new Map<string, Int8Array>();
+/** SHA-384 digests of tokens as 12 big-endian words, remembered up to a bound (frequent tokens recur in every document). */
+export class TokenDigests {
+  private readonly cache = new Map<string, Uint32Array>();
 
-  constructor(private readonly limit = 32_768) {}
+  constructor(private readonly limit = 200_000) {}
 
-  get(token: string): Int8Array {
-    let signs = this.cache.get(token);
-    if (signs === undefined) {
+  get(token: string): Uint32Array {
+    let d = this.cache.get(token);
+    if (d === undefined) {
       if (this.cache.size >= this.limit) this.cache.clear();
-      const d = createHash("sha384").update(token).digest();
-      signs = new Int8Array(SIMHASH_BITS);
-      for (let i = 0; i < SIMHASH_BITS; i++) signs[i] = (d[i >> 3] >> (7 - (i & 7))) & 1 ? 1 : -1;
-      this.cache.set(token, signs);
+      const bytes = hash("sha384", token, "buffer");
+      d = new Uint32Array(SIMHASH_WORDS);
+      for (let w = 0; w < SIMHASH_WORDS; w++) d[w] = bytes.readUInt32BE(4 * w);
+      this.cache.set(token, d);
     }
-    return signs;
+    return d;
   }
 }
+
+/** Bit planes of 384 counters (plane k holds bit k of each), enough for any 32-bit count. */
+const planes = new Uint32Array(32 * SIMHASH_WORDS);
 
 /**
  * The 000 method B fingerprint: every kept token's SHA-384 adds +1 to the bits it has set
  * and −1 to the others; a bit of the simhash is set when its sum is positive. Bit i is bit
  * 31 − (i mod 32) of word ⌊i/32⌋ (the digest's big-endian order). Null without kept tokens.
+ *
+ * Computed bit-sliced, 32 bits per operation: with C kept tokens and P_i of them setting bit
+ * i, the sum is 2·P_i − C, positive exactly when P_i ≥ ⌊C/2⌋ + 1. The P_i are counters in bit
+ * planes (a token seen c times adds its digest at the planes of c's set bits, carrying up),
+ * compared with that bound plane by plane from the top.
  */
-export function simhash384(tokens: readonly string[], opts: NormalizeOptions, signsOf = new TokenSigns()): Uint32Array | null {
+export function simhash384(tokens: readonly string[], opts: NormalizeOptions, digests = new TokenDigests()): Uint32Array | null {
   const counts = new Map<string, number>();
   for (const t of tokens) {
     const norm = normalizeToken(t, opts);
     if (norm !== null) counts.set(norm, (counts.get(norm) ?? 0) + 1);
   }
   if (counts.size === 0) return null;
-  const sums = new Int32Array(SIMHASH_BITS);
-  for (const [token, c] of counts) {
-    const signs = signsOf.get(token);
-    for (let i = 0; i < SIMHASH_BITS; i++) sums[i] += c * signs[i];
+  let total = 0;
+  for (const c of counts.values()) total += c;
+  const used = 32 - Math.clz32(total);
+  planes.fill(0, 0, used * SIMHASH_WORDS);
+  for (const [token, count] of counts) {
+    const d = digests.get(token);
+    for (let k = 0, c = count; c !== 0; k++, c >>>= 1) {
+      if ((c & 1) === 0) continue;
+      for (let w = 0; w < SIMHASH_WORDS; w++) {
+        let carry = d[w];
+        for (let j = k; carry !== 0; j++) {
+          const at = j * SIMHASH_WORDS + w;
+          const next = planes[at] & carry;
+          planes[at] ^= carry;
+          carry = next;
+        }
+      }
+    }
   }
+  const bound = Math.floor(total / 2) + 1;
   const out = new Uint32Array(SIMHASH_WORDS);
-  for (let i = 0; i < SIMHASH_BITS; i++) if (sums[i] > 0) out[i >> 5] |= 1 << (31 - (i & 31));
+  for (let w = 0; w < SIMHASH_WORDS; w++) {
+    let greater = 0;
+    let equal = 0xffffffff;
+    for (let k = used - 1; k >= 0; k--) {
+      const p = planes[k * SIMHASH_WORDS + w];
+      if ((bound >>> k) & 1) equal &= p;
+      else {
+        greater |= equal & p;
+        equal &= ~p;
+      }
+    }
+    out[w] = greater | equal;
+  }
   return out;
 }
 
@@ -76,7 +107,7 @@ export interface SimhashShard extends ShardBase {
   empty: Uint8Array;
 }
 
-const signCache = new TokenSigns();
+const digestCache = new TokenDigests();
 
 /** Chunk task: simhashes of the chunk's documents. */
 export function simhashShard(task: ChunkTask): SimhashShard {
@@ -84,7 +115,7 @@ export function simhashShard(task: ChunkTask): SimhashShard {
   const empty = new Uint8Array(task.chunk.docCount);
   let i = 0;
   const base = scanChunk(task.chunk, task.options, stringToken, (doc) => {
-    const s = simhash384(doc.tokens, task.options, signCache);
+    const s = simhash384(doc.tokens, task.options, digestCache);
     if (s === null) empty[i] = 1;
     else simhashes.set(s, i * SIMHASH_WORDS);
     i++;

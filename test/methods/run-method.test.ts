@@ -69,7 +69,7 @@ describe("runMethod (pool, files, manifest)", () => {
     const blocks: number[] = [];
     for (const memory of [2 ** 31, 1 << 15]) {
       const out = join(dir, `mh-memory-${memory}`);
-      const m = await runMethod(["data-samples/sample.vert.gz"], join(dir, `w-mh-memory-${memory}`), out, run("minhash", 0.5, memory), EXEC, silentReporter);
+      const m = await runMethod(["data-samples/sample.vert.gz"], join(dir, `w-mh-memory-${memory}`), out, run("minhash", 0.5, memory, { mode: "all", limit: 0 }), EXEC, silentReporter);
       blocks.push(m.counts.verifyBlocks ?? -1);
       outputs.push(readFileSync(join(out, "pairs.tsv"), "utf8"));
     }

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
+import fc from "fast-check";
 import { simhash384, simhashDistance, simhashGraph, simhashShard, SIMHASH_WORDS } from "../../src/methods/simhash384.js";
 import { ALL_PAIRS_BUCKET } from "../../src/methods/bucket-candidates.js";
 import { VertdupError } from "../../src/util/errors.js";
@@ -21,6 +22,25 @@ describe("simhash384", () => {
     const b = simhash384(["b"], NORM) as Uint32Array;
     for (let w = 0; w < 12; w++) expect(two[w] >>> 0).toBe((a[w] & b[w]) >>> 0);
     expect(simhash384([",", "42"], NORM)).toBeNull();
+  });
+
+  it("equals the ±1 sums of its definition (bit-sliced counters), for any multiset of tokens", () => {
+    const reference = (tokens: string[]) => {
+      const sums = new Int32Array(384);
+      for (const t of tokens) {
+        const d = createHash("sha384").update(t).digest();
+        for (let i = 0; i < 384; i++) sums[i] += (d[i >> 3] >> (7 - (i & 7))) & 1 ? 1 : -1;
+      }
+      const out = new Uint32Array(12);
+      for (let i = 0; i < 384; i++) if (sums[i] > 0) out[i >> 5] |= 1 << (31 - (i & 31));
+      return Array.from(out);
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("a", "b", "c", "d", "e", "f", "g"), { minLength: 1, maxLength: 300 }), (tokens) => {
+        expect(Array.from(simhash384(tokens, NORM) as Uint32Array)).toEqual(reference(tokens));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("counts differing bits", () => {
