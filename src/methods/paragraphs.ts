@@ -2,7 +2,8 @@ import { hashSequence } from "../features/hash.js";
 import { keptHashes, termHash, tokenHash } from "../features/terms.js";
 import type { NormalizeOptions } from "../features/normalize.js";
 import type { Doc, VerticalDoc } from "../corpus/vertical.js";
-import { EdgeList, NO_DOC, type DuplicateGraph } from "../clusters/duplicate-graph.js";
+import { EdgeList, type DuplicateGraph } from "../clusters/duplicate-graph.js";
+import { IdentityGroups } from "../clusters/identity-groups.js";
 import { integerOrder, sortOrder } from "../util/radix-order.js";
 import { VertdupError } from "../util/errors.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
@@ -192,21 +193,12 @@ export interface ShortLongPair {
 export function shortLongPairs(shards: readonly ParagraphShard[], documents: number, threshold: number, limit = 0, allPairsBucket = ALL_PAIRS_BUCKET): ShortLongPair[] {
   const short = new CorpusSets(shards.map((s) => s.short));
   const { graph } = paragraphGraph(shards, documents, threshold, allPairsBucket);
-  // Members of each group as linked lists in corpus order: head per leader, next per member.
-  const head = new Uint32Array(documents).fill(NO_DOC);
-  const next = new Uint32Array(documents).fill(NO_DOC);
-  for (let d = documents - 1; d >= 0; d--) {
-    const leader = graph.firstOf[d];
-    if (leader === NO_DOC) continue;
-    next[d] = head[leader];
-    head[leader] = d;
-  }
+  const groups = new IdentityGroups(graph.firstOf);
   const { edges } = graph;
-  const sizes = new Uint32Array(documents);
-  for (let d = 0; d < documents; d++) if (graph.firstOf[d] !== NO_DOC) sizes[graph.firstOf[d]]++;
+  const { size, start, members } = groups;
   let total = 0;
-  for (let d = 0; d < documents; d++) total += (sizes[d] * (sizes[d] - 1)) / 2;
-  for (let k = 0; k < edges.length; k++) total += sizes[edges.a(k)] * sizes[edges.b(k)];
+  for (let d = 0; d < documents; d++) total += (size[d] * (size[d] - 1)) / 2;
+  for (let k = 0; k < edges.length; k++) total += size[edges.a(k)] * size[edges.b(k)];
   if (limit > 0 && total > limit) throw new VertdupError(`short-long: ${total} document pairs to compare, more than --pairs-limit ${limit}`);
   const ends = growableU32();
   const sims = growableF64();
@@ -219,10 +211,13 @@ export function shortLongPairs(shards: readonly ParagraphShard[], documents: num
     }
   };
   for (let leader = 0; leader < documents; leader++) {
-    for (let a = head[leader]; a !== NO_DOC; a = next[a]) for (let b = next[a]; b !== NO_DOC; b = next[b]) consider(a, b, 1);
+    const to = start[leader] + size[leader];
+    for (let p = start[leader]; p < to; p++) for (let q = p + 1; q < to; q++) consider(members[p], members[q], 1);
   }
   for (let k = 0; k < edges.length; k++) {
-    for (let a = head[edges.a(k)]; a !== NO_DOC; a = next[a]) for (let b = head[edges.b(k)]; b !== NO_DOC; b = next[b]) consider(a, b, edges.similarity(k));
+    const a = edges.a(k);
+    const b = edges.b(k);
+    for (let p = start[a]; p < start[a] + size[a]; p++) for (let q = start[b]; q < start[b] + size[b]; q++) consider(members[p], members[q], edges.similarity(k));
   }
   const n = sims.length / 2;
   const flat = ends.view();
