@@ -5,9 +5,12 @@ import { growableU32 } from "../util/typed-arrays.js";
  * Buckets of at most this many group leaders give every pair as a candidate; a larger bucket
  * (a block, band or paragraph shared by many distinct documents, e.g. thousands of near
  * copies of one page) gives each leader with the bucket's first leader and with its
- * predecessor only: 2 candidates per leader instead of m(m−1)/2.
+ * NEIGHBOURS predecessors only: at most 1 + NEIGHBOURS candidates per leader instead of
+ * m(m−1)/2. The predecessors keep families of near copies that interleave in one bucket
+ * chained.
  */
 export const ALL_PAIRS_BUCKET = 64;
+export const NEIGHBOURS = 4;
 
 /**
  * Candidate pairs of documents from buckets (documents sharing a key), each pair once:
@@ -27,7 +30,7 @@ export class BucketCandidates {
     }
     for (let q = from + 1; q < to; q++) {
       this.pairs.push2(members[from], members[q]);
-      if (q - 1 > from) this.pairs.push2(members[q - 1], members[q]);
+      for (let p = Math.max(from + 1, q - NEIGHBOURS); p < q; p++) this.pairs.push2(members[p], members[q]);
     }
   }
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WorkerPool } from "../../src/coordinator/pool.js";
-import { ALL_PAIRS_BUCKET } from "../../src/methods/bucket-candidates.js";
+import { ALL_PAIRS_BUCKET, NEIGHBOURS } from "../../src/methods/bucket-candidates.js";
 import type { FeatureOptions } from "../../src/methods/method-options.js";
 import { minhashGraph } from "../../src/methods/minhash-search.js";
 import { minhashShard } from "../../src/methods/minhash.js";
@@ -172,8 +172,8 @@ describe("minhashGraph (pool verification) against brute force", () => {
     const { n, sets, search, J } = await prepare([writeVert(headerCopiesCorpus(10_000, 1000), "plain")], { shingleSize: 3 });
     const { graph, candidates } = await search(ALL_PAIRS_BUCKET);
     expect(Array.from(graph.firstOf)).toEqual(firstOfByKey(sets.map((s) => (s.length === 0 ? null : s.join()))));
-    // Two candidates per leader of a large bucket, where all pairs of the 1000 copies' leaders are 5·10^5.
-    expect(candidates).toBeLessThan(3 * leaderSet(graph).size);
+    // 1 + NEIGHBOURS candidates per leader of a large bucket, where all pairs of the 1000 copies' leaders are 5·10^5.
+    expect(candidates).toBeLessThan((2 + NEIGHBOURS) * leaderSet(graph).size);
     const clusters = graphClusters(graph);
     expect(clusters).toEqual(bruteLeaderClusters(graph, (a, b) => J(a, b) >= 0.8));
     expect(new Set(clusters).size).toBe(n - 10_000 + 1);
