@@ -13,7 +13,7 @@ import { documentPairsOf, hammingFullTriples } from "../../src/exact/hamming-ful
 import { allPairsSimilarity } from "../../src/exact/similarity.js";
 import { loadWorkdirVectors } from "../../src/exact/workdir-vectors.js";
 import { rowCosine, type SparseRows } from "../../src/exact/sparse-rows.js";
-import { pairKey, type PairTable, type ScoredPairs } from "../../src/eval/pairs-file.js";
+import type { PairTable, ScoredPairs } from "../../src/eval/pairs-file.js";
 import { ReferenceRecall } from "../../src/eval/reference-recall.js";
 
 /** A prepared corpus with what the experiments read from it. */
@@ -32,10 +32,9 @@ export async function prepareCorpus(corpus: string, workdir: string, bits: numbe
   return { workdir, manifest, store: loadSignatureStore(workdir, bits), ids: loadDocIds(workdir, manifest.counts.shards), seconds };
 }
 
+/** Exact pairs of the corpus as a reference table (ordinals are the corpus's). */
 export function asTable(path: string, pairs: ScoredPairs, ids: DocIds): PairTable {
-  const similarity = new Map<string, number>();
-  for (let k = 0; k < pairs.a.length; k++) similarity.set(pairKey(ids.get(pairs.a[k]), ids.get(pairs.b[k])), pairs.similarity[k]);
-  return { path, similarity };
+  return { path, ids, ...pairs };
 }
 
 export async function timedHammingFull(p: Prepared, threshold: number, pool: WorkerPool): Promise<{ pairs: ScoredPairs; seconds: number }> {

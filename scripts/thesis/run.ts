@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     }
     const ham = await timedHammingFull(sweep, threshold, exactPool);
     const reference = asTable("hamming-full", ham.pairs, sweep.ids);
-    log(`hamming-full ≥ ${threshold}: ${reference.similarity.size} pairs`);
+    log(`hamming-full ≥ ${threshold}: ${reference.a.length} pairs`);
     const run = (beam: number, shiftCount: number, iterations: number) =>
       plebRecall(sweep, reference, { threshold, beam, shiftCount, iterations }, plebPool, workers);
 
@@ -187,8 +187,8 @@ async function main(): Promise<void> {
       sweep: sweep === text ? null : info(sweepCorpus!.path, sweep, sweepCorpus!.description),
       weighting,
       threshold,
-      referencePairs: reference.similarity.size,
-      referencePairs95: ref95.similarity.size,
+      referencePairs: reference.a.length,
+      referencePairs95: ref95.a.length,
       similarityNote,
       shiftIterations,
       beam,

@@ -18,6 +18,9 @@ export interface ClusterMember {
 }
 
 /**
+ * Legacy, quadratic (Map/Set per document): kept only while a method still writes pair keys;
+ * GraphClusters (graph-clusters.ts) replaces it.
+ *
  * Connected components of the pairs (keys a·N + b, sorted, as pairs.tsv) and a
  * representative per component: the document with most tokens (ties: earlier in the
  * corpus) for `longest`, the earliest for `first`. Members come in corpus order.

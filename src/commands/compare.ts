@@ -2,6 +2,8 @@ import { writeFile } from "node:fs/promises";
 import type { Argv } from "yargs";
 import { comparePairs, formatReport } from "../eval/compare.js";
 import { readPairsFile } from "../eval/pairs-file.js";
+import { readRunPairs, VirtualPairs } from "../eval/run-pairs.js";
+import { DocIds } from "../output/doc-ids.js";
 import { thresholdRange } from "../eval/sweep.js";
 import { WorkdirSimilarities } from "../eval/workdir-similarities.js";
 import { VertdupError } from "../util/errors.js";
@@ -9,7 +11,7 @@ import { VertdupError } from "../util/errors.js";
 const builder = (y: Argv) =>
   y
     .option("reference", { type: "string", demandOption: true, describe: "pairs file taken as the truth (e.g. from similarity)" })
-    .option("candidate", { type: "string", demandOption: true, describe: "pairs file to judge (e.g. pairs.tsv of pleb)" })
+    .option("candidate", { type: "string", demandOption: true, describe: "pairs file to judge (a run's pairs.tsv counts every pair it stands for with the groups.tsv beside it)" })
     .option("reference-threshold", { type: "number", default: 0, describe: "count reference pairs with similarity ≥ this" })
     .option("candidate-threshold", { type: "number", default: 0, describe: "count candidate pairs with similarity ≥ this" })
     .option("sweep", { type: "string", default: "0.5:1:0.01", describe: "candidate thresholds of the sweep table, from:to:step" })
@@ -35,7 +37,11 @@ export const compareCommand = {
     for (const name of ["reference-threshold", "candidate-threshold"] as const) {
       if (!(a[name] >= 0 && a[name] <= 1)) throw new VertdupError(`--${name} must be in [0, 1], got ${a[name]}`);
     }
-    const [reference, candidate] = await Promise.all([readPairsFile(a.reference), readPairsFile(a.candidate)]);
+    // One id table for both files, read one after the other so that ordinals are reproducible.
+    const ids = DocIds.empty();
+    const run = await readRunPairs(a.candidate, ids);
+    const reference = await readPairsFile(a.reference, ids);
+    const candidate = new VirtualPairs(run, ids);
     const scorer = a["vectors-workdir"] === undefined ? undefined : await WorkdirSimilarities.load(a["vectors-workdir"]);
     const report = comparePairs(
       reference,

@@ -10,7 +10,9 @@ import { methodRunFrom } from "../methods/method-cli.js";
 import { shortLongPairs, type ParagraphShard } from "../methods/paragraphs.js";
 import { extractFeatures } from "../methods/run-method.js";
 import { DEFAULT_PAIRS } from "../options.js";
-import { writeAtomic } from "../util/atomic.js";
+import { DocIds } from "../output/doc-ids.js";
+import { writeLineFile } from "../output/line-file.js";
+import { escapeField } from "../output/tsv-field.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 
 const builder = (y: Argv) =>
@@ -42,10 +44,12 @@ export const shortLongCommand = {
     const pool = new WorkerPool("methods", exec.workers);
     try {
       const shards = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter);
-      const ids = shards.flatMap((s) => s.ids);
+      const ids = DocIds.fromLists(shards.map((s) => s.ids));
       const rows = shortLongPairs(shards, ids.length, run.search.threshold, pairsOutputFrom({ pairs: "edges", "pairs-limit": a["pairs-limit"] }).limit);
-      const lines = rows.map((r) => `${ids[r.a]}\t${ids[r.b]}\t${r.long.toFixed(4)}\t${r.short.toFixed(4)}\n`);
-      await writeAtomic(join(a.o, "short-long.tsv"), SHORT_LONG_HEADER + lines.join(""));
+      await writeLineFile(join(a.o, "short-long.tsv"), SHORT_LONG_HEADER, rows.length, (k) => {
+        const r = rows[k];
+        return `${escapeField(ids.get(r.a))}\t${escapeField(ids.get(r.b))}\t${r.long.toFixed(4)}\t${r.short.toFixed(4)}\n`;
+      });
       process.stdout.write(`short-long: ${join(a.o, "short-long.tsv")}: ${rows.length} pairs similar in long paragraphs only\n`);
     } finally {
       await pool.close();

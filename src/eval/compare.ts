@@ -1,5 +1,6 @@
-import { compareSets, deviation, type Deviation, type Retrieval } from "./measures.js";
+import { DeviationSum, retrieval, type Deviation, type Retrieval } from "./measures.js";
 import type { PairTable } from "./pairs-file.js";
+import type { VirtualPairs } from "./run-pairs.js";
 import { sweep, type SweepRow } from "./sweep.js";
 
 export interface CompareOptions {
@@ -27,40 +28,63 @@ export interface CompareReport {
   deviation?: Deviation & { skipped: number };
 }
 
-function atLeast(table: PairTable, threshold: number): Map<string, number> {
-  return new Map([...table.similarity].filter(([, s]) => s >= threshold));
+/**
+ * Compares the candidate's document pairs (a run's pairs, expanded virtually through its
+ * groups) with the reference pairs (see measures.ts for the definitions). Both were read
+ * into one id table, so equal ids are equal ordinals.
+ */
+export function comparePairs(reference: PairTable, candidate: VirtualPairs, opts: CompareOptions, scorer?: PairScorer): CompareReport {
+  const hits = new Float64Array(candidate.entries + 1);
+  let referencePairs = 0;
+  for (let k = 0; k < reference.a.length; k++) {
+    if (reference.similarity[k] < opts.referenceThreshold) continue;
+    referencePairs++;
+    const e = candidate.find(reference.a[k], reference.b[k]);
+    if (e >= 0) hits[e]++;
+  }
+  let candidatePairs = 0;
+  let truePositives = 0;
+  for (let e = 0; e <= candidate.entries; e++) {
+    if (candidate.similarity(e) < opts.candidateThreshold) continue;
+    candidatePairs += candidate.weight(e);
+    truePositives += hits[e];
+  }
+  const report: CompareReport = {
+    reference: { path: reference.path, pairs: referencePairs, threshold: opts.referenceThreshold },
+    candidate: { path: candidate.path, pairs: candidatePairs, threshold: opts.candidateThreshold },
+    retrieval: retrieval(referencePairs, candidatePairs, truePositives),
+    sweep: sweep(referencePairs, candidate, hits, opts.sweep),
+  };
+  if (scorer !== undefined) report.deviation = compareDeviation(reference, candidate, opts, scorer);
+  return report;
 }
 
-/** Compares candidate pairs with reference pairs (see measures.ts for the definitions). */
-export function comparePairs(reference: PairTable, candidate: PairTable, opts: CompareOptions, scorer?: PairScorer): CompareReport {
-  const ref = atLeast(reference, opts.referenceThreshold);
-  const cand = atLeast(candidate, opts.candidateThreshold);
-  const refKeys = new Set(ref.keys());
-  const report: CompareReport = {
-    reference: { path: reference.path, pairs: ref.size, threshold: opts.referenceThreshold },
-    candidate: { path: candidate.path, pairs: cand.size, threshold: opts.candidateThreshold },
-    retrieval: compareSets(refKeys, new Set(cand.keys())),
-    sweep: sweep(refKeys, candidate.similarity, opts.sweep),
+/** L1, L2, S over the compared pairs: reference pairs ∪ candidate pairs, each above its threshold. */
+function compareDeviation(reference: PairTable, candidate: VirtualPairs, opts: CompareOptions, scorer: PairScorer): Deviation & { skipped: number } {
+  const ids = reference.ids;
+  // Corpus ordinal of each interned id: −2 not looked up yet, −1 not in the corpus.
+  const ordinal = new Int32Array(ids.length).fill(-2);
+  const corpusOrdinal = (x: number) => {
+    if (ordinal[x] === -2) ordinal[x] = scorer.ordinalOf(ids.get(x)) ?? -1;
+    return ordinal[x];
   };
-  if (scorer !== undefined) {
-    const c: number[] = [];
-    const h: number[] = [];
-    let skipped = 0;
-    for (const key of new Set([...ref.keys(), ...cand.keys()])) {
-      const [x, y] = key.split("\t");
-      const a = scorer.ordinalOf(x);
-      const b = scorer.ordinalOf(y);
-      const cos = a === undefined || b === undefined ? NaN : scorer.cosine(a, b);
-      const ham = a === undefined || b === undefined ? NaN : scorer.hamming(a, b);
-      if (Number.isNaN(cos) || Number.isNaN(ham)) skipped++;
-      else {
-        c.push(cos);
-        h.push(ham);
-      }
-    }
-    report.deviation = { ...deviation(c, h), skipped };
+  const sum = new DeviationSum();
+  let skipped = 0;
+  const score = (x: number, y: number) => {
+    const a = corpusOrdinal(x);
+    const b = corpusOrdinal(y);
+    const cos = a < 0 || b < 0 ? NaN : scorer.cosine(a, b);
+    const ham = a < 0 || b < 0 ? NaN : scorer.hamming(a, b);
+    if (Number.isNaN(cos) || Number.isNaN(ham)) skipped++;
+    else sum.add(cos, ham);
+  };
+  candidate.forEachPair(opts.candidateThreshold, score);
+  for (let k = 0; k < reference.a.length; k++) {
+    if (reference.similarity[k] < opts.referenceThreshold) continue;
+    const e = candidate.find(reference.a[k], reference.b[k]);
+    if (e < 0 || candidate.similarity(e) < opts.candidateThreshold) score(reference.a[k], reference.b[k]);
   }
-  return report;
+  return { ...sum.result(), skipped };
 }
 
 const pct = (x: number) => (100 * x).toFixed(2).padStart(6);

@@ -36,13 +36,6 @@ export function retrieval(reference: number, candidate: number, truePositives: n
   return { reference, candidate, truePositives, precision, recall, f };
 }
 
-/** Retrieval of the candidate keys against the reference keys. */
-export function compareSets(reference: ReadonlySet<string>, candidate: ReadonlySet<string>): Retrieval {
-  let tp = 0;
-  for (const k of candidate) if (reference.has(k)) tp++;
-  return retrieval(reference.size, candidate.size, tp);
-}
-
 export interface Deviation {
   pairs: number;
   l1: number;
@@ -54,32 +47,50 @@ export interface Deviation {
 
 export const DEFAULT_BIN_WIDTH = 0.01;
 
+/** L1, L2 and S accumulated pair by pair (the compared pairs are never held). */
+export class DeviationSum {
+  private m = 0;
+  private l1 = 0;
+  private l2 = 0;
+  /** Per bin of cosine (at most 1/binWidth of them): count, Σh, Σh². */
+  private readonly bins = new Map<number, { n: number; sum: number; sq: number }>();
+  private readonly lastBin: number;
+
+  constructor(private readonly binWidth = DEFAULT_BIN_WIDTH) {
+    this.lastBin = Math.ceil(1 / binWidth) - 1;
+  }
+
+  add(c: number, h: number): void {
+    const e = h - c;
+    this.m++;
+    this.l1 += Math.abs(e);
+    this.l2 += e * e;
+    const bin = Math.min(this.lastBin, Math.floor(c / this.binWidth));
+    const b = this.bins.get(bin) ?? { n: 0, sum: 0, sq: 0 };
+    b.n++;
+    b.sum += h;
+    b.sq += h * h;
+    this.bins.set(bin, b);
+  }
+
+  result(): Deviation {
+    let spread = 0;
+    let used = 0;
+    for (const b of this.bins.values()) {
+      if (b.n < 2) continue;
+      const mean = b.sum / b.n;
+      spread += Math.sqrt(Math.max(0, b.sq / b.n - mean * mean));
+      used++;
+    }
+    const m = this.m;
+    return { pairs: m, l1: m === 0 ? 0 : this.l1 / m, l2: m === 0 ? 0 : this.l2 / m, s: used === 0 ? 0 : spread / used, bins: used };
+  }
+}
+
 /** L1, L2 and S of Hamming similarities h against cosines c (parallel arrays). */
 export function deviation(c: ArrayLike<number>, h: ArrayLike<number>, binWidth = DEFAULT_BIN_WIDTH): Deviation {
-  const m = c.length;
-  if (h.length !== m) throw new RangeError(`${m} cosines but ${h.length} Hamming similarities`);
-  let l1 = 0;
-  let l2 = 0;
-  const lastBin = Math.ceil(1 / binWidth) - 1;
-  const bins = new Map<number, { n: number; sum: number; sq: number }>();
-  for (let k = 0; k < m; k++) {
-    const e = h[k] - c[k];
-    l1 += Math.abs(e);
-    l2 += e * e;
-    const bin = Math.min(lastBin, Math.floor(c[k] / binWidth));
-    const b = bins.get(bin) ?? { n: 0, sum: 0, sq: 0 };
-    b.n++;
-    b.sum += h[k];
-    b.sq += h[k] * h[k];
-    bins.set(bin, b);
-  }
-  let spread = 0;
-  let used = 0;
-  for (const b of bins.values()) {
-    if (b.n < 2) continue;
-    const mean = b.sum / b.n;
-    spread += Math.sqrt(Math.max(0, b.sq / b.n - mean * mean));
-    used++;
-  }
-  return { pairs: m, l1: m === 0 ? 0 : l1 / m, l2: m === 0 ? 0 : l2 / m, s: used === 0 ? 0 : spread / used, bins: used };
+  if (h.length !== c.length) throw new RangeError(`${c.length} cosines but ${h.length} Hamming similarities`);
+  const sum = new DeviationSum(binWidth);
+  for (let k = 0; k < c.length; k++) sum.add(c[k], h[k]);
+  return sum.result();
 }

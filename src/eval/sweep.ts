@@ -1,4 +1,5 @@
 import { retrieval, type Retrieval } from "./measures.js";
+import type { VirtualPairs } from "./run-pairs.js";
 
 export interface SweepRow extends Retrieval {
   threshold: number;
@@ -6,19 +7,26 @@ export interface SweepRow extends Retrieval {
 
 /**
  * Precision, recall and F of the candidate pairs with similarity ≥ t against a fixed
- * reference set, for each t of `thresholds` (the thesis's graphs 2.29/2.30: how they move
- * as the Hamming threshold moves). `candidate` maps pair keys to similarities; a
- * threshold below the one the candidate file was made with cannot add pairs.
+ * reference of `reference` pairs, for each t of `thresholds` (the thesis's graphs
+ * 2.29/2.30: how they move as the Hamming threshold moves). `hits[e]` is the number of
+ * reference pairs among the document pairs of candidate entry e; a threshold below the one
+ * the candidate file was made with cannot add pairs.
  */
-export function sweep(reference: ReadonlySet<string>, candidate: ReadonlyMap<string, number>, thresholds: readonly number[]): SweepRow[] {
-  const entries = [...candidate].map(([k, s]) => ({ s, hit: reference.has(k) })).sort((x, y) => y.s - x.s);
+export function sweep(reference: number, candidate: VirtualPairs, hits: Float64Array, thresholds: readonly number[]): SweepRow[] {
+  const order = new Uint32Array(candidate.entries + 1);
+  for (let e = 0; e < order.length; e++) order[e] = e;
+  order.sort((x, y) => candidate.similarity(y) - candidate.similarity(x));
   const ts = [...thresholds].sort((x, y) => y - x);
   const rows: SweepRow[] = [];
   let taken = 0;
+  let pairs = 0;
   let tp = 0;
   for (const t of ts) {
-    while (taken < entries.length && entries[taken].s >= t) tp += entries[taken++].hit ? 1 : 0;
-    rows.push({ threshold: t, ...retrieval(reference.size, taken, tp) });
+    for (; taken < order.length && candidate.similarity(order[taken]) >= t; taken++) {
+      pairs += candidate.weight(order[taken]);
+      tp += hits[order[taken]];
+    }
+    rows.push({ threshold: t, ...retrieval(reference, pairs, tp) });
   }
   return rows.sort((x, y) => x.threshold - y.threshold);
 }

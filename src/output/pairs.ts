@@ -81,14 +81,19 @@ function countingSort(order: Uint32Array, key: (k: number) => number, n: number)
 }
 
 /**
- * Indices of the edges in corpus order (by a, then b), each pair of documents once: two
- * stable counting sorts over the N documents, linear in edges + documents.
+ * Indices 0..count-1 of pairs ordered by (first, second), both in [0, n): two stable
+ * counting sorts, linear in pairs + n (no comparison sort, no key that could overflow).
  */
+export function pairOrder(count: number, first: (k: number) => number, second: (k: number) => number, n: number): Uint32Array {
+  let order: Uint32Array = new Uint32Array(count);
+  for (let k = 0; k < count; k++) order[k] = k;
+  order = countingSort(order, second, n);
+  return countingSort(order, first, n);
+}
+
+/** Indices of the edges in corpus order (by a, then b), each pair of documents once. */
 export function edgeOrder(edges: EdgeList, documents: number): Uint32Array {
-  let order: Uint32Array = new Uint32Array(edges.length);
-  for (let k = 0; k < order.length; k++) order[k] = k;
-  order = countingSort(order, (k) => edges.b(k), documents);
-  order = countingSort(order, (k) => edges.a(k), documents);
+  const order = pairOrder(edges.length, (k) => edges.a(k), (k) => edges.b(k), documents);
   let kept = 0;
   for (let i = 0; i < order.length; i++) {
     const k = order[i];
@@ -115,7 +120,8 @@ export function allPairsCount(groups: IdentityGroups, edges: EdgeList, order: Ui
 }
 
 /**
- * pairs.tsv in `all` mode, generated in corpus order without holding the pairs: for each
+ * pairs.tsv in `all` mode (pieces of whole lines), generated in corpus order without holding
+ * the pairs: for each
  * document x, the documents y > x of its own group (1.0000) and of every group joined to
  * its group by an edge (the edge's similarity), merged in order through a heap of those
  * groups' member lists. Work is proportional to the lines written (times log of the degree).
@@ -198,12 +204,20 @@ export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, ord
     heapSize = lists;
     for (let i = 0; i < lists; i++) heap[i] = i;
     for (let i = (heapSize >> 1) - 1; i >= 0; i--) siftDown(i);
-    const idX = escapeField(ids.get(x));
+    // Lines of one document go out together: a generator step per line would cost more
+    // than the line.
+    const head = escapeField(ids.get(x)) + "\t";
+    let text = "";
     while (heapSize > 0) {
       const list = heap[0];
-      yield `${idX}\t${escapeField(ids.get(members[pos[list]]))}\t${sim[list]}\n`;
+      text += `${head}${escapeField(ids.get(members[pos[list]]))}\t${sim[list]}\n`;
       if (++pos[list] === end[list]) heap[0] = heap[--heapSize];
       siftDown(0);
+      if (text.length > 1 << 16) {
+        yield text;
+        text = "";
+      }
     }
+    yield text;
   }
 }

@@ -9,6 +9,9 @@ import { stripMarks } from "../../src/clean/doc-marks.js";
 import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { runMethod } from "../../src/methods/run-method.js";
+import { EdgeList } from "../../src/clusters/duplicate-graph.js";
+import { DocIds } from "../../src/output/doc-ids.js";
+import { writeGraphOutputs } from "../../src/output/graph-outputs.js";
 import { VertdupError } from "../../src/util/errors.js";
 import { FEATURES } from "../methods/features.js";
 import { cleanupVerts, suffixOf, writeRaw, writeVert, type VertKind } from "../helpers/vert.js";
@@ -91,6 +94,25 @@ describe("clean", () => {
     expect(stats.removed).toBe(m.clusters.duplicates);
     const docs = content(removed).toString("utf8").match(/^<doc /gm)?.length;
     expect(docs).toBe(500 - m.clusters.duplicates);
+  });
+
+  it("matches ids that hold a tab or a backslash through the escaped clusters.tsv", async () => {
+    const raw = ["t\tab", "b\\s", "plain"];
+    const corpus = raw.map((id, k) => `<doc id="${id}">\nw${k % 2}\n</doc>\n`).join("");
+    const out = join(dir, "escaped");
+    mkdirSync(out);
+    const edges = new EdgeList();
+    edges.push(0, 1, 0.95);
+    const graph = { documents: 3, firstOf: Uint32Array.from([0, 1, 2]), edges };
+    await writeGraphOutputs(out, graph, DocIds.fromLists([raw]), [1, 5, 1], { keep: "longest", pairs: { mode: "edges", limit: 0 } });
+    expect(readFileSync(join(out, "clusters.tsv"), "utf8")).toContain("t\\tab\t1\t1\t0\tb\\\\s\t0.9500\n");
+    const input = writeVert(corpus, "plain");
+    const marked = join(dir, "escaped-marked.vert");
+    await cleanCorpus([input], { from: out, output: marked, mark: true });
+    expect(readFileSync(marked, "utf8")).toContain('<doc id="t\tab" dup_of="b\\s" dup_sim="0.9500" dup_cluster="1">');
+    const removed = join(dir, "escaped-clean.vert");
+    expect(await cleanCorpus([input], { from: out, output: removed, mark: false })).toEqual({ documents: 3, removed: 1, marked: 0 });
+    expect(readFileSync(removed, "utf8")).toBe('<doc id="b\\s">\nw1\n</doc>\n<doc id="plain">\nw0\n</doc>\n');
   });
 
   describe("bad input", () => {

@@ -2,17 +2,18 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compareSets, deviation, retrieval } from "../../src/eval/measures.js";
-import { sweep, thresholdRange } from "../../src/eval/sweep.js";
+import { deviation, retrieval } from "../../src/eval/measures.js";
+import { thresholdRange } from "../../src/eval/sweep.js";
 import { comparePairs, formatReport, type PairScorer } from "../../src/eval/compare.js";
 import { DocIds } from "../../src/output/doc-ids.js";
-import { pairKey, readPairsFile, readSampleList, writePairsFile, type PairTable } from "../../src/eval/pairs-file.js";
+import { readPairsFile, readSampleList, writePairsFile, type PairTable } from "../../src/eval/pairs-file.js";
+import { VirtualPairs, type GroupRows } from "../../src/eval/run-pairs.js";
 import { VertdupError } from "../../src/util/errors.js";
 
 describe("precision, recall, F", () => {
   it("from a 2×2 table", () => {
     // 4 reference pairs, 5 candidates, 3 in common: P = 3/5, R = 3/4, F = 2·0.6·0.75/1.35 = 2/3.
-    const r = compareSets(new Set(["a", "b", "c", "d"]), new Set(["a", "b", "c", "x", "y"]));
+    const r = retrieval(4, 5, 3);
     expect(r).toMatchObject({ reference: 4, candidate: 5, truePositives: 3, precision: 0.6, recall: 0.75 });
     expect(r.f).toBeCloseTo(2 / 3, 15);
   });
@@ -54,17 +55,32 @@ describe("L1, L2, S", () => {
   });
 });
 
+/** A pairs table over `ids` from [x, y, similarity] entries. */
+function tableOf(ids: DocIds, path: string, entries: [string, string, number][]): PairTable {
+  return {
+    path,
+    ids,
+    a: Uint32Array.from(entries, ([x]) => ids.intern(x)),
+    b: Uint32Array.from(entries, ([, y]) => ids.intern(y)),
+    similarity: Float64Array.from(entries, ([, , s]) => s),
+  };
+}
+
+/** groups.tsv rows from lists of ids, the first of each list its leader. */
+function groupsOf(ids: DocIds, groups: string[][]): GroupRows {
+  const rows = groups.flatMap((g) => g.map((id) => [ids.intern(id), ids.intern(g[0])]));
+  return { path: "groups.tsv", docs: Uint32Array.from(rows, (r) => r[0]), leaders: Uint32Array.from(rows, (r) => r[1]) };
+}
+
 describe("sweep", () => {
   it("precision and recall as the candidate threshold moves (tiny example)", () => {
-    const reference = new Set(["p", "q", "r"]);
-    const candidate = new Map([
-      ["p", 0.99],
-      ["x", 0.95],
-      ["q", 0.93],
-      ["y", 0.91],
-      ["r", 0.85],
-    ]);
-    const rows = sweep(reference, candidate, thresholdRange(0.9, 1, 0.05));
+    const ids = DocIds.empty();
+    const reference = tableOf(ids, "ref", [["p1", "p2", 1], ["q1", "q2", 1], ["r1", "r2", 1]]);
+    const candidate = new VirtualPairs(
+      { table: tableOf(ids, "cand", [["p1", "p2", 0.99], ["x1", "x2", 0.95], ["q1", "q2", 0.93], ["y1", "y2", 0.91], ["r1", "r2", 0.85]]), groups: null },
+      ids,
+    );
+    const rows = comparePairs(reference, candidate, { referenceThreshold: 0, candidateThreshold: 0, sweep: thresholdRange(0.9, 1, 0.05) }).sweep;
     expect(rows.map((r) => r.threshold)).toEqual([0.9, 0.95, 1]);
     // ≥ 0.90: p x q y → TP 2, P 2/4, R 2/3; ≥ 0.95: p x → 1, 1/2, 1/3; ≥ 1: none → P 1, R 0.
     expect(rows.map((r) => [r.candidate, r.truePositives, r.precision, r.recall])).toEqual([
@@ -91,10 +107,10 @@ describe("pairs files", () => {
       const path = join(dir, name);
       await writePairsFile(path, pairs, ids);
       const t = await readPairsFile(path);
-      expect([...t.similarity]).toEqual([
-        [pairKey("d1", "d2"), 1],
-        [pairKey("d1", "d3"), 0.9123],
-        [pairKey("d3", "d4"), 0.5],
+      expect(Array.from(t.a, (a, k) => [t.ids.get(a), t.ids.get(t.b[k]), t.similarity[k]])).toEqual([
+        ["d1", "d2", 1],
+        ["d1", "d3", 0.9123],
+        ["d3", "d4", 0.5],
       ]);
     });
   }
@@ -132,29 +148,33 @@ describe("pairs files", () => {
 });
 
 describe("comparePairs", () => {
-  const table = (path: string, entries: [string, string, number][]): PairTable => ({
-    path,
-    similarity: new Map(entries.map(([x, y, s]) => [pairKey(x, y), s])),
-  });
-  const reference = table("ref", [
+  const ids = DocIds.empty();
+  const reference = tableOf(ids, "ref", [
     ["a", "b", 0.97],
     ["a", "c", 0.92],
     ["c", "d", 0.85],
   ]);
-  const candidate = table("cand", [
-    ["b", "a", 0.96],
-    ["c", "d", 0.9],
-    ["b", "d", 0.91],
-  ]);
+  const candidate = new VirtualPairs(
+    {
+      table: tableOf(ids, "cand", [
+        ["b", "a", 0.96],
+        ["c", "d", 0.9],
+        ["b", "d", 0.91],
+      ]),
+      groups: null,
+    },
+    ids,
+  );
 
   it("applies both thresholds, sweeps, and scores the compared pairs", () => {
+    const key = (x: string, y: string) => (x < y ? `${x}\t${y}` : `${y}\t${x}`);
     const cos: Record<string, number> = { "a\tb": 0.97, "a\tc": 0.92, "b\td": 0.8 };
     const ham: Record<string, number> = { "a\tb": 0.95, "a\tc": 0.94, "b\td": 0.91 };
     const ord = ["a", "b", "c", "d"];
     const scorer: PairScorer = {
       ordinalOf: (id) => (id === "d" ? undefined : ord.indexOf(id)),
-      cosine: (x, y) => cos[pairKey(ord[x], ord[y])],
-      hamming: (x, y) => ham[pairKey(ord[x], ord[y])],
+      cosine: (x, y) => cos[key(ord[x], ord[y])],
+      hamming: (x, y) => ham[key(ord[x], ord[y])],
     };
     const r = comparePairs(reference, candidate, { referenceThreshold: 0.9, candidateThreshold: 0.905, sweep: [0.9, 0.95] }, scorer);
     // Reference ≥ 0.9: ab, ac. Candidate ≥ 0.905: ab, bd. TP = 1.
@@ -169,5 +189,19 @@ describe("comparePairs", () => {
     expect(r.deviation?.skipped).toBe(1);
     expect(r.deviation?.l1).toBeCloseTo(0.02, 12);
     expect(formatReport(r)).toContain("found 1 of 2: recall  50.00 %, precision  50.00 %");
+  });
+
+  it("counts a run's groups as every pair they stand for, without expanding them", () => {
+    const ids = DocIds.empty();
+    // Groups {g1 g2 g3} and {h1 h2}, an edge g1–h1 (0.9) and x–y (0.8): 3 + 1 + 6 + 1 = 11 pairs.
+    const groups = groupsOf(ids, [["g1", "g2", "g3"], ["h1", "h2"]]);
+    const run = { table: tableOf(ids, "pairs.tsv", [["g1", "h1", 0.9], ["x", "y", 0.8]]), groups };
+    const reference = tableOf(ids, "ref", [["g2", "g3", 1], ["h2", "g3", 0.9], ["x", "y", 0.8], ["x", "g1", 0.9], ["h1", "h2", 1]]);
+    const r = comparePairs(reference, new VirtualPairs(run, ids), { referenceThreshold: 0, candidateThreshold: 0.85, sweep: [0.5, 0.95] });
+    expect(r.retrieval).toMatchObject({ reference: 5, candidate: 10, truePositives: 3 });
+    expect(r.sweep.map((s) => [s.threshold, s.candidate, s.truePositives])).toEqual([
+      [0.5, 11, 4],
+      [0.95, 4, 2],
+    ]);
   });
 });
