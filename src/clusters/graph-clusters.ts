@@ -80,12 +80,6 @@ export class GraphClusters {
     this.edgeOf = graph.similarity === undefined && edges.length > 0 ? this.reportedEdges() : null;
   }
 
-  /** Whether document d represents its cluster. */
-  isRepresentative(d: number): boolean {
-    const c = this.clusterOf[d];
-    return c !== 0 && this.representative[c - 1] === d;
-  }
-
   /** The representative of d's cluster (d must be in one). */
   representativeOf(d: number): number {
     return this.representative[this.clusterOf[d] - 1];

@@ -39,20 +39,26 @@ export async function writeGraphOutputs(
   opts: { keep: KeepPolicy; pairs: PairsOutput },
 ): Promise<GraphOutputCounts> {
   if (ids.length !== graph.documents) throw new RangeError(`${ids.length} ids for ${graph.documents} documents`);
+  const written = await writeGroupsAndPairs(outdir, graph, ids, opts.pairs);
+  const clusters = new GraphClusters(graph, tokens, opts.keep);
+  await writeLines(join(outdir, CLUSTERS_FILE), CLUSTERS_HEADER, clusterLines(clusters, ids));
+  return { ...written, clusters: clusters.counts };
+}
+
+/** groups.tsv and pairs.tsv; the groups' arrays are dropped before the clusters are made. */
+async function writeGroupsAndPairs(outdir: string, graph: DuplicateGraph, ids: DocIds, pairs: PairsOutput): Promise<Omit<GraphOutputCounts, "clusters">> {
   const groups = new IdentityGroups(graph.firstOf);
   const order = edgeOrder(graph.edges, graph.documents);
   let pairLines = order.length;
-  if (opts.pairs.mode === "all") {
+  if (pairs.mode === "all") {
     pairLines = allPairsCount(groups, graph.edges, order);
-    if (opts.pairs.limit > 0 && pairLines > opts.pairs.limit) {
-      throw new VertdupError(`--pairs all would write ${pairLines} lines to ${PAIRS_FILE}, more than --pairs-limit ${opts.pairs.limit} (raise it, 0 for no limit, or use --pairs edges with groups.tsv)`);
+    if (pairs.limit > 0 && pairLines > pairs.limit) {
+      throw new VertdupError(`--pairs all would write ${pairLines} lines to ${PAIRS_FILE}, more than --pairs-limit ${pairs.limit} (raise it, 0 for no limit, or use --pairs edges with groups.tsv)`);
     }
     process.stderr.write(`vertdup: ${PAIRS_FILE}: ${pairLines} document pairs (--pairs all)\n`);
   }
   await writeLines(join(outdir, GROUPS_FILE), GROUPS_HEADER, groupLines(groups, ids));
-  const lines = opts.pairs.mode === "all" ? allPairLines(graph, groups, order, ids) : edgeLines(graph.edges, order, ids);
+  const lines = pairs.mode === "all" ? allPairLines(graph, groups, order, ids) : edgeLines(graph.edges, order, ids);
   await writeLines(join(outdir, PAIRS_FILE), PAIRS_HEADER, lines);
-  const clusters = new GraphClusters(graph, tokens, opts.keep);
-  await writeLines(join(outdir, CLUSTERS_FILE), CLUSTERS_HEADER, clusterLines(clusters, ids));
-  return { groups: groups.shared, documentsInGroups: groups.documentsInShared, edges: order.length, pairLines, clusters: clusters.counts };
+  return { groups: groups.shared, documentsInGroups: groups.documentsInShared, edges: order.length, pairLines };
 }

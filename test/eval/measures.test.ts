@@ -142,6 +142,9 @@ describe("pairs files", () => {
     const path = join(dir, "sample.txt");
     writeFileSync(path, "d3\n\nd1\nd3\n");
     expect([...(await readSampleList(path, ids))]).toEqual([1, 0, 1, 0]);
+    const escaped = DocIds.fromLists([["a\tb", "c\\d"]]);
+    writeFileSync(path, "c\\\\d\na\\tb\n");
+    expect([...(await readSampleList(path, escaped))]).toEqual([1, 1]);
     writeFileSync(path, "d3\nd9\n");
     await expect(readSampleList(path, ids)).rejects.toThrow(/sample\.txt:2: document "d9" is not in the corpus/);
   });

@@ -112,6 +112,24 @@ describe("vertdup compare", () => {
   });
 });
 
+describe("groups.tsv as read by compare", () => {
+  it("rejects a bad header, groups out of order and a document in two groups", async () => {
+    const base = join(dir, "badgroups");
+    mkdirSync(base);
+    writeFileSync(join(base, "pairs.tsv"), "doc_a\tdoc_b\tsimilarity\n");
+    const cases: [string, RegExp][] = [
+      ["group\tdoc\n1\ta\t1\n", /groups\.tsv:1: not a groups\.tsv header/],
+      ["group\tdoc\tordinal\n2\ta\t1\n2\tb\t2\n1\tc\t3\n", /groups\.tsv:4: malformed groups\.tsv row/],
+      ["group\tdoc\tordinal\n1\ta\t1\n1\tb\t2\n2\tc\t3\n2\tb\t4\n", /groups\.tsv: document b is in two groups/],
+    ];
+    for (const [text, message] of cases) {
+      writeFileSync(join(base, "groups.tsv"), text);
+      const ids = DocIds.empty();
+      await expect(readRunPairs(join(base, "pairs.tsv"), ids).then((run) => new VirtualPairs(run, ids))).rejects.toThrow(message);
+    }
+  });
+});
+
 describe("ReferenceRecall", () => {
   it("counts reference pairs through signature pairs, without expanding them", () => {
     // Signatures: 0 → docs {0, 1, 2}, 1 → {3}, 2 → {4, 5}; document 6 has none.
