@@ -13,22 +13,29 @@ export const SIMHASH_BITS = 384;
 /** 12 blocks of 32 bits: the unit of the pigeonhole candidate search. */
 export const SIMHASH_WORDS = SIMHASH_BITS / 32;
 
-/** SHA-384 digests of tokens as 12 big-endian words, remembered up to a bound (frequent tokens recur in every document). */
+/**
+ * SHA-384 digests of tokens as 12 big-endian words each, in one typed array, remembered up to
+ * a bound (frequent tokens recur in every document).
+ */
 export class TokenDigests {
-  private readonly cache = new Map<string, Uint32Array>();
+  private readonly slots = new Map<string, number>();
+  readonly words: Uint32Array;
 
-  constructor(private readonly limit = 200_000) {}
+  constructor(private readonly limit = 200_000) {
+    this.words = new Uint32Array(limit * SIMHASH_WORDS);
+  }
 
-  get(token: string): Uint32Array {
-    let d = this.cache.get(token);
-    if (d === undefined) {
-      if (this.cache.size >= this.limit) this.cache.clear();
+  /** Where the token's digest starts in `words` (valid until the next call). */
+  at(token: string): number {
+    let at = this.slots.get(token);
+    if (at === undefined) {
+      if (this.slots.size >= this.limit) this.slots.clear();
       const bytes = hash("sha384", token, "buffer");
-      d = new Uint32Array(SIMHASH_WORDS);
-      for (let w = 0; w < SIMHASH_WORDS; w++) d[w] = bytes.readUInt32BE(4 * w);
-      this.cache.set(token, d);
+      at = this.slots.size * SIMHASH_WORDS;
+      for (let w = 0; w < SIMHASH_WORDS; w++) this.words[at + w] = bytes.readUInt32BE(4 * w);
+      this.slots.set(token, at);
     }
-    return d;
+    return at;
   }
 }
 
@@ -45,7 +52,7 @@ const planes = new Uint32Array(32 * SIMHASH_WORDS);
  * planes (a token seen c times adds its digest at the planes of c's set bits, carrying up),
  * compared with that bound plane by plane from the top.
  */
-export function simhash384(tokens: readonly string[], opts: NormalizeOptions, digests = new TokenDigests()): Uint32Array | null {
+export function simhash384(tokens: readonly string[], opts: NormalizeOptions, digests = new TokenDigests(1024)): Uint32Array | null {
   const counts = new Map<string, number>();
   for (const t of tokens) {
     const norm = normalizeToken(t, opts);
@@ -56,12 +63,13 @@ export function simhash384(tokens: readonly string[], opts: NormalizeOptions, di
   for (const c of counts.values()) total += c;
   const used = 32 - Math.clz32(total);
   planes.fill(0, 0, used * SIMHASH_WORDS);
+  const words = digests.words;
   for (const [token, count] of counts) {
-    const d = digests.get(token);
+    const d = digests.at(token);
     for (let k = 0, c = count; c !== 0; k++, c >>>= 1) {
       if ((c & 1) === 0) continue;
       for (let w = 0; w < SIMHASH_WORDS; w++) {
-        let carry = d[w];
+        let carry = words[d + w];
         for (let j = k; carry !== 0; j++) {
           const at = j * SIMHASH_WORDS + w;
           const next = planes[at] & carry;
