@@ -17,11 +17,12 @@ import { ensureWritableDir } from "../util/output-dir.js";
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["outdir", "threshold", "short-tokens", "column", "id-attr", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "quiet"],
+    ["outdir", "threshold", "short-tokens", "column", "id-attr", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "pairs-limit", "quiet"],
     {
       outdir: { describe: "output directory (short-long.tsv)" },
       threshold: { default: METHOD_DEFAULTS.paragraphs.threshold, describe: "similar: Jaccard of paragraph sets at least this" },
       "short-tokens": { describe: "paragraphs with fewer kept tokens are short" },
+      "pairs-limit": { describe: "refuse to compare more document pairs than this (0: no limit)" },
     },
   );
 
@@ -35,7 +36,7 @@ export const shortLongCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest", seed: 0 });
+    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest", seed: 0, pairs: "edges" });
     await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
     const workdir = await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-"));
@@ -43,7 +44,7 @@ export const shortLongCommand = {
     try {
       const shards = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter);
       const ids = DocIds.fromLists(shards.map((s) => s.ids));
-      const rows = shortLongPairs(shards, ids.length, run.search.threshold);
+      const rows = shortLongPairs(shards, ids.length, run.search.threshold, a["pairs-limit"]);
       await writeLineFile(join(a.o, "short-long.tsv"), SHORT_LONG_HEADER, rows.length, (k) => {
         const r = rows[k];
         return `${escapeField(ids.get(r.a))}\t${escapeField(ids.get(r.b))}\t${r.long.toFixed(4)}\t${r.short.toFixed(4)}\n`;

@@ -1,7 +1,8 @@
 import { stringToken } from "../corpus/vertical.js";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { normalizeToken, type NormalizeOptions } from "../features/normalize.js";
-import { PairList } from "./pair-list.js";
+import { EdgeList, type DuplicateGraph } from "../clusters/duplicate-graph.js";
+import { featuredDocs, firstOfByKeys } from "./first-of.js";
 import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
 
 const DIGEST_BYTES = 32;
@@ -23,7 +24,7 @@ export function streamDigest(tokens: readonly string[], opts: NormalizeOptions):
     const norm = normalizeToken(t, opts);
     if (norm !== null) kept.push(norm);
   }
-  return kept.length === 0 ? null : createHash("sha256").update(kept.join("\n")).digest();
+  return kept.length === 0 ? null : hash("sha256", kept.join("\n"), "buffer");
 }
 
 /** Chunk task: digests of the chunk's documents. */
@@ -40,22 +41,20 @@ export function exactShard(task: ChunkTask): ExactShard {
   return { ...base, digests, empty };
 }
 
-/** Every pair of documents with the same digest (similarity 1), in one pass over the digests. */
-export function exactPairs(shards: readonly ExactShard[], documents: number): PairList {
-  const groups = new Map<string, number[]>();
-  for (const s of shards) {
-    const bytes = Buffer.from(s.digests.buffer, s.digests.byteOffset, s.digests.byteLength);
-    for (let i = 0; i < s.empty.length; i++) {
-      if (s.empty[i]) continue;
-      const key = bytes.toString("latin1", i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES);
-      const group = groups.get(key);
-      if (group === undefined) groups.set(key, [s.firstDoc + i]);
-      else group.push(s.firstDoc + i);
-    }
-  }
-  const pairs = new PairList(documents);
-  for (const group of groups.values()) {
-    for (let p = 0; p < group.length; p++) for (let q = p + 1; q < group.length; q++) pairs.add(group[p], group[q], 1);
-  }
-  return pairs;
+/**
+ * Documents with the same digest form one identity group (similarity 1); the method has no
+ * other edges. Groups are found by sorting the digests' first 64 bits, never by a Map.
+ */
+export function exactGraph(shards: readonly ExactShard[], documents: number): DuplicateGraph {
+  const digests = new Uint8Array(documents * DIGEST_BYTES);
+  for (const s of shards) digests.set(s.digests, s.firstDoc * DIGEST_BYTES);
+  const docs = featuredDocs(shards);
+  const view = new DataView(digests.buffer);
+  const hi = Uint32Array.from(docs, (d) => view.getUint32(d * DIGEST_BYTES));
+  const lo = Uint32Array.from(docs, (d) => view.getUint32(d * DIGEST_BYTES + 4));
+  const same = (a: number, b: number) => {
+    for (let k = 0; k < DIGEST_BYTES; k++) if (digests[a * DIGEST_BYTES + k] !== digests[b * DIGEST_BYTES + k]) return false;
+    return true;
+  };
+  return { documents, firstOf: firstOfByKeys(documents, docs, hi, lo, same), edges: new EdgeList() };
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_PLEB, DEFAULT_PREPARE } from "../options.js";
+import { pairsOutputFrom } from "../cli-options.js";
+import { DEFAULT_PLEB, DEFAULT_PREPARE, type PairsOutput } from "../options.js";
 import { parseSize } from "../util/size.js";
 import { resolveBands } from "./lsh-bands.js";
 import { METHOD_DEFAULTS, type FeatureOptions, type KeepPolicy, type MethodName } from "./method-options.js";
@@ -22,6 +23,8 @@ interface ParsedMethod {
   memory: string;
   "short-tokens": number;
   keep: KeepPolicy;
+  pairs: PairsOutput["mode"];
+  "pairs-limit": number;
   column: number;
   "id-attr": string;
   lowercase: boolean;
@@ -45,5 +48,5 @@ export function methodRunFrom(a: ParsedMethod): MethodRun {
     seed: a.seed,
     shortTokens: a["short-tokens"],
   };
-  return { method: a.method, features, search: { threshold: a.threshold, maxDistance: a["max-distance"], memory: parseSize(a.memory, "memory") }, keep: a.keep };
+  return { method: a.method, features, search: { threshold: a.threshold, maxDistance: a["max-distance"], memory: parseSize(a.memory, "memory") }, keep: a.keep, pairs: pairsOutputFrom(a) };
 }

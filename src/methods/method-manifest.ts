@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { PhaseTiming } from "../coordinator/phase-clock.js";
-import type { ClusterCounts } from "../clusters/write-clusters.js";
+import type { ClusterCounts } from "../clusters/graph-clusters.js";
 import type { RunWarnings } from "../output/run-warnings.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { FeatureOptions, MethodName, SearchOptions } from "./method-options.js";
@@ -25,6 +25,12 @@ export interface MethodManifest {
     candidates: number;
     /** minhash: shared-memory blocks the candidates' sets were verified in (1 when they fit --memory / 2). */
     verifyBlocks?: number;
+    /** Identity groups of two or more documents (groups.tsv) and the documents in them. */
+    groups: number;
+    documentsInGroups: number;
+    /** Edges between group leaders: pairs of distinct features found similar. */
+    edges: number;
+    /** Lines of pairs.tsv (the edges, or with --pairs all every document pair). */
     pairs: number;
   };
   clusters: ClusterCounts;

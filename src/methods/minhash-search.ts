@@ -1,46 +1,48 @@
-import { concatU32, growableU32 } from "../util/typed-arrays.js";
+import { EdgeList, type DuplicateGraph } from "../clusters/duplicate-graph.js";
+import { concatU32 } from "../util/typed-arrays.js";
+import { ALL_PAIRS_BUCKET, BucketCandidates } from "./bucket-candidates.js";
+import { featuredDocs, firstOfByKeys, leadersOf } from "./first-of.js";
 import { forEachKeyGroup } from "./key-groups.js";
 import type { MinhashShard } from "./minhash.js";
 import { verifyCandidates, type VerifySettings } from "./minhash-verify.js";
-import type { PairList } from "./pair-list.js";
 
 export interface MinhashSearch extends VerifySettings {
   bands: number;
+  threshold: number;
+  /** Buckets of at most this many leaders give all their pairs (bucket-candidates.ts). */
+  allPairsBucket?: number;
 }
 
 /**
- * Candidate pairs: documents that share a band key, each pair once (at the first band it
- * shares), flat as doc_a, doc_b with doc_a < doc_b (corpus ordinals).
+ * Candidate pairs of leaders: leaders that share a band key, from buckets bounded as in
+ * bucket-candidates.ts, each pair once, flat as doc_a, doc_b (a < b), sorted.
  */
-export function candidatePairs(shards: readonly MinhashShard[], bands: number): Uint32Array {
+export function candidatePairs(shards: readonly MinhashShard[], leaders: Uint32Array, bands: number, allPairsBucket = ALL_PAIRS_BUCKET): Uint32Array {
   const keys = concatU32(shards.map((x) => x.keys));
-  const members: number[] = [];
-  for (const x of shards) for (let i = 0; i < x.empty.length; i++) if (!x.empty[i]) members.push(x.firstDoc + i);
-  const docs = Uint32Array.from(members);
-  const candidates = growableU32();
-  const bandKeys = new Uint32Array(docs.length);
+  const buckets = new BucketCandidates(allPairsBucket);
+  const bandKeys = new Uint32Array(leaders.length);
   for (let band = 0; band < bands; band++) {
-    for (let i = 0; i < docs.length; i++) bandKeys[i] = keys[docs[i] * bands + band];
-    forEachKeyGroup(bandKeys, docs, (group, from, to) => {
-      for (let p = from; p < to; p++) {
-        const a = group[p] * bands;
-        next: for (let q = p + 1; q < to; q++) {
-          const b = group[q] * bands;
-          for (let earlier = 0; earlier < band; earlier++) if (keys[a + earlier] === keys[b + earlier]) continue next;
-          candidates.push2(group[p], group[q]);
-        }
-      }
-    });
+    for (let i = 0; i < leaders.length; i++) bandKeys[i] = keys[leaders[i] * bands + band];
+    forEachKeyGroup(bandKeys, leaders, (group, from, to) => buckets.addBucket(group, from, to));
   }
-  return candidates.view();
+  return buckets.sorted();
 }
 
 /**
- * Candidates from the band keys; the pool then computes every candidate's exact Jaccard and
- * pairs at or above the threshold are kept (so precision is 1 by construction).
+ * Documents with identical shingle sets (equal 64-bit set digests) form one identity group;
+ * the band keys of the group leaders give candidates, the pool computes every candidate's
+ * exact Jaccard, and candidates at or above the threshold are the edges (precision 1 by
+ * construction).
  */
-export async function minhashPairs(shards: readonly MinhashShard[], s: MinhashSearch): Promise<{ pairs: PairList; candidates: number; verifyBlocks: number }> {
-  const candidates = candidatePairs(shards, s.bands);
-  const { pairs, blocks } = await verifyCandidates(candidates, shards, s);
-  return { pairs, candidates: candidates.length / 2, verifyBlocks: blocks };
+export async function minhashGraph(shards: readonly MinhashShard[], s: MinhashSearch): Promise<{ graph: DuplicateGraph; candidates: number; verifyBlocks: number }> {
+  const docs = featuredDocs(shards);
+  const digests = concatU32(shards.map((x) => x.digests));
+  const hi = Uint32Array.from(docs, (d) => digests[2 * d]);
+  const lo = Uint32Array.from(docs, (d) => digests[2 * d + 1]);
+  const firstOf = firstOfByKeys(s.documents, docs, hi, lo, () => true);
+  const candidates = candidatePairs(shards, leadersOf(firstOf), s.bands, s.allPairsBucket);
+  const { similarities, blocks } = await verifyCandidates(candidates, shards, s);
+  const edges = new EdgeList();
+  for (let p = 0; p < similarities.length; p++) if (similarities[p] >= s.threshold) edges.push(candidates[2 * p], candidates[2 * p + 1], similarities[p]);
+  return { graph: { documents: s.documents, firstOf, edges }, candidates: similarities.length, verifyBlocks: blocks };
 }

@@ -2,14 +2,12 @@ import { closeSync, openSync, readSync } from "node:fs";
 import type { WorkerPool } from "../coordinator/pool.js";
 import { extractFile, type ExtractTask, type SetBlock, type VerifyTask } from "./minhash-sets.js";
 import type { ShardBase } from "./shard-scan.js";
-import { PairList } from "./pair-list.js";
 
 /** Candidates verified per task: large enough to amortise a task, small enough to spread. */
 const VERIFY_BATCH = 1 << 15;
 
 export interface VerifySettings {
   documents: number;
-  threshold: number;
   workdir: string;
   pool: WorkerPool;
   /** Bytes of sets held at once: two blocks of at most half of it each. */
@@ -33,7 +31,7 @@ async function extract(candidates: Uint32Array, shards: readonly ShardBase[], s:
   for (const d of candidates) wanted[d] = 1;
   const perShard = shards.map((x) => {
     const local: number[] = [];
-    for (let i = 0; i < x.ids.length; i++) if (wanted[x.firstDoc + i]) local.push(i);
+    for (let i = 0; i < x.tokens.length; i++) if (wanted[x.firstDoc + i]) local.push(i);
     return Uint32Array.from(local);
   });
   const sizes = await Promise.all(
@@ -98,14 +96,13 @@ function loadBlock(e: Extracted, from: number, to: number, workdir: string): Set
 }
 
 /**
- * Exact Jaccard of every candidate pair (flat doc_a, doc_b), on the pool; pairs at or above
- * the threshold are returned. Candidates' sets live in shared-memory blocks within
+ * Exact Jaccard of every candidate pair (flat doc_a, doc_b), on the pool, in candidate order. Candidates' sets live in shared-memory blocks within
  * `memory`: one block when they fit (the usual case), else every pair of blocks that has
  * candidates, in order, keeping the first block of a pair while the second one changes.
  */
-export async function verifyCandidates(candidates: Uint32Array, shards: readonly ShardBase[], s: VerifySettings): Promise<{ pairs: PairList; blocks: number }> {
-  const pairs = new PairList(s.documents);
-  if (candidates.length === 0) return { pairs, blocks: 0 };
+export async function verifyCandidates(candidates: Uint32Array, shards: readonly ShardBase[], s: VerifySettings): Promise<{ similarities: Float64Array; blocks: number }> {
+  const similarities = new Float64Array(candidates.length / 2);
+  if (candidates.length === 0) return { similarities, blocks: 0 };
   const e = await extract(candidates, shards, s);
   const starts = blocks(e, s.memory / 2);
   const count = starts.length - 1;
@@ -145,13 +142,11 @@ export async function verifyCandidates(candidates: Uint32Array, shards: readonly
       const { result } = await s.pool.submit<Float64Array>("verify", { a, b, pairs: list } satisfies VerifyTask);
       pending.push(
         result.then((sims) => {
-          for (let k = 0; k < sims.length; k++) {
-            if (sims[k] >= s.threshold) pairs.add(candidates[2 * order[from + k]], candidates[2 * order[from + k] + 1], sims[k]);
-          }
+          for (let k = 0; k < sims.length; k++) similarities[order[from + k]] = sims[k];
         }),
       );
     }
     await Promise.all(pending);
   }
-  return { pairs, blocks: count };
+  return { similarities, blocks: count };
 }

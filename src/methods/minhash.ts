@@ -5,7 +5,7 @@ import { DROPPED, tokenHash, tokenHashes } from "../features/terms.js";
 import type { NormalizeOptions } from "../features/normalize.js";
 import { shardName } from "../coordinator/workdir.js";
 import { writeScratchSync } from "../util/atomic.js";
-import { sortedSet } from "./jaccard.js";
+import { setDigest, sortedSet, sortUnique } from "./jaccard.js";
 import { growableF64, type GrowableArray } from "../util/typed-arrays.js";
 import { MinhashWasm } from "./minhash-wasm.js";
 import { windowHashes } from "./shingle-hash.js";
@@ -122,6 +122,8 @@ export function readSets(path: string): ShardSets {
 export interface MinhashShard extends ShardBase {
   /** `bands` keys per document (zeros for an empty set). */
   keys: Uint32Array;
+  /** `setDigest` of each document's shingle set, two words per document: its identity key. */
+  digests: Uint32Array;
   empty: Uint8Array;
 }
 
@@ -168,10 +170,12 @@ export function minhashShard(task: ChunkTask): MinhashShard {
   const signer = new Signer(new Permutations(o.numPerm, o.seed));
   const n = task.chunk.docCount;
   const keys = new Uint32Array(n * o.bands);
+  const digests = new Uint32Array(2 * n);
   const empty = new Uint8Array(n);
   const lengths = new Uint32Array(n);
   const values = growableF64();
   let kept = new Float64Array(1024);
+  let set = new Float64Array(1024);
   let i = 0;
   const base = scanChunk(task.chunk, o, tokenHash(o), (doc) => {
     if (kept.length < doc.tokens.length) kept = new Float64Array(2 * doc.tokens.length);
@@ -181,9 +185,14 @@ export function minhashShard(task: ChunkTask): MinhashShard {
     const count = appendShingles(kept, m, o.shingleSize, values);
     lengths[i] = count;
     if (count === 0) empty[i] = 1;
-    else bandKeys(signer.sign(values.values, from, count), o.bands, o.rows, keys, i * o.bands);
+    else {
+      bandKeys(signer.sign(values.values, from, count), o.bands, o.rows, keys, i * o.bands);
+      if (set.length < count) set = new Float64Array(2 * count);
+      set.set(values.values.subarray(from, from + count));
+      setDigest(set, 0, sortUnique(set.subarray(0, count)), digests, 2 * i);
+    }
     i++;
   });
   writeScratchSync(setsFile(task.workdir, task.chunk.index), encodeSets({ lengths, values: values.view() }));
-  return { ...base, keys, empty };
+  return { ...base, keys, digests, empty };
 }

@@ -2,9 +2,15 @@ import { hashSequence } from "../features/hash.js";
 import { keptHashes, termHash, tokenHash } from "../features/terms.js";
 import type { NormalizeOptions } from "../features/normalize.js";
 import type { Doc, VerticalDoc } from "../corpus/vertical.js";
-import { NumberMap } from "../util/number-map.js";
-import { jaccardOfCounts, sortedJaccard, sortedSet } from "./jaccard.js";
-import { PairList } from "./pair-list.js";
+import { EdgeList, type DuplicateGraph } from "../clusters/duplicate-graph.js";
+import { IdentityGroups } from "../clusters/identity-groups.js";
+import { integerOrder, sortOrder } from "../util/radix-order.js";
+import { VertdupError } from "../util/errors.js";
+import { growableF64, growableU32 } from "../util/typed-arrays.js";
+import { ALL_PAIRS_BUCKET, BucketCandidates } from "./bucket-candidates.js";
+import { firstOfByKeys, leadersOf } from "./first-of.js";
+import { setDigest, sortedJaccard, sortedSet } from "./jaccard.js";
+import { forEachValueGroup } from "./key-groups.js";
 import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
 
 /** A document's paragraph fingerprints, split into long and short paragraphs, each set sorted. */
@@ -97,46 +103,76 @@ export class CorpusSets {
 }
 
 /**
- * Every pair of documents with Jaccard ≥ threshold (> 0) of their sets. Such a pair shares
- * an element, so the candidates are the pairs of each element's posting list; counting the
- * shared elements per candidate gives the exact Jaccard.
+ * The prefix of each leader's set for a Jaccard threshold t: its |A| − ⌈t·|A|⌉ + 1 rarest
+ * elements (fewest leaders holding them, then value). Two sets with Jaccard ≥ t share at least
+ * ⌈t·max(|A|, |B|)⌉ elements, so their prefixes under one global order share one (the prefix
+ * filter of set-similarity joins); rarest first keeps boilerplate paragraphs out of prefixes.
  */
-export function setPairs(sets: CorpusSets, documents: number, threshold: number): { pairs: PairList; candidates: number } {
-  // Posting lists as linked lists in typed arrays: head per element, next per entry.
-  const heads = new NumberMap(1024);
-  const next = new Int32Array(sets.values.length);
-  const docOf = new Uint32Array(sets.values.length);
-  for (let doc = 0; doc < documents; doc++) {
-    for (let k = sets.starts[doc]; k < sets.starts[doc + 1]; k++) {
-      const head = heads.get(sets.values[k]);
-      next[k] = head === undefined ? -1 : head;
-      docOf[k] = doc;
-      heads.set(sets.values[k], k);
+function prefixes(sets: CorpusSets, leaders: Uint32Array, threshold: number): { values: Float64Array; owners: Uint32Array } {
+  const total = leaders.reduce((n, d) => n + sets.size(d), 0);
+  const values = new Float64Array(total);
+  let at = 0;
+  for (const d of leaders) {
+    values.set(sets.values.subarray(sets.starts[d], sets.starts[d + 1]), at);
+    at += sets.size(d);
+  }
+  const frequency = new Uint32Array(total);
+  const order = integerOrder(values, total);
+  for (let from = 0; from < total; ) {
+    let to = from + 1;
+    while (to < total && values[order[to]] === values[order[from]]) to++;
+    for (let k = from; k < to; k++) frequency[order[k]] = to - from;
+    from = to;
+  }
+  // The tolerance keeps ⌈t·n⌉ from rounding up past an exact product (0.7 · 10).
+  const prefixLength = (n: number) => Math.min(n, n - Math.ceil(threshold * n - 1e-9) + 1);
+  const count = leaders.reduce((n, d) => n + prefixLength(sets.size(d)), 0);
+  const out = { values: new Float64Array(count), owners: new Uint32Array(count) };
+  let filled = 0;
+  at = 0;
+  for (const d of leaders) {
+    const n = sets.size(d);
+    const entries = Array.from({ length: n }, (_, k) => at + k).sort((x, y) => frequency[x] - frequency[y] || values[x] - values[y]);
+    for (let k = 0; k < prefixLength(n); k++) {
+      out.values[filled] = values[entries[k]];
+      out.owners[filled++] = d;
     }
+    at += n;
   }
-  const shared = new NumberMap(1024);
-  const posting: number[] = [];
-  for (const [, head] of heads.entries()) {
-    posting.length = 0;
-    for (let k = head; k !== -1; k = next[k]) posting.push(docOf[k]);
-    // Later documents were linked first: the list is in decreasing order.
-    for (let p = 0; p < posting.length; p++) {
-      for (let q = p + 1; q < posting.length; q++) shared.add(posting[q] * documents + posting[p], 1);
-    }
-  }
-  const pairs = new PairList(documents);
-  for (const [key, count] of shared.entries()) {
-    const a = Math.floor(key / documents);
-    const b = key - a * documents;
-    const j = jaccardOfCounts(sets.size(a), sets.size(b), count);
-    if (j >= threshold) pairs.add(a, b, j);
-  }
-  return { pairs, candidates: shared.size };
+  return out;
 }
 
-/** Paragraph pairs: Jaccard of the sets of long-paragraph fingerprints. */
-export function paragraphPairs(shards: readonly ParagraphShard[], documents: number, threshold: number): { pairs: PairList; candidates: number } {
-  return setPairs(new CorpusSets(shards.map((s) => s.long)), documents, threshold);
+/**
+ * Documents with identical non-empty sets form one identity group; edges join leaders with
+ * Jaccard ≥ threshold (> 0). Candidates are leaders sharing a prefix element, from buckets
+ * bounded as in bucket-candidates.ts; each is verified with the exact Jaccard.
+ */
+export function setGraph(sets: CorpusSets, documents: number, threshold: number, allPairsBucket = ALL_PAIRS_BUCKET): { graph: DuplicateGraph; candidates: number } {
+  let featured = 0;
+  for (let d = 0; d < documents; d++) if (sets.size(d) > 0) featured++;
+  const docs = new Uint32Array(featured);
+  featured = 0;
+  for (let d = 0; d < documents; d++) if (sets.size(d) > 0) docs[featured++] = d;
+  const digests = new Uint32Array(2 * docs.length);
+  docs.forEach((d, k) => setDigest(sets.values, sets.starts[d], sets.starts[d + 1], digests, 2 * k));
+  const hi = digests.filter((_, k) => k % 2 === 0);
+  const lo = digests.filter((_, k) => k % 2 === 1);
+  const firstOf = firstOfByKeys(documents, docs, hi, lo, (a, b) => sets.size(a) === sets.size(b) && sets.jaccard(a, b) === 1);
+  const { values, owners } = prefixes(sets, leadersOf(firstOf), threshold);
+  const buckets = new BucketCandidates(allPairsBucket);
+  forEachValueGroup(values, owners, (group, from, to) => buckets.addBucket(group, from, to));
+  const candidates = buckets.sorted();
+  const edges = new EdgeList();
+  for (let k = 0; k < candidates.length; k += 2) {
+    const j = sets.jaccard(candidates[k], candidates[k + 1]);
+    if (j >= threshold) edges.push(candidates[k], candidates[k + 1], j);
+  }
+  return { graph: { documents, firstOf, edges, similarity: (a, b) => sets.jaccard(a, b) }, candidates: candidates.length / 2 };
+}
+
+/** The paragraphs method: Jaccard of the sets of long-paragraph fingerprints. */
+export function paragraphGraph(shards: readonly ParagraphShard[], documents: number, threshold: number, allPairsBucket = ALL_PAIRS_BUCKET): { graph: DuplicateGraph; candidates: number } {
+  return setGraph(new CorpusSets(shards.map((s) => s.long)), documents, threshold, allPairsBucket);
 }
 
 /** A pair similar in its long paragraphs but not in its short ones (000's short/long tool). */
@@ -148,20 +184,43 @@ export interface ShortLongPair {
 }
 
 /**
- * Pairs with Jaccard ≥ threshold of their long-paragraph sets and < threshold of their
- * short-paragraph sets; pairs where neither document has a short paragraph are left out
- * (there is nothing to differ in). Sorted by corpus order.
+ * Document pairs of the paragraphs graph (pairs inside an identity group, Jaccard 1, and the
+ * members of two groups joined by an edge) whose short-paragraph sets have Jaccard <
+ * threshold; pairs where neither document has a short paragraph are left out (there is
+ * nothing to differ in). Sorted by corpus order. The document pairs are counted first and
+ * refused over `limit` (0: no limit): a group of m copies alone has m(m−1)/2.
  */
-export function shortLongPairs(shards: readonly ParagraphShard[], documents: number, threshold: number): ShortLongPair[] {
+export function shortLongPairs(shards: readonly ParagraphShard[], documents: number, threshold: number, limit = 0, allPairsBucket = ALL_PAIRS_BUCKET): ShortLongPair[] {
   const short = new CorpusSets(shards.map((s) => s.short));
-  const { pairs: long } = setPairs(new CorpusSets(shards.map((s) => s.long)), documents, threshold);
-  const out: ShortLongPair[] = [];
-  for (const key of long.sortedKeys()) {
-    const a = Math.floor(key / documents);
-    const b = key - a * documents;
-    if (short.size(a) + short.size(b) === 0) continue;
+  const { graph } = paragraphGraph(shards, documents, threshold, allPairsBucket);
+  const groups = new IdentityGroups(graph.firstOf);
+  const { edges } = graph;
+  const { size, start, members } = groups;
+  let total = 0;
+  for (let d = 0; d < documents; d++) total += (size[d] * (size[d] - 1)) / 2;
+  for (let k = 0; k < edges.length; k++) total += size[edges.a(k)] * size[edges.b(k)];
+  if (limit > 0 && total > limit) throw new VertdupError(`short-long: ${total} document pairs to compare, more than --pairs-limit ${limit}`);
+  const ends = growableU32();
+  const sims = growableF64();
+  const consider = (a: number, b: number, long: number) => {
+    if (short.size(a) + short.size(b) === 0) return;
     const s = short.jaccard(a, b);
-    if (s < threshold) out.push({ a, b, long: long.similarity(a, b), short: s });
+    if (s < threshold) {
+      ends.push2(Math.min(a, b), Math.max(a, b));
+      sims.push2(long, s);
+    }
+  };
+  for (let leader = 0; leader < documents; leader++) {
+    const to = start[leader] + size[leader];
+    for (let p = start[leader]; p < to; p++) for (let q = p + 1; q < to; q++) consider(members[p], members[q], 1);
   }
-  return out;
+  for (let k = 0; k < edges.length; k++) {
+    const a = edges.a(k);
+    const b = edges.b(k);
+    for (let p = start[a]; p < start[a] + size[a]; p++) for (let q = start[b]; q < start[b] + size[b]; q++) consider(members[p], members[q], edges.similarity(k));
+  }
+  const n = sims.length / 2;
+  const flat = ends.view();
+  const order = sortOrder(flat.filter((_, k) => k % 2 === 0), flat.filter((_, k) => k % 2 === 1), n);
+  return Array.from(order, (p) => ({ a: flat[2 * p], b: flat[2 * p + 1], long: sims.values[2 * p], short: sims.values[2 * p + 1] }));
 }

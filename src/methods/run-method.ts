@@ -6,23 +6,22 @@ import { addWarnings, emptyWarnings } from "../corpus/vertical.js";
 import { PhaseClock } from "../coordinator/phase-clock.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import type { Reporter } from "../coordinator/progress.js";
-import { writeClusters } from "../clusters/write-clusters.js";
-import { writePairsTsv } from "../output/pairs.js";
+import { DocIds } from "../output/doc-ids.js";
+import { writeGraphOutputs } from "../output/graph-outputs.js";
 import { emptyDocumentsWarning, runWarnings } from "../output/run-warnings.js";
-import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
+import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, type ExecutionOptions, type PairsOutput } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 import { packageVersion } from "../util/package-info.js";
-import { exactPairs, type ExactShard } from "./exact.js";
+import { exactGraph, type ExactShard } from "./exact.js";
 import { writeMethodManifest, type MethodManifest } from "./method-manifest.js";
 import type { FeatureOptions, KeepPolicy, MethodName, SearchOptions } from "./method-options.js";
 import type { MinhashShard } from "./minhash.js";
-import { minhashPairs } from "./minhash-search.js";
-import type { PairList } from "./pair-list.js";
-import { paragraphPairs, type ParagraphShard } from "./paragraphs.js";
+import { minhashGraph } from "./minhash-search.js";
+import { paragraphGraph, type ParagraphShard } from "./paragraphs.js";
 import type { ChunkTask, ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
-import { simhashPairs, type SimhashShard } from "./simhash384.js";
+import { simhashGraph, type SimhashShard } from "./simhash384.js";
 
 export type SetMethod = Exclude<MethodName, "lsh-cosine">;
 
@@ -46,6 +45,8 @@ export interface MethodRun {
   features: FeatureOptions;
   search: SearchOptions;
   keep: KeepPolicy;
+  /** pairs.tsv: edges (the default) or every document pair. */
+  pairs?: PairsOutput;
 }
 
 /** Reads the corpus once, running the method's chunk task on the pool; shards in corpus order. */
@@ -82,38 +83,28 @@ function countEmpty(flags: readonly Uint8Array[]): number {
   return flags.reduce((n, f) => n + f.reduce((m, x) => m + x, 0), 0);
 }
 
-/** The method's candidate search and verification over the shards' features. */
+/** The method's candidate search and verification over the shards' features: its duplicate graph. */
 async function search(run: MethodRun, shards: readonly ShardBase[], documents: number, workdir: string, pool: WorkerPool) {
   switch (run.method) {
     case "exact": {
       const s = shards as ExactShard[];
-      const pairs = exactPairs(s, documents);
-      return { pairs, candidates: pairs.size, empty: countEmpty(s.map((x) => x.empty)) };
+      return { graph: exactGraph(s, documents), candidates: 0, empty: countEmpty(s.map((x) => x.empty)) };
     }
     case "simhash384": {
       const s = shards as SimhashShard[];
-      const pairs = simhashPairs(s, documents, run.search.maxDistance);
-      return { pairs, candidates: pairs.size, empty: countEmpty(s.map((x) => x.empty)) };
+      return { ...simhashGraph(s, documents, run.search.maxDistance), empty: countEmpty(s.map((x) => x.empty)) };
     }
     case "minhash": {
       const s = shards as MinhashShard[];
-      const found = await minhashPairs(s, { documents, bands: run.features.bands, threshold: run.search.threshold, memory: run.search.memory, workdir, pool });
+      const found = await minhashGraph(s, { documents, bands: run.features.bands, threshold: run.search.threshold, memory: run.search.memory, workdir, pool });
       return { ...found, empty: countEmpty(s.map((x) => x.empty)) };
     }
     case "paragraphs": {
       const s = shards as ParagraphShard[];
       const empty = s.reduce((n, x) => n + x.long.lengths.reduce((m, len) => m + (len === 0 ? 1 : 0), 0), 0);
-      return { ...paragraphPairs(s, documents, run.search.threshold), empty };
+      return { ...paragraphGraph(s, documents, run.search.threshold), empty };
     }
   }
-}
-
-/** Writes pairs.tsv and clusters.tsv of a method's pairs. */
-export async function writePairOutputs(outdir: string, pairs: PairList, ids: readonly string[], tokens: Uint32Array, keep: KeepPolicy) {
-  const keys = pairs.sortedKeys();
-  const similarity = (a: number, b: number) => pairs.similarity(a, b);
-  await writePairsTsv(join(outdir, "pairs.tsv"), keys, ids.length, ids, similarity);
-  return writeClusters(outdir, keys, ids.length, ids, tokens, similarity, keep);
 }
 
 /** `vertdup run --method <not lsh-cosine>`: corpus → features → pairs → clusters, manifest. */
@@ -132,13 +123,14 @@ export async function runMethod(
     clock.start("features");
     const shards = await extractFeatures<ShardBase>(inputs, workdir, run.method, run.features, exec, pool, reporter);
     clock.stop("features");
-    const ids = shards.flatMap((s) => s.ids);
+    const ids = DocIds.fromLists(shards.map((s) => s.ids));
+    for (const s of shards) s.ids = [];
     const tokens = concatU32(shards.map((s) => s.tokens));
     clock.start("search");
     const found = await search(run, shards, ids.length, workdir, pool);
     clock.stop("search");
     clock.start("output");
-    const clusters = await writePairOutputs(outdir, found.pairs, ids, tokens, run.keep);
+    const written = await writeGraphOutputs(outdir, found.graph, ids, tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS });
     clock.stop("output");
     const reader = emptyWarnings();
     for (const s of shards) addWarnings(reader, s.warnings);
@@ -159,9 +151,12 @@ export async function runMethod(
         emptyDocuments: found.empty,
         candidates: found.candidates,
         ...("verifyBlocks" in found ? { verifyBlocks: found.verifyBlocks } : {}),
-        pairs: found.pairs.size,
+        groups: written.groups,
+        documentsInGroups: written.documentsInGroups,
+        edges: written.edges,
+        pairs: written.pairLines,
       },
-      clusters,
+      clusters: written.clusters,
       warnings: runWarnings(reader, found.empty),
       phases: clock.timings(),
     };

@@ -2,7 +2,6 @@ import type { SignatureStore } from "../runs/signature-store.js";
 import type { DuplicateGraph, EdgeList } from "../clusters/duplicate-graph.js";
 import type { IdentityGroups } from "../clusters/identity-groups.js";
 import type { DocIds } from "./doc-ids.js";
-import { writeLineFile } from "./line-file.js";
 import { escapeField } from "./tsv-field.js";
 
 /** Store index of each document's signature (documents without one: 0xffffffff). */
@@ -19,25 +18,6 @@ export const PAIRS_HEADER = "doc_a\tdoc_b\tsimilarity\n";
 /** One line of a pairs file: the two ids (escaped) and the similarity to 4 decimals. */
 export function pairsLine(idA: string, idB: string, similarity: number): string {
   return `${escapeField(idA)}\t${escapeField(idB)}\t${similarity.toFixed(4)}\n`;
-}
-
-/**
- * Writes pairs.tsv from sorted pair keys (the quadratic path of the methods not yet on
- * DuplicateGraph; writeGraphOutputs replaces it).
- */
-export async function writePairsTsv(
-  path: string,
-  keys: Float64Array,
-  documents: number,
-  ids: DocIds | readonly string[],
-  similarity: (a: number, b: number) => number,
-): Promise<void> {
-  const idAt = (k: number) => (Array.isArray(ids) ? (ids as readonly string[])[k] : (ids as DocIds).get(k));
-  await writeLineFile(path, PAIRS_HEADER, keys.length, (k) => {
-    const a = Math.floor(keys[k] / documents);
-    const b = keys[k] - a * documents;
-    return pairsLine(idAt(a), idAt(b), similarity(a, b));
-  });
 }
 
 /** A stable counting sort of `order` by key(order[i]) ∈ [0, n). */

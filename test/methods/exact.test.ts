@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { exactPairs, exactShard, streamDigest } from "../../src/methods/exact.js";
+import { exactGraph, exactShard, streamDigest } from "../../src/methods/exact.js";
 import { normalizeToken } from "../../src/features/normalize.js";
+import { NO_DOC } from "../../src/clusters/duplicate-graph.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
-import { brutePairs, pairStrings, shardsOf } from "./features.js";
+import { bruteFirstOf, shardsOf } from "./features.js";
 
 afterAll(cleanupVerts);
 const NORM = { lowercase: true, keepNumbers: false };
@@ -16,7 +17,7 @@ describe("exact", () => {
     expect(d([",", "1"])).toBeUndefined();
   });
 
-  it("equals brute force on random and real data, across chunk boundaries", async () => {
+  it("groups documents with identical streams like brute force, across chunk boundaries; no edges", async () => {
     const lines = ['<doc id="e0">\n</doc>', '<doc id="e1">\n.\n</doc>'];
     const words = ["a", "b", "B", ",", "c"];
     for (let i = 0; i < 200; i++) lines.push(`<doc id="x${i}">`, ...Array.from({ length: 1 + (i % 3) }, (_, k) => words[(i * 7 + k * 3) % 5]), "</doc>");
@@ -24,10 +25,11 @@ describe("exact", () => {
       const { docs } = await readCorpus(paths);
       const norm = docs.map((doc) => doc.tokens.map((t) => normalizeToken(t, NORM)).filter((t) => t !== null).join("\n"));
       const shards = await shardsOf(paths, exactShard);
-      const pairs = exactPairs(shards, docs.length);
-      const expected = brutePairs(docs.length, (a, b) => (norm[a] !== "" && norm[a] === norm[b] ? 1 : null), () => true);
-      expect(pairStrings(pairs.sortedKeys(), docs.length, (a, b) => pairs.similarity(a, b))).toEqual(expected);
-      expect(expected.length).toBeGreaterThan(5);
+      const graph = exactGraph(shards, docs.length);
+      const expected = bruteFirstOf(docs.length, (d) => norm[d] !== "", (a, b) => norm[a] === norm[b]);
+      expect(Array.from(graph.firstOf)).toEqual(expected);
+      expect(expected.filter((f, d) => f !== d && f !== NO_DOC).length).toBeGreaterThan(5);
+      expect(graph.edges.length).toBe(0);
     }
   });
 });

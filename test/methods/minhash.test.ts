@@ -1,4 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WorkerPool } from "../../src/coordinator/pool.js";
+import { ALL_PAIRS_BUCKET, NEIGHBOURS } from "../../src/methods/bucket-candidates.js";
+import type { FeatureOptions } from "../../src/methods/method-options.js";
+import { minhashGraph } from "../../src/methods/minhash-search.js";
+import { minhashShard } from "../../src/methods/minhash.js";
+import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
+import { bruteClusters, bruteLeaderClusters, brutePairs, edgeStrings, FEATURES, firstOfByKey, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";
 import { hashString } from "../../src/features/hash.js";
 import { windowHash, windowHashes } from "../../src/methods/shingle-hash.js";
 import { bandsForThreshold, candidateProbability, resolveBands } from "../../src/methods/lsh-bands.js";
@@ -117,5 +127,55 @@ describe("LSH bands", () => {
     expect(resolveBands(0.8, 128, 16, 8)).toEqual({ bands: 16, rows: 8 });
     expect(resolveBands(0.8, 128, 32)).toEqual({ bands: 32, rows: 4 });
     expect(() => resolveBands(0.8, 128, 20, 8)).toThrow(VertdupError);
+  });
+});
+
+describe("minhashGraph (pool verification) against brute force", () => {
+  const dir = mkdtempSync(join(tmpdir(), "vertdup-minhash-"));
+  const pool = new WorkerPool("methods", 1);
+  afterAll(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+    cleanupVerts();
+  });
+  let runs = 0;
+
+  /** Shards (sets files in a work directory of their own), exact shingle sets and a search. */
+  async function prepare(paths: string[], options: Partial<FeatureOptions>) {
+    const workdir = join(dir, `w${runs++}`);
+    mkdirSync(join(workdir, "methods"), { recursive: true });
+    const shards = await shardsOf(paths, minhashShard, options, workdir, 1 << 16);
+    const { docs } = await readCorpus(paths);
+    const sets = docs.map((d) => shingleSet(d.tokens, options.shingleSize ?? FEATURES.shingleSize, NORM));
+    const n = docs.length;
+    const search = (allPairsBucket: number) => minhashGraph(shards, { documents: n, bands: FEATURES.bands, threshold: 0.8, memory: 1 << 30, workdir, pool, allPairsBucket });
+    const J = (a: number, b: number) => sortedJaccard(sets[a], 0, sets[a].length, sets[b], 0, sets[b].length);
+    return { n, sets, search, J };
+  }
+
+  it("groups identical sets; edges are exact Jaccard ≥ threshold between leaders; clusters equal brute force", async () => {
+    for (const paths of [[writeVert(nearDuplicateCorpus(300, 5, 30), "plain")], ["data-samples/sample.vert.gz"]]) {
+      const { n, sets, search, J } = await prepare(paths, {});
+      const { graph } = await search(Infinity);
+      expect(Array.from(graph.firstOf)).toEqual(firstOfByKey(sets.map((s) => (s.length === 0 ? null : s.join()))));
+      const leaders = leaderSet(graph);
+      const truth = brutePairs(n, J, (j) => j >= 0.8, (d) => leaders.has(d));
+      const found = edgeStrings(graph);
+      for (const e of found) expect(truth).toContain(e);
+      expect(found.length).toBeGreaterThanOrEqual(0.9 * truth.length);
+      const clusters = bruteClusters(n, (a, b) => sets[a].length > 0 && J(a, b) >= 0.8);
+      for (const bound of [2, ALL_PAIRS_BUCKET]) expect(graphClusters((await search(bound)).graph)).toEqual(clusters);
+    }
+  });
+
+  it("joins 10,000 near copies differing in a header paragraph with O(copies) candidates, as brute force does", async () => {
+    const { n, sets, search, J } = await prepare([writeVert(headerCopiesCorpus(10_000, 1000), "plain")], { shingleSize: 3 });
+    const { graph, candidates } = await search(ALL_PAIRS_BUCKET);
+    expect(Array.from(graph.firstOf)).toEqual(firstOfByKey(sets.map((s) => (s.length === 0 ? null : s.join()))));
+    // 1 + NEIGHBOURS candidates per leader of a large bucket, where all pairs of the 1000 copies' leaders are 5·10^5.
+    expect(candidates).toBeLessThan((2 + NEIGHBOURS) * leaderSet(graph).size);
+    const clusters = graphClusters(graph);
+    expect(clusters).toEqual(bruteLeaderClusters(graph, (a, b) => J(a, b) >= 0.8));
+    expect(new Set(clusters).size).toBe(n - 10_000 + 1);
   });
 });

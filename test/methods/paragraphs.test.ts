@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { hashSequence, hashString } from "../../src/features/hash.js";
 import { sortedJaccard } from "../../src/methods/jaccard.js";
-import { paragraphPairs, paragraphSets, paragraphShard, shortLongPairs } from "../../src/methods/paragraphs.js";
+import { CorpusSets, paragraphGraph, paragraphSets, paragraphShard, shortLongPairs } from "../../src/methods/paragraphs.js";
+import { ALL_PAIRS_BUCKET } from "../../src/methods/bucket-candidates.js";
 import { emptyWarnings, parseChunk, type VerticalDoc } from "../../src/corpus/vertical.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
-import { brutePairs, nearDuplicateCorpus, pairStrings, shardsOf } from "./features.js";
+import { bruteClusters, bruteFirstOf, bruteLeaderClusters, brutePairs, edgeStrings, firstOfByKey, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";
 
 afterAll(cleanupVerts);
 const NORM = { lowercase: true, keepNumbers: false };
@@ -36,7 +37,7 @@ describe("paragraph fingerprints", () => {
   });
 });
 
-describe("paragraphPairs and shortLongPairs equal brute force", () => {
+describe("paragraphGraph and shortLongPairs equal brute force", () => {
   for (const [name, paths] of [
     ["random", () => [writeVert(nearDuplicateCorpus(250, 3, 12), "zst")]],
     ["real", () => ["data-samples/sample.vert.gz"]],
@@ -45,20 +46,50 @@ describe("paragraphPairs and shortLongPairs equal brute force", () => {
       const shortTokens = name === "random" ? 8 : 40;
       const shards = await shardsOf(paths(), paragraphShard, { shortTokens });
       const { docs } = await readCorpus(paths(), 1 << 20, { paragraphs: true });
+      const n = docs.length;
       const sets = docs.map((d) => paragraphSets(d, shortTokens, NORM));
       const J = (a: Float64Array, b: Float64Array) => sortedJaccard(a, 0, a.length, b, 0, b.length);
+      let edgesSeen = 0;
       for (const t of [0.5, 0.8]) {
-        const { pairs } = paragraphPairs(shards, docs.length, t);
-        const expected = brutePairs(docs.length, (a, b) => J(sets[a].long, sets[b].long), (j) => j >= t);
-        expect(pairStrings(pairs.sortedKeys(), docs.length, (a, b) => pairs.similarity(a, b))).toEqual(expected);
+        const { graph } = paragraphGraph(shards, n, t, Infinity);
+        expect(Array.from(graph.firstOf)).toEqual(bruteFirstOf(n, (d) => sets[d].long.length > 0, (a, b) => J(sets[a].long, sets[b].long) === 1));
+        const leaders = leaderSet(graph);
+        const edges = brutePairs(n, (a, b) => J(sets[a].long, sets[b].long), (j) => j >= t, (d) => leaders.has(d));
+        expect(edgeStrings(graph)).toEqual(edges);
+        edgesSeen += edges.length;
+        const truth = bruteClusters(n, (a, b) => J(sets[a].long, sets[b].long) >= t);
+        for (const bound of [2, ALL_PAIRS_BUCKET]) expect(graphClusters(paragraphGraph(shards, n, t, bound).graph)).toEqual(truth);
+        // short-long expands the groups and edges into every document pair of the brute force.
+        const expected = brutePairs(n, (a, b) => J(sets[a].long, sets[b].long), (j) => j >= t);
         expect(expected.length).toBeGreaterThan(3);
-        const sl = shortLongPairs(shards, docs.length, t).map((p) => `${p.a}:${p.b}`);
         const slExpected = expected
           .map((s) => s.split("=")[0].split(":").map(Number))
           .filter(([a, b]) => sets[a].short.length + sets[b].short.length > 0 && J(sets[a].short, sets[b].short) < t)
           .map(([a, b]) => `${a}:${b}`);
-        expect(sl).toEqual(slExpected);
+        expect(shortLongPairs(shards, n, t, 0, Infinity).map((p) => `${p.a}:${p.b}`)).toEqual(slExpected);
+        expect(shortLongPairs(shards, n, t).map((p) => `${p.a}:${p.b}`)).toEqual(slExpected);
       }
+      // The real sample's long-paragraph duplicates are all exact: its edges are empty.
+      if (name === "random") expect(edgesSeen).toBeGreaterThan(3);
     });
   }
+
+  it("short-long refuses more document pairs than the limit", async () => {
+    const shards = await shardsOf([writeVert(headerCopiesCorpus(100, 1), "plain")], paragraphShard, { shortTokens: 3 });
+    expect(() => shortLongPairs(shards, 111, 0.8, 4000)).toThrow(/4950 document pairs to compare, more than --pairs-limit 4000/);
+    expect(shortLongPairs(shards, 111, 0.8, 4950)).toEqual([]);
+  });
+
+  it("joins 10,000 near copies differing in a header paragraph with O(copies) candidates, as brute force does", async () => {
+    const shards = await shardsOf([writeVert(headerCopiesCorpus(10_000, 1000), "plain")], paragraphShard, { shortTokens: 3 }, "/nonexistent", 1 << 20);
+    const n = shards.reduce((s, x) => s + x.ids.length, 0);
+    const sets = new CorpusSets(shards.map((s) => s.long));
+    const key = (d: number) => (sets.size(d) === 0 ? null : sets.values.subarray(sets.starts[d], sets.starts[d + 1]).join());
+    const { graph, candidates } = paragraphGraph(shards, n, 0.8);
+    expect(Array.from(graph.firstOf)).toEqual(firstOfByKey(Array.from({ length: n }, (_, d) => key(d))));
+    expect(paragraphGraph(shards, n, 0.8, Infinity).candidates).toBeGreaterThan(10 * candidates);
+    const clusters = graphClusters(graph);
+    expect(clusters).toEqual(bruteLeaderClusters(graph, (a, b) => sets.jaccard(a, b) >= 0.8));
+    expect(new Set(clusters).size).toBe(1 + 1000);
+  });
 });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentReporter } from "../../src/coordinator/progress.js";
@@ -17,8 +17,8 @@ afterAll(() => {
 const EXEC = { workers: 2, quiet: true, chunkBytes: 1 << 16 };
 const NORM = { lowercase: true, keepNumbers: false };
 
-function run(method: MethodRun["method"], threshold = 0.8, memory = 2 ** 31): MethodRun {
-  return { method, features: FEATURES, search: { threshold, maxDistance: 5, memory }, keep: "longest" };
+function run(method: MethodRun["method"], threshold = 0.8, memory = 2 ** 31, pairs: MethodRun["pairs"] = { mode: "edges", limit: 0 }): MethodRun {
+  return { method, features: FEATURES, search: { threshold, maxDistance: 5, memory }, keep: "longest", pairs };
 }
 
 function readPairs(outdir: string): Map<string, number> {
@@ -31,7 +31,8 @@ describe("runMethod (pool, files, manifest)", () => {
   it("minhash: every reported similarity is the exact Jaccard ≥ threshold; recall of the exact set is high", async () => {
     const input = "data-samples/sample.vert.gz";
     const out = join(dir, "minhash");
-    const m = await runMethod([input], join(dir, "work-mh"), out, run("minhash"), EXEC, silentReporter);
+    // --pairs all: every document pair of the groups and edges, to compare with all exact pairs.
+    const m = await runMethod([input], join(dir, "work-mh"), out, run("minhash", 0.8, 2 ** 31, { mode: "all", limit: 0 }), EXEC, silentReporter);
     const { docs } = await readCorpus([input]);
     const sets = docs.map((d) => shingleSet(d.tokens, 5, NORM));
     const truth = new Map<string, number>();
@@ -57,7 +58,7 @@ describe("runMethod (pool, files, manifest)", () => {
       for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
         const out = join(dir, `inv-${method}-${chunkBytes}`);
         await runMethod(["data-samples/sample.vert.gz"], join(dir, `w-${method}-${chunkBytes}`), out, run(method), { workers, quiet: true, chunkBytes }, silentReporter);
-        outputs.push(readFileSync(join(out, "pairs.tsv"), "utf8") + readFileSync(join(out, "clusters.tsv"), "utf8"));
+        outputs.push(["groups.tsv", "pairs.tsv", "clusters.tsv"].map((f) => readFileSync(join(out, f), "utf8")).join(""));
       }
     }
     expect(outputs.slice(4)).toEqual(outputs.slice(0, 4));
@@ -68,7 +69,7 @@ describe("runMethod (pool, files, manifest)", () => {
     const blocks: number[] = [];
     for (const memory of [2 ** 31, 1 << 15]) {
       const out = join(dir, `mh-memory-${memory}`);
-      const m = await runMethod(["data-samples/sample.vert.gz"], join(dir, `w-mh-memory-${memory}`), out, run("minhash", 0.5, memory), EXEC, silentReporter);
+      const m = await runMethod(["data-samples/sample.vert.gz"], join(dir, `w-mh-memory-${memory}`), out, run("minhash", 0.5, memory, { mode: "all", limit: 0 }), EXEC, silentReporter);
       blocks.push(m.counts.verifyBlocks ?? -1);
       outputs.push(readFileSync(join(out, "pairs.tsv"), "utf8"));
     }
@@ -77,6 +78,25 @@ describe("runMethod (pool, files, manifest)", () => {
     expect(outputs[0].split("\n").length).toBeGreaterThan(50);
     expect(outputs[1]).toBe(outputs[0]);
   });
+
+  it("takes seconds for a group of 200,000 identical documents, with outputs linear in it", async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 200_000; i++) lines.push(`<doc id="d${i}">\nnot\nfound\nhere\n</doc>`);
+    for (let i = 0; i < 20; i++) lines.push(`<doc id="u${i}">\n${Array.from({ length: 12 }, (_, k) => `u${i}w${k}`).join("\n")}\n</doc>`);
+    const input = writeVert(lines.join("\n") + "\n", "plain");
+    const started = Date.now();
+    for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
+      const out = join(dir, `copies-${method}`);
+      const copies = { ...run(method), features: { ...FEATURES, shortTokens: 3 } };
+      const m = await runMethod([input], join(dir, `w-copies-${method}`), out, copies, EXEC, silentReporter);
+      expect(m.clusters).toMatchObject({ clusters: 1, documentsInClusters: 200_000, duplicates: 199_999 });
+      expect(m.counts.candidates).toBeLessThan(1000);
+      const sizes = ["groups.tsv", "pairs.tsv", "clusters.tsv"].map((f) => statSync(join(out, f)).size);
+      expect(sizes[1]).toBeLessThan(1000);
+      expect(sizes[0] + sizes[2]).toBeLessThan(200_000 * 50);
+    }
+    expect(Date.now() - started).toBeLessThan(120_000);
+  }, 180_000);
 
   it("stops with file:line on bad input", async () => {
     const bad = writeVert('<doc id="a">\nx\n<doc id="b">\ny\n</doc>\n', "plain");

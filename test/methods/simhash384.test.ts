@@ -1,9 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { simhash384, simhashDistance, simhashPairs, simhashShard, SIMHASH_WORDS } from "../../src/methods/simhash384.js";
+import fc from "fast-check";
+import { simhash384, simhashDistance, simhashGraph, simhashShard, SIMHASH_WORDS } from "../../src/methods/simhash384.js";
+import { ALL_PAIRS_BUCKET } from "../../src/methods/bucket-candidates.js";
 import { VertdupError } from "../../src/util/errors.js";
+import { concatU32 } from "../../src/util/typed-arrays.js";
 import { cleanupVerts, writeVert } from "../helpers/vert.js";
-import { brutePairs, nearDuplicateCorpus, pairStrings, shardsOf } from "./features.js";
+import { bruteClusters, bruteLeaderClusters, firstOfByKey, bruteFirstOf, brutePairs, edgeStrings, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";
 
 afterAll(cleanupVerts);
 const NORM = { lowercase: true, keepNumbers: false };
@@ -21,6 +24,25 @@ describe("simhash384", () => {
     expect(simhash384([",", "42"], NORM)).toBeNull();
   });
 
+  it("equals the ±1 sums of its definition (bit-sliced counters), for any multiset of tokens", () => {
+    const reference = (tokens: string[]) => {
+      const sums = new Int32Array(384);
+      for (const t of tokens) {
+        const d = createHash("sha384").update(t).digest();
+        for (let i = 0; i < 384; i++) sums[i] += (d[i >> 3] >> (7 - (i & 7))) & 1 ? 1 : -1;
+      }
+      const out = new Uint32Array(12);
+      for (let i = 0; i < 384; i++) if (sums[i] > 0) out[i >> 5] |= 1 << (31 - (i & 31));
+      return Array.from(out);
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("a", "b", "c", "d", "e", "f", "g"), { minLength: 1, maxLength: 300 }), (tokens) => {
+        expect(Array.from(simhash384(tokens, NORM) as Uint32Array)).toEqual(reference(tokens));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("counts differing bits", () => {
     const words = new Uint32Array(24);
     words[12] = 0b1011;
@@ -30,7 +52,7 @@ describe("simhash384", () => {
   });
 });
 
-describe("simhashPairs equals brute force", () => {
+describe("simhashGraph equals brute force", () => {
   const check = async (text: string | string[], maxDistance: number) => {
     const paths = Array.isArray(text) ? text : [writeVert(text, "plain")];
     const shards = await shardsOf(paths, simhashShard);
@@ -41,15 +63,20 @@ describe("simhashPairs equals brute force", () => {
       words.set(s.simhashes, s.firstDoc * SIMHASH_WORDS);
       empty.set(s.empty, s.firstDoc);
     }
-    const pairs = simhashPairs(shards, n, maxDistance);
-    const found = pairStrings(pairs.sortedKeys(), n, (a, b) => pairs.similarity(a, b));
-    const expected = brutePairs(
-      n,
-      (a, b) => (empty[a] || empty[b] ? null : simhashDistance(words, a * 12, b * 12)),
-      (d) => d <= maxDistance,
-    ).map((s) => s.replace(/=(.*)$/, (_, d) => `=${(1 - Number(d) / 384).toFixed(6)}`));
-    expect(found).toEqual(expected);
-    return found.length;
+    const distance = (a: number, b: number) => simhashDistance(words, a * 12, b * 12);
+    // Every pair of every bucket: the edges are all leader pairs within the distance.
+    const { graph } = simhashGraph(shards, n, maxDistance, Infinity);
+    expect(Array.from(graph.firstOf)).toEqual(bruteFirstOf(n, (d) => !empty[d], (a, b) => distance(a, b) === 0));
+    const leaders = leaderSet(graph);
+    const expected = brutePairs(n, distance, (d) => d <= maxDistance, (d) => leaders.has(d)).map((s) =>
+      s.replace(/=(.*)$/, (_, d) => `=${(1 - Number(d) / 384).toFixed(6)}`),
+    );
+    expect(edgeStrings(graph)).toEqual(expected);
+    // Buckets bounded down to 2 leaders still give the clusters of all document pairs.
+    let similarPairs = 0;
+    const truth = bruteClusters(n, (a, b) => !empty[a] && !empty[b] && distance(a, b) <= maxDistance && ++similarPairs > 0);
+    for (const bound of [2, ALL_PAIRS_BUCKET]) expect(graphClusters(simhashGraph(shards, n, maxDistance, bound).graph)).toEqual(truth);
+    return similarPairs;
   };
 
   it("on random near-duplicates, for several distances", async () => {
@@ -62,6 +89,21 @@ describe("simhashPairs equals brute force", () => {
   });
 
   it("refuses a distance the pigeonhole cannot guarantee", () => {
-    expect(() => simhashPairs([], 0, 12)).toThrow(VertdupError);
+    expect(() => simhashGraph([], 0, 12)).toThrow(VertdupError);
+  });
+
+  it("joins 10,000 near copies differing in a header paragraph with O(copies) candidates, as brute force does", async () => {
+    const shards = await shardsOf([writeVert(headerCopiesCorpus(10_000, 1000), "plain")], simhashShard, {}, "/nonexistent", 1 << 20);
+    const n = shards.reduce((s, x) => s + x.ids.length, 0);
+    const words = concatU32(shards.map((s) => s.simhashes));
+    const empty = shards.flatMap((s) => Array.from(s.empty));
+    const { graph, candidates } = simhashGraph(shards, n, 5);
+    expect(Array.from(graph.firstOf)).toEqual(firstOfByKey(empty.map((e, d) => (e ? null : words.subarray(12 * d, 12 * d + 12).join()))));
+    // At most ALL_PAIRS_BUCKET / 2 candidates per leader and block, where m(m−1)/2 would be 5·10^7.
+    expect(candidates).toBeLessThan((SIMHASH_WORDS * ALL_PAIRS_BUCKET * leaderSet(graph).size) / 2);
+    expect(simhashGraph(shards, n, 5, Infinity).candidates).toBeGreaterThan(2 * candidates);
+    const clusters = graphClusters(graph);
+    expect(clusters).toEqual(bruteLeaderClusters(graph, (a, b) => simhashDistance(words, 12 * a, 12 * b) <= 5));
+    expect(new Set(clusters).size).toBeLessThan(n / 2);
   });
 });
