@@ -157,6 +157,8 @@ describe("each command shows and accepts only the options it uses (#12 item 16)"
     const r = vertdup(["run", input, "-o", out, "--quiet", "--workers", "1", "--method", "minhash", "--shingle-size", "2", "--threshold", "0.5", "--num-perm", "64", "--seed", "3", "--memory", "64M"]);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.status).toBe(0);
-    expect(readFileSync(join(out, "pairs.tsv"), "utf8")).toBe("doc_a\tdoc_b\tsimilarity\na\tb\t1.0000\n");
+    // a and b have the same shingle set: one identity group, no edge between groups.
+    expect(readFileSync(join(out, "pairs.tsv"), "utf8")).toBe("doc_a\tdoc_b\tsimilarity\n");
+    expect(readFileSync(join(out, "groups.tsv"), "utf8")).toMatch(/^group\tdoc\tordinal\n1\ta\t1\n1\tb\t2\n$/);
   });
 });
