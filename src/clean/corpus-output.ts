@@ -3,7 +3,7 @@ import type { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CompressStream } from "zstd-napi";
 import { compressionOf } from "../corpus/open-input.js";
-import { openAtomic } from "../util/atomic.js";
+import { drained, openAtomic } from "../util/atomic.js";
 
 /**
  * A corpus file being written: compressed as its name says (.gz, .zst), under a temporary
@@ -30,7 +30,7 @@ export class CorpusOutput {
 
   /** Writes bytes; resolves when the stream can take more (back-pressure). */
   async write(bytes: Uint8Array): Promise<void> {
-    if (!this.sink.write(bytes)) await new Promise<void>((resolve) => this.sink.once("drain", resolve));
+    if (!this.sink.write(bytes)) await drained(this.sink);
   }
 
   async commit(): Promise<void> {

@@ -1,57 +1,271 @@
-import { createWriteStream, type WriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { closeSync, createWriteStream, fstatSync, openSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
+import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import writeFileAtomic from "write-file-atomic";
-
-/** Writes a whole file under a temporary name, fsyncs it and renames it into place. */
-export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await writeFileAtomic(path, asBuffer(data));
-}
+import { dirname } from "node:path";
+import type { Writable } from "node:stream";
+import { VertdupError } from "./errors.js";
 
 /**
- * `writeAtomic` without fsync, blocking: for a worker's scratch files, where awaiting the
- * write would leave the thread idle (a Piscina worker takes no other task meanwhile).
+ * The one writer of every file vertdup puts in place: written under a temporary name,
+ * checked to hold every byte, fsynced, renamed, and its directory fsynced, so that a
+ * completion marker can never outlive the data it vouches for. Temporary files not yet
+ * committed are removed when the process exits (an error, a signal), so that a failed
+ * write never leaves a large `.tmp` behind.
  */
-export function writeScratchSync(path: string, data: Uint8Array): void {
-  writeFileAtomic.sync(path, asBuffer(data), { fsync: false });
+const pending = new Set<string>();
+let hooked = false;
+
+function track(tmp: string): void {
+  if (!hooked) {
+    process.on("exit", removePendingTemporaries);
+    hooked = true;
+  }
+  pending.add(tmp);
 }
 
-function asBuffer(data: string | Uint8Array): string | Buffer {
-  return typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-}
-
-/**
- * A file written as a stream under a temporary name; `commit` renames it into place,
- * `abort` removes it. A crash in between leaves only the temporary name behind.
- */
-export interface AtomicStream {
-  stream: WriteStream;
-  commit(): Promise<void>;
-  abort(): Promise<void>;
+/** Removes every temporary file of this process not yet renamed into place. */
+export function removePendingTemporaries(): void {
+  for (const tmp of pending) rmSync(tmp, { force: true });
+  pending.clear();
 }
 
 export function temporaryName(path: string): string {
   return `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
 }
 
+const PROBLEMS: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "read-only file system",
+  ENOTDIR: "a component of the path is not a directory",
+  EISDIR: "is a directory",
+  ENOENT: "no such directory",
+  EIO: "input/output error",
+};
+
+/** `err` as a system error's code, if it has one. */
+export function errorCode(err: unknown): string | undefined {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === "string" ? (err as NodeJS.ErrnoException).code : undefined;
+}
+
+/** A system error as the user reads it: `no space left on the device (ENOSPC)`. */
+export function describeSystemError(err: unknown): string {
+  const code = errorCode(err);
+  if (code === undefined) return err instanceof Error ? err.message : String(err);
+  return PROBLEMS[code] !== undefined ? `${PROBLEMS[code]} (${code})` : code;
+}
+
+/** `path: cannot write (problem)`; a VertdupError passes through unchanged. */
+export function writeError(path: string, err: unknown): Error {
+  if (err instanceof VertdupError) return err;
+  if (errorCode(err) === undefined && !(err instanceof ShortWrite)) return err instanceof Error ? err : new Error(String(err));
+  return new VertdupError(`${path}: cannot write (${describeSystemError(err)})`);
+}
+
+class ShortWrite extends Error {
+  constructor(expected: number, written: number) {
+    super(`${written} of ${expected} bytes written`);
+  }
+}
+
+function asBytes(data: string | Uint8Array): Uint8Array {
+  return typeof data === "string" ? Buffer.from(data, "utf8") : data;
+}
+
+/** Makes a rename in `dir` durable; file systems that cannot fsync a directory are let be. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, "r");
+    await handle.sync();
+  } catch (err) {
+    if (!["EINVAL", "ENOTSUP", "EISDIR", "EBADF", "EPERM"].includes(errorCode(err) ?? "")) throw err;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Fsyncs the committed bytes of `tmp` and checks that the file holds all `expected` of them. */
+async function syncAndCheck(tmp: string, expected: number): Promise<void> {
+  const handle = await open(tmp, "r");
+  try {
+    await handle.sync();
+    const { size } = await handle.stat();
+    if (size !== expected) throw new ShortWrite(expected, size);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function putInPlace(tmp: string, path: string): Promise<void> {
+  await rename(tmp, path);
+  pending.delete(tmp);
+  await syncDirectory(dirname(path));
+}
+
+/** Writes a whole file: every byte written and checked, fsynced, renamed into place. */
+export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const bytes = asBytes(data);
+  const tmp = temporaryName(path);
+  track(tmp);
+  try {
+    const handle = await open(tmp, "wx");
+    try {
+      for (let done = 0; done < bytes.length; ) {
+        const { bytesWritten } = await handle.write(bytes, done, bytes.length - done);
+        if (bytesWritten === 0) throw new ShortWrite(bytes.length, done);
+        done += bytesWritten;
+      }
+    } finally {
+      await handle.close();
+    }
+    await syncAndCheck(tmp, bytes.length);
+    await putInPlace(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    pending.delete(tmp);
+    throw writeError(path, err);
+  }
+}
+
+/**
+ * `writeAtomic` without fsync, blocking: for a worker's scratch files, which no marker
+ * vouches for and where awaiting the write would leave the thread idle (a Piscina worker
+ * takes no other task meanwhile). Every byte is still written and checked before the rename.
+ */
+export function writeScratchSync(path: string, data: Uint8Array): void {
+  const tmp = temporaryName(path);
+  track(tmp);
+  try {
+    const fd = openSync(tmp, "wx");
+    try {
+      for (let done = 0; done < data.length; ) {
+        const written = writeSync(fd, data, done, data.length - done);
+        if (written === 0) throw new ShortWrite(data.length, done);
+        done += written;
+      }
+      const { size } = fstatSync(fd);
+      if (size !== data.length) throw new ShortWrite(data.length, size);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+    pending.delete(tmp);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    pending.delete(tmp);
+    throw writeError(path, err);
+  }
+}
+
+/**
+ * Resolves once `stream` can take more (its `drain`); rejects if it fails or is destroyed
+ * first, where a bare `once("drain")` would wait for ever.
+ */
+export function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const off = () => {
+      stream.off("drain", onDrain);
+      stream.off("error", onError);
+      stream.off("close", onClose);
+    };
+    const onDrain = () => (off(), resolve());
+    const onError = (err: Error) => (off(), reject(err));
+    const onClose = () => (off(), reject(stream.errored ?? new Error("stream closed before it drained")));
+    stream.on("drain", onDrain);
+    stream.on("error", onError);
+    stream.on("close", onClose);
+  });
+}
+
+/**
+ * A file written as a stream under a temporary name; `commit` checks, fsyncs and renames it
+ * into place, `abort` removes it. A crash in between leaves only the temporary name behind
+ * (and an exit of this process removes that too).
+ */
+export interface AtomicStream {
+  stream: WriteStream;
+  /** Writes `chunk`, resolving when the stream can take more (back-pressure); rejects on failure. */
+  write(chunk: Uint8Array | string): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * A file written by positional writes through its handle, under a temporary name;
+ * `commit(size)` checks that it holds `size` bytes, fsyncs and renames it into place.
+ */
+export interface AtomicHandle {
+  handle: FileHandle;
+  commit(size: number): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export async function openAtomicHandle(path: string): Promise<AtomicHandle> {
+  const tmp = temporaryName(path);
+  track(tmp);
+  let handle: FileHandle;
+  try {
+    handle = await open(tmp, "wx");
+  } catch (err) {
+    pending.delete(tmp);
+    throw writeError(path, err);
+  }
+  const discard = async () => {
+    await handle.close().catch(() => undefined);
+    await rm(tmp, { force: true });
+    pending.delete(tmp);
+  };
+  return {
+    handle,
+    async commit(size) {
+      try {
+        await handle.close();
+        await syncAndCheck(tmp, size);
+        await putInPlace(tmp, path);
+      } catch (err) {
+        await discard();
+        throw writeError(path, err);
+      }
+    },
+    abort: discard,
+  };
+}
+
 export function openAtomic(path: string): AtomicStream {
   const tmp = temporaryName(path);
-  const stream = createWriteStream(tmp);
+  track(tmp);
+  const stream = createWriteStream(tmp, { flags: "wx" });
   const finished = new Promise<void>((resolve, reject) => {
-    stream.on("close", resolve);
+    stream.on("close", () => (stream.errored ? reject(stream.errored) : resolve()));
     stream.on("error", reject);
   });
+  finished.catch(() => undefined);
+  const discard = async () => {
+    stream.destroy();
+    await finished.catch(() => undefined);
+    await rm(tmp, { force: true });
+    pending.delete(tmp);
+  };
   return {
     stream,
+    async write(chunk) {
+      if (stream.errored) throw writeError(path, stream.errored);
+      if (!stream.write(chunk)) await drained(stream).catch((err: unknown) => Promise.reject(writeError(path, err)));
+    },
     async commit() {
-      stream.end();
-      await finished;
-      await rename(tmp, path);
+      try {
+        stream.end();
+        await finished;
+        await syncAndCheck(tmp, stream.bytesWritten);
+        await putInPlace(tmp, path);
+      } catch (err) {
+        await discard();
+        throw writeError(path, err);
+      }
     },
-    async abort() {
-      stream.destroy();
-      await finished.catch(() => undefined);
-      await rm(tmp, { force: true });
-    },
+    abort: discard,
   };
 }
