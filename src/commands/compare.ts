@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { writeAtomic } from "../util/atomic.js";
+import { refuseOverwritingInputs } from "../util/output-dir.js";
 import type { Argv } from "yargs";
 import { comparePairs, formatReport } from "../eval/compare.js";
 import { readPairsFile } from "../eval/pairs-file.js";
@@ -35,6 +36,7 @@ export const compareCommand = {
     for (const name of ["reference-threshold", "candidate-threshold"] as const) {
       if (!(a[name] >= 0 && a[name] <= 1)) throw new VertdupError(`--${name} must be in [0, 1], got ${a[name]}`);
     }
+    if (a.json !== undefined) await refuseOverwritingInputs([a.json], [a.reference, a.candidate]);
     const [reference, candidate] = await Promise.all([readPairsFile(a.reference), readPairsFile(a.candidate)]);
     const scorer = a["vectors-workdir"] === undefined ? undefined : await WorkdirSimilarities.load(a["vectors-workdir"]);
     const report = comparePairs(
@@ -46,7 +48,7 @@ export const compareCommand = {
     const json = JSON.stringify(report, null, 2) + "\n";
     if (a.json === "-") process.stdout.write(json);
     else {
-      if (a.json !== undefined) await writeFile(a.json, json);
+      if (a.json !== undefined) await writeAtomic(a.json, json);
       process.stdout.write(formatReport(report));
     }
   },

@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { executionOptionsFrom, withPairsOptions, withResumeOption, plebOptionsFrom, withExecutionOptions, withPlebOptions } from "../cli-options.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
+import { takeWorkdir } from "../coordinator/workdir-use.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { runSummary } from "./summary.js";
 import { KEEP_OPTION } from "../methods/method-cli.js";
@@ -20,7 +21,8 @@ export const plebCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), { keep: a.keep, reference: a.reference, resume: a.resume });
+    const lock = await takeWorkdir(a.w, { create: false });
+    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), { keep: a.keep, reference: a.reference, resume: a.resume }).finally(() => lock.release());
     process.stdout.write(runSummary(a.o, manifest) + "\n");
   },
 };

@@ -1,14 +1,13 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { executionOptionsFrom, inputPaths, withPairsOptions, withResumeOption, plebOptionsFrom, prepareOptionsFrom, withExecutionOptions, withPlebOptions, withPrepareOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
+import { useWorkdir } from "../coordinator/workdir-use.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { methodDefaults, methodRunFrom, withMethodOptions } from "../methods/method-cli.js";
 import { runMethod } from "../methods/run-method.js";
-import { ensureWritableDir } from "../util/output-dir.js";
+import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 import { VertdupError } from "../util/errors.js";
 import { methodSummary, runSummary } from "./summary.js";
 
@@ -17,6 +16,9 @@ const builder = (y: Argv) =>
     .positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" })
     .option("o", { alias: "outdir", type: "string", demandOption: true, describe: "output directory" })
     .option("w", { alias: "workdir", type: "string", describe: "work directory to keep (default: temporary, removed)" });
+
+/** The files a run writes in its output directory. */
+const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv"];
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -29,10 +31,10 @@ export const runCommand = {
     const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
     const opts = { ...parsed, "shingle-size": parsed.shingleSize };
     if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
+    await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
     await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
-    const workdir = a.w ?? (await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-")));
-    try {
+    await useWorkdir(a.w, exec.tmpDir, async (workdir) => {
       if (a.method === "lsh-cosine") {
         await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
         const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, { keep: a.keep, resume: a.resume });
@@ -41,8 +43,6 @@ export const runCommand = {
         const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
         process.stdout.write(methodSummary(a.o, manifest) + "\n");
       }
-    } finally {
-      if (a.w === undefined) await rm(workdir, { recursive: true, force: true });
-    }
+    });
   },
 };

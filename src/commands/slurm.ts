@@ -11,9 +11,11 @@ import { startPrepare } from "../coordinator/prepare.js";
 import { plebPlan } from "../coordinator/steps/pleb-step.js";
 import { KEEP_OPTION } from "../methods/method-cli.js";
 import { DEFAULT_CHUNK_BYTES } from "../options.js";
+import { takeWorkdir } from "../coordinator/workdir-use.js";
+import { activeJobs } from "../slurm/sbatch.js";
 import { runStatus } from "../slurm/status.js";
 import { runJobs, submitChain, writeBatchScripts } from "../slurm/submit.js";
-import { slurmDir, writeSlurmSettings, writeSubmittedJobs } from "../slurm/slurm-run.js";
+import { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs } from "../slurm/slurm-run.js";
 import { VertdupError } from "../util/errors.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 
@@ -44,10 +46,17 @@ async function submitRun(a: RunArgs): Promise<void> {
   const outdir = resolve(a.o);
   await ensureWritableDir(outdir);
   const pleb = plebOptionsFrom(a);
+  // Kept after this process ends: the jobs carry its token. An earlier submission's lock is
+  // taken over once none of its jobs is queued or running.
+  const lock = await takeWorkdir(workdir, {
+    create: true,
+    slurm: true,
+    slurmRunOver: async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0,
+  });
   const iterationsPerGroup = a["iterations-per-group"];
   // Re-submitting into the same work directory resumes: finished tasks are skipped.
   await startPrepare(inputs.map((i) => resolve(i)), workdir, prepareOptionsFrom(a), { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"] }, true);
-  const run = { pleb, iterationsPerGroup, keep: a.keep, outdir, tasks: a.tasks };
+  const run = { pleb, iterationsPerGroup, keep: a.keep, outdir, tasks: a.tasks, token: lock.token };
   await writeSlurmSettings(workdir, run);
   const jobs = runJobs(workdir, run, plebPlan(workdir, pleb, iterationsPerGroup).groups);
   const scripts = await writeBatchScripts(workdir, jobs, {

@@ -7,7 +7,7 @@ import { loadDocIds } from "../output/doc-ids.js";
 import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-file.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { stderrReporter, type Reporter } from "../coordinator/progress.js";
-import { ensureWritableDir } from "../util/output-dir.js";
+import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 import { VertdupError } from "../util/errors.js";
 
 /** Options shared by `similarity` and `hamming-full`. */
@@ -41,6 +41,7 @@ interface ExactArgs {
 export async function exactContext(a: ExactArgs): Promise<ExactContext> {
   if (!(a.threshold > 0 && a.threshold <= 1)) throw new VertdupError(`--threshold must be in (0, 1], got ${a.threshold}`);
   if (!Number.isInteger(a.workers) || a.workers < 1) throw new VertdupError(`--workers must be an integer >= 1, got ${a.workers}`);
+  if (a["sample-list"] !== undefined) await refuseOverwritingInputs([a.o], [a["sample-list"]]);
   const prepared = await readPrepareManifest(a.w);
   await ensureWritableDir(dirname(a.o));
   const ids = loadDocIds(a.w, prepared.counts.shards);

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
 import type { Writable } from "node:stream";
 import { VertdupError } from "./errors.js";
+import { atExit } from "./exit-cleanup.js";
 
 /**
  * The one writer of every file vertdup puts in place: written under a temporary name,
@@ -17,16 +18,12 @@ let hooked = false;
 
 function track(tmp: string): void {
   if (!hooked) {
-    process.on("exit", removePendingTemporaries);
+    atExit(() => {
+      for (const name of pending) rmSync(name, { force: true });
+    });
     hooked = true;
   }
   pending.add(tmp);
-}
-
-/** Removes every temporary file of this process not yet renamed into place. */
-export function removePendingTemporaries(): void {
-  for (const tmp of pending) rmSync(tmp, { force: true });
-  pending.clear();
 }
 
 export function temporaryName(path: string): string {

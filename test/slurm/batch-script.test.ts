@@ -30,7 +30,7 @@ describe("batch scripts", () => {
   });
 
   it("chain the phases of a run, arrays where the work splits", () => {
-    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1 }, iterationsPerGroup: 10, keep: "longest", outdir: "/shared/o", tasks: 6 }, 10);
+    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1 }, iterationsPerGroup: 10, keep: "longest", outdir: "/shared/o", tasks: 6, token: "t0" }, 10);
     expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
       ["count", 6],
       ["vocabulary", undefined],
@@ -39,6 +39,7 @@ describe("batch scripts", () => {
       ["pleb", 10],
       ["output", undefined],
     ]);
-    expect(jobs[4].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", "$SLURM_ARRAY_TASK_ID", "--count", "10"]);
+    expect(jobs[4].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", "$SLURM_ARRAY_TASK_ID", "--count", "10", "--token", "t0"]);
+    expect(jobs[5].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
   });
 });
