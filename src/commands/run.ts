@@ -32,9 +32,9 @@ export const runCommand = {
     const opts = { ...parsed, "shingle-size": parsed.shingleSize };
     if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
     await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
-    await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
     await useWorkdir(a.w, exec.tmpDir, async (workdir) => {
+      await ensureWritableDir(a.o);
       if (a.method === "lsh-cosine") {
         await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
         const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, { keep: a.keep, resume: a.resume });

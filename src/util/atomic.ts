@@ -19,7 +19,13 @@ let hooked = false;
 function track(tmp: string): void {
   if (!hooked) {
     atExit(() => {
-      for (const name of pending) rmSync(name, { force: true });
+      for (const name of pending) {
+        try {
+          rmSync(name, { force: true });
+        } catch {
+          // Never created (its directory is missing or unusable).
+        }
+      }
     });
     hooked = true;
   }
@@ -96,6 +102,12 @@ async function syncAndCheck(tmp: string, expected: number): Promise<void> {
   }
 }
 
+/** Removes a temporary file; one that could not even be created (ENOTDIR, EACCES) is no error. */
+async function discardTemporary(tmp: string): Promise<void> {
+  await rm(tmp, { force: true }).catch(() => undefined);
+  pending.delete(tmp);
+}
+
 async function putInPlace(tmp: string, path: string): Promise<void> {
   await rename(tmp, path);
   pending.delete(tmp);
@@ -121,8 +133,7 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
     await syncAndCheck(tmp, bytes.length);
     await putInPlace(tmp, path);
   } catch (err) {
-    await rm(tmp, { force: true });
-    pending.delete(tmp);
+    await discardTemporary(tmp);
     throw writeError(path, err);
   }
 }
@@ -151,7 +162,11 @@ export function writeScratchSync(path: string, data: Uint8Array): void {
     renameSync(tmp, path);
     pending.delete(tmp);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Never created.
+    }
     pending.delete(tmp);
     throw writeError(path, err);
   }
@@ -163,6 +178,10 @@ export function writeScratchSync(path: string, data: Uint8Array): void {
  */
 export function drained(stream: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (stream.destroyed) {
+      reject(stream.errored ?? new Error("stream destroyed before it drained"));
+      return;
+    }
     const off = () => {
       stream.off("drain", onDrain);
       stream.off("error", onError);
@@ -212,8 +231,7 @@ export async function openAtomicHandle(path: string): Promise<AtomicHandle> {
   }
   const discard = async () => {
     await handle.close().catch(() => undefined);
-    await rm(tmp, { force: true });
-    pending.delete(tmp);
+    await discardTemporary(tmp);
   };
   return {
     handle,
@@ -243,8 +261,7 @@ export function openAtomic(path: string): AtomicStream {
   const discard = async () => {
     stream.destroy();
     await finished.catch(() => undefined);
-    await rm(tmp, { force: true });
-    pending.delete(tmp);
+    await discardTemporary(tmp);
   };
   return {
     stream,
