@@ -189,14 +189,16 @@ describe("clear errors for unusable paths and full disks (#12.13)", () => {
     if (typeof full !== "string") full.unmount();
   });
 
-  it.skipIf(typeof full === "string")("a work directory on a full device: path: no space left, exit 1, no temporary left", () => {
-    const dir = (full as { dir: string }).dir;
-    const r = vertdup(["run", "data-samples/kjv-3000.vert.gz", "-w", join(dir, "w"), "-o", join(tempDir(), "o"), ...FAST]);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/: cannot write \(no space left on the device \(ENOSPC\)\)/);
-    expect(r.stderr).not.toMatch(NO_STACK);
-    expect(readdirSync(join(dir, "w"), { recursive: true }).filter((f) => String(f).includes(".tmp-"))).toEqual([]);
-  }, 60_000);
+  for (const method of ["lsh-cosine", "minhash"]) {
+    it.skipIf(typeof full === "string")(`--method ${method} with its work directory on a full device: path: no space left, exit 1, no temporary left`, () => {
+      const work = join((full as { dir: string }).dir, method);
+      const r = vertdup(["run", "data-samples/kjv-3000.vert.gz", "--method", method, "-w", work, "-o", join(tempDir(), "o"), ...FAST]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/: cannot write \(no space left on the device \(ENOSPC\)\)/);
+      expect(r.stderr).not.toMatch(NO_STACK);
+      expect(readdirSync(work, { recursive: true }).filter((f) => String(f).includes(".tmp-"))).toEqual([]);
+    }, 60_000);
+  }
 
   it.skipIf(typeof full === "string")("clean onto a full device: no large .tmp keeps the disk full", () => {
     const dir = (full as { dir: string }).dir;
