@@ -90,13 +90,18 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Fsyncs the committed bytes of `tmp` and checks that the file holds all `expected` of them. */
-async function syncAndCheck(tmp: string, expected: number): Promise<void> {
+/** Fsyncs a written file and checks that it holds all `expected` bytes. */
+async function syncAndCheck(handle: FileHandle, expected: number): Promise<void> {
+  await handle.sync();
+  const { size } = await handle.stat();
+  if (size !== expected) throw new ShortWrite(expected, size);
+}
+
+/** `syncAndCheck` for a file its writer has closed (a stream): fsync through a new descriptor. */
+async function syncAndCheckClosed(tmp: string, expected: number): Promise<void> {
   const handle = await open(tmp, "r");
   try {
-    await handle.sync();
-    const { size } = await handle.stat();
-    if (size !== expected) throw new ShortWrite(expected, size);
+    await syncAndCheck(handle, expected);
   } finally {
     await handle.close();
   }
@@ -127,10 +132,10 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
         if (bytesWritten === 0) throw new ShortWrite(bytes.length, done);
         done += bytesWritten;
       }
+      await syncAndCheck(handle, bytes.length);
     } finally {
       await handle.close();
     }
-    await syncAndCheck(tmp, bytes.length);
     await putInPlace(tmp, path);
   } catch (err) {
     await discardTemporary(tmp);
@@ -237,8 +242,8 @@ export async function openAtomicHandle(path: string): Promise<AtomicHandle> {
     handle,
     async commit(size) {
       try {
+        await syncAndCheck(handle, size);
         await handle.close();
-        await syncAndCheck(tmp, size);
         await putInPlace(tmp, path);
       } catch (err) {
         await discard();
@@ -273,7 +278,7 @@ export function openAtomic(path: string): AtomicStream {
       try {
         stream.end();
         await finished;
-        await syncAndCheck(tmp, stream.bytesWritten);
+        await syncAndCheckClosed(tmp, stream.bytesWritten);
         await putInPlace(tmp, path);
       } catch (err) {
         await discard();
