@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describeSystemError, errorCode, writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
+import { makeDirectory } from "../util/output-dir.js";
 
 /**
  * Layout of a work directory. Every phase communicates through these files only, each
@@ -75,7 +76,7 @@ export async function claimWorkdir(workdir: string): Promise<void> {
   });
   if (found !== null && !found.isDirectory()) throw new VertdupError(`${workdir}: not a directory (the work directory must be one)`);
   if (found === null) {
-    await mkdir(workdir, { recursive: true }).catch((err: unknown) => {
+    await makeDirectory(workdir).catch((err: unknown) => {
       throw new VertdupError(`${workdir}: cannot create the work directory (${describeSystemError(err)})`);
     });
   } else if (existsSync(join(workdir, STAMP_FILE))) {

@@ -4,10 +4,25 @@ import { basename, dirname, join } from "node:path";
 import { describeSystemError, errorCode } from "./atomic.js";
 import { VertdupError } from "./errors.js";
 
+/**
+ * `mkdir -p`, failing with the real cause: Node's recursive mkdir reports ENOENT where a
+ * parent cannot be created on a read-only file system.
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (err) {
+    if (errorCode(err) === "EEXIST" && (await stat(dir)).isDirectory()) return;
+    if (errorCode(err) !== "ENOENT" || dirname(dir) === dir) throw err;
+    await makeDirectory(dirname(dir));
+    await mkdir(dir).catch((again: unknown) => (errorCode(again) === "EEXIST" ? undefined : Promise.reject(again)));
+  }
+}
+
 /** Creates `dir` if needed and checks that files can be written in it, before any work. */
 export async function ensureWritableDir(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
     await access(dir, constants.W_OK);
   } catch (err) {
     throw new VertdupError(`${dir}: cannot write to this directory (${describeSystemError(err)})`);

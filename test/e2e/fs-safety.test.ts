@@ -200,6 +200,25 @@ describe("clear errors for unusable paths and full disks (#12.13)", () => {
     }, 60_000);
   }
 
+  const readOnly = mountSmallTmpfs("ro,size=64k");
+  afterAll(() => {
+    if (typeof readOnly !== "string") readOnly.unmount();
+  });
+  const readOnlyCases: [string, (dir: string) => string[], RegExp][] = [
+    ["-w", (dir) => ["run", CORPUS, "-w", join(dir, "w"), "-o", join(tempDir(), "o"), "--quiet"], /\/w: cannot create the work directory \(read-only file system \(EROFS\)\)/],
+    ["run -o", (dir) => ["run", CORPUS, "-o", join(dir, "a", "out"), "--quiet"], /a\/out: cannot write to this directory \(read-only file system \(EROFS\)\)/],
+    ["--tmp-dir", (dir) => ["run", CORPUS, "--tmp-dir", dir, "-o", join(tempDir(), "o"), "--quiet"], /: cannot create a temporary directory in it \(read-only file system \(EROFS\)\)/],
+    ["clean -o", (dir) => ["clean", CORPUS, "--from", runOutput(), "-o", join(dir, "c.vert.gz")], /c\.vert\.gz: cannot write \(read-only file system \(EROFS\)\)/],
+  ];
+  for (const [what, args, message] of readOnlyCases) {
+    it.skipIf(typeof readOnly === "string")(`${what} on a read-only file system`, () => {
+      const r = vertdup(args((readOnly as { dir: string }).dir));
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(NO_STACK);
+    });
+  }
+
   it.skipIf(typeof full === "string")("clean onto a full device: no large .tmp keeps the disk full", () => {
     const dir = (full as { dir: string }).dir;
     const r = vertdup(["clean", CORPUS, "--from", runOutput(), "-o", join(dir, "clean.vert")]);
