@@ -44,7 +44,7 @@ const PROBLEMS: Record<string, string> = {
   EROFS: "read-only file system",
   ENOTDIR: "a component of the path is not a directory",
   EISDIR: "is a directory",
-  ENOENT: "no such directory",
+  ENOENT: "no such file or directory",
   EIO: "input/output error",
 };
 

@@ -21,7 +21,7 @@ describe("writeAtomic", () => {
   });
 
   it("names the final path when its directory does not exist", async () => {
-    await expect(writeAtomic(join(dir, "absent", "x"), "x")).rejects.toThrow(/absent\/x: cannot write \(no such directory \(ENOENT\)\)/);
+    await expect(writeAtomic(join(dir, "absent", "x"), "x")).rejects.toThrow(/absent\/x: cannot write \(no such file or directory \(ENOENT\)\)/);
   });
 });
 
