@@ -241,6 +241,17 @@ describe("SIGINT and SIGTERM (#12.14)", () => {
     expect(readdirSync(tmp)).toEqual([]);
   }, 30_000);
 
+  it("paragraphs: its scratch directory and the unfinished output go", async () => {
+    const tmp = tempDir();
+    const outDir = tempDir();
+    const run = started(["paragraphs", CORPUS, "--tmp-dir", tmp, "-o", join(outDir, "out.vert.gz"), "--quiet"]);
+    await waitFor(() => readdirSync(tmp).length > 0 && readdirSync(outDir).length > 0);
+    run.child.kill("SIGTERM");
+    expect((await run.ended).code).toBe(143);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(readdirSync(outDir)).toEqual([]);
+  }, 30_000);
+
   it("with -w: the work directory is kept, its lock released, and the resume command printed; exit 143", async () => {
     const work = join(tempDir(), "w");
     const run = started(["run", CORPUS, "-w", work, "-o", join(tempDir(), "o"), ...FAST]);
