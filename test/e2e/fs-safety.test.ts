@@ -3,9 +3,9 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
-import { mountSmallTmpfs } from "../helpers/tmpfs.js";
+import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from "../helpers/tmpfs.js";
 
 afterAll(removeTempDirs);
 
@@ -183,15 +183,23 @@ describe("clear errors for unusable paths and full disks (#12.13)", () => {
     });
   }
 
-  const full = mountSmallTmpfs();
-  if (typeof full === "string") console.warn(`ENOSPC end-to-end tests skipped: ${full}`);
+  const noTmpfs = tmpfsUnavailable();
+  if (noTmpfs !== null) console.warn(`full and read-only device tests skipped: ${noTmpfs}`);
+  let full: Tmpfs | undefined;
+  let readOnly: Tmpfs | undefined;
+  beforeAll(() => {
+    if (noTmpfs !== null) return;
+    full = mountTmpfs("size=256k");
+    readOnly = mountTmpfs("ro,size=64k");
+  });
   afterAll(() => {
-    if (typeof full !== "string") full.unmount();
+    full?.unmount();
+    readOnly?.unmount();
   });
 
   for (const method of ["lsh-cosine", "minhash"]) {
-    it.skipIf(typeof full === "string")(`--method ${method} with its work directory on a full device: path: no space left, exit 1, no temporary left`, () => {
-      const work = join((full as { dir: string }).dir, method);
+    it.skipIf(noTmpfs !== null)(`--method ${method} with its work directory on a full device: path: no space left, exit 1, no temporary left`, () => {
+      const work = join((full as Tmpfs).dir, method);
       const r = vertdup(["run", "data-samples/kjv-3000.vert.gz", "--method", method, "-w", work, "-o", join(tempDir(), "o"), ...FAST]);
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(/: cannot write \(no space left on the device \(ENOSPC\)\)/);
@@ -200,10 +208,6 @@ describe("clear errors for unusable paths and full disks (#12.13)", () => {
     }, 60_000);
   }
 
-  const readOnly = mountSmallTmpfs("ro,size=64k");
-  afterAll(() => {
-    if (typeof readOnly !== "string") readOnly.unmount();
-  });
   const readOnlyCases: [string, (dir: string) => string[], RegExp][] = [
     ["-w", (dir) => ["run", CORPUS, "-w", join(dir, "w"), "-o", join(tempDir(), "o"), "--quiet"], /\/w: cannot create the work directory \(read-only file system \(EROFS\)\)/],
     ["run -o", (dir) => ["run", CORPUS, "-o", join(dir, "a", "out"), "--quiet"], /a\/out: cannot write to this directory \(read-only file system \(EROFS\)\)/],
@@ -211,16 +215,16 @@ describe("clear errors for unusable paths and full disks (#12.13)", () => {
     ["clean -o", (dir) => ["clean", CORPUS, "--from", runOutput(), "-o", join(dir, "c.vert.gz")], /c\.vert\.gz: cannot write \(read-only file system \(EROFS\)\)/],
   ];
   for (const [what, args, message] of readOnlyCases) {
-    it.skipIf(typeof readOnly === "string")(`${what} on a read-only file system`, () => {
-      const r = vertdup(args((readOnly as { dir: string }).dir));
+    it.skipIf(noTmpfs !== null)(`${what} on a read-only file system`, () => {
+      const r = vertdup(args((readOnly as Tmpfs).dir));
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(NO_STACK);
     });
   }
 
-  it.skipIf(typeof full === "string")("clean onto a full device: no large .tmp keeps the disk full", () => {
-    const dir = (full as { dir: string }).dir;
+  it.skipIf(noTmpfs !== null)("clean onto a full device: no large .tmp keeps the disk full", () => {
+    const dir = (full as Tmpfs).dir;
     const r = vertdup(["clean", CORPUS, "--from", runOutput(), "-o", join(dir, "clean.vert")]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/clean\.vert: cannot write \(no space left on the device \(ENOSPC\)\)/);

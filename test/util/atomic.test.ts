@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAtomic, writeAtomic, writeScratchSync } from "../../src/util/atomic.js";
-import { mountSmallTmpfs } from "../helpers/tmpfs.js";
+import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from "../helpers/tmpfs.js";
 
 const MiB = Buffer.alloc(1 << 20, 7);
 
@@ -25,17 +25,17 @@ describe("writeAtomic", () => {
   });
 });
 
-const full = mountSmallTmpfs();
-if (typeof full === "string") console.warn(`ENOSPC tests skipped: ${full}`);
+const noTmpfs = tmpfsUnavailable();
+if (noTmpfs !== null) console.warn(`ENOSPC tests skipped: ${noTmpfs}`);
 
-describe.skipIf(typeof full === "string")("a full device: nothing under the final name, no temporary left", () => {
+describe.skipIf(noTmpfs !== null)("a full device: nothing under the final name, no temporary left", () => {
+  let full: Tmpfs | undefined;
   let dir = "";
   beforeAll(() => {
-    if (typeof full !== "string") dir = full.dir;
+    full = mountTmpfs("size=256k");
+    dir = full.dir;
   });
-  afterAll(() => {
-    if (typeof full !== "string") full.unmount();
-  });
+  afterAll(() => full?.unmount());
 
   it("writeAtomic refuses a short write (write-file-atomic reported success)", async () => {
     await expect(writeAtomic(join(dir, "big.bin"), MiB)).rejects.toThrow(/big\.bin: cannot write \(no space left on the device \(ENOSPC\)\)/);
