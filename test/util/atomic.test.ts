@@ -8,7 +8,10 @@ import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from "../helpers/tmpfs.js";
 const MiB = Buffer.alloc(1 << 20, 7);
 
 describe("writeAtomic", () => {
-  const dir = mkdtempSync(join(tmpdir(), "vertdup-atomic-"));
+  let dir = "";
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "vertdup-atomic-"));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("puts every byte in place and leaves no temporary file", async () => {
