@@ -14,6 +14,8 @@ import { slurmCommand } from "./commands/slurm.js";
 import { taskCommand } from "./commands/task.js";
 import { protectStdinArg, restoreStdinArgs } from "./cli-options.js";
 import { VertdupError } from "./util/errors.js";
+import { describeSystemError, errorCode } from "./util/atomic.js";
+import { exitOnSignals } from "./util/exit-cleanup.js";
 import { packageVersion } from "./util/package-info.js";
 
 async function main(): Promise<void> {
@@ -45,6 +47,8 @@ async function main(): Promise<void> {
     .parseAsync();
 }
 
+exitOnSignals();
+
 let finished = false;
 // A stream that never ends leaves a promise pending and Node exits quietly with status 0:
 // that must never pass for success.
@@ -61,6 +65,12 @@ main().then(() => {
   finished = true;
   if (err instanceof VertdupError) {
     process.stderr.write(`vertdup: error: ${err.message}\n`);
+    process.exit(1);
+  }
+  // A file system failure no step turned into a message of its own (a full disk in any phase).
+  const path = (err as NodeJS.ErrnoException | undefined)?.path;
+  if (errorCode(err) !== undefined && path !== undefined) {
+    process.stderr.write(`vertdup: error: ${path}: ${describeSystemError(err)}\n`);
     process.exit(1);
   }
   process.stderr.write(`vertdup: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

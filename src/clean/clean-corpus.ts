@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { checkReadable, describeStreamError, displayName, openInput } from "../corpus/open-input.js";
 import { attributeValue } from "../corpus/vertical.js";
 import { DEFAULT_MAX_DOC_BYTES } from "../corpus/chunker.js";
 import { CLUSTERS_FILE, readClustersTsv, type ClusterRow } from "../clusters/clusters-tsv.js";
 import { InputError, VertdupError } from "../util/errors.js";
+import { refuseOverwritingInputs } from "../util/output-dir.js";
 import { CorpusOutput } from "./corpus-output.js";
 import { actionFor, type DocAction } from "./doc-marks.js";
 import { DocFilter } from "./doc-filter.js";
@@ -52,12 +53,8 @@ async function* pieces(input: string): AsyncGenerator<Buffer> {
  * Documents are matched by corpus ordinal and checked by id, so a different corpus fails.
  */
 export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions): Promise<CleanStats> {
-  for (const input of inputs) {
-    await checkReadable(input);
-    if (input !== "-" && opts.output !== "-" && resolve(input) === resolve(opts.output)) {
-      throw new VertdupError(`${opts.output}: the output would overwrite an input`);
-    }
-  }
+  for (const input of inputs) await checkReadable(input);
+  await refuseOverwritingInputs([opts.output], inputs);
   const rows = await readClustersTsv(join(opts.from, CLUSTERS_FILE));
   const idAttr = idAttrOf(opts.from);
   const stats: CleanStats = { documents: 0, removed: 0, marked: 0 };

@@ -3,7 +3,7 @@ import type { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CompressStream } from "zstd-napi";
 import { compressionOf } from "../corpus/open-input.js";
-import { openAtomic } from "../util/atomic.js";
+import { drained, openAtomic, writeError } from "../util/atomic.js";
 
 /**
  * A corpus file being written: compressed as its name says (.gz, .zst), under a temporary
@@ -14,7 +14,7 @@ export class CorpusOutput {
   private readonly done: Promise<void>;
   private readonly atomic: ReturnType<typeof openAtomic> | null;
 
-  constructor(path: string) {
+  constructor(private readonly path: string) {
     this.atomic = path === "-" ? null : openAtomic(path);
     const target: Writable = this.atomic?.stream ?? process.stdout;
     const kind = path === "-" ? "none" : compressionOf(path);
@@ -25,17 +25,19 @@ export class CorpusOutput {
     } else {
       this.sink = compressor;
       this.done = pipeline(compressor, target, { end: this.atomic !== null });
+      // Awaited by commit; a failure meanwhile shows in `write` and must not go unhandled.
+      this.done.catch(() => undefined);
     }
   }
 
   /** Writes bytes; resolves when the stream can take more (back-pressure). */
   async write(bytes: Uint8Array): Promise<void> {
-    if (!this.sink.write(bytes)) await new Promise<void>((resolve) => this.sink.once("drain", resolve));
+    if (!this.sink.write(bytes)) await drained(this.sink).catch((err: unknown) => Promise.reject(writeError(this.path, err)));
   }
 
   async commit(): Promise<void> {
     if (this.sink !== process.stdout && this.sink !== this.atomic?.stream) this.sink.end();
-    await this.done;
+    await this.done.catch((err: unknown) => Promise.reject(writeError(this.path, err)));
     await this.atomic?.commit();
   }
 

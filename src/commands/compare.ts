@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { writeAtomic } from "../util/atomic.js";
+import { refuseOverwritingInputs } from "../util/output-dir.js";
 import type { Argv } from "yargs";
 import { withOptions } from "../cli-options.js";
 import { comparePairs, formatReport } from "../eval/compare.js";
@@ -30,6 +31,7 @@ export const compareCommand = {
   builder,
   handler: async (a: Args) => {
     const thresholds = parseSweep(a.sweep);
+    if (a.json !== undefined) await refuseOverwritingInputs([a.json], [a.reference, a.candidate]);
     // One id table for both files, read one after the other so that ordinals are reproducible.
     const ids = DocIds.empty();
     const run = await readRunPairs(a.candidate, ids);
@@ -45,7 +47,7 @@ export const compareCommand = {
     const json = JSON.stringify(report, null, 2) + "\n";
     if (a.json === "-") process.stdout.write(json);
     else {
-      if (a.json !== undefined) await writeFile(a.json, json);
+      if (a.json !== undefined) await writeAtomic(a.json, json);
       process.stdout.write(formatReport(report));
     }
   },

@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, withOptions } from "../cli-options.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
+import { takeWorkdir } from "../coordinator/workdir-use.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { runSummary } from "./summary.js";
 
@@ -20,7 +21,8 @@ export const plebCommand = {
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
     const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume };
-    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), output);
+    const lock = await takeWorkdir(a.w, { create: false });
+    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), output).finally(() => lock.release());
     process.stdout.write(runSummary(a.o, manifest) + "\n");
   },
 };

@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { executionOptionsFrom, inputPaths, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
+import { useWorkdir } from "../coordinator/workdir-use.js";
 import { stderrReporter } from "../coordinator/progress.js";
 
 const builder = (y: Argv) =>
@@ -17,7 +18,7 @@ export const prepareCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const m = await prepare(inputPaths(a.inputs), a.w, prepareOptionsFrom(a), exec, stderrReporter(exec.quiet), a.resume);
+    const m = await useWorkdir(a.w, undefined, (w) => prepare(inputPaths(a.inputs), w, prepareOptionsFrom(a), exec, stderrReporter(exec.quiet), a.resume));
     process.stdout.write(`prepared ${m.counts.documents} documents, ${m.counts.distinctSignatures} distinct signatures in ${a.w}\n`);
   },
 };

@@ -1,14 +1,13 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
+import { useWorkdir } from "../coordinator/workdir-use.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { methodDefaults, methodRunFrom } from "../methods/method-cli.js";
 import { runMethod } from "../methods/run-method.js";
-import { ensureWritableDir } from "../util/output-dir.js";
+import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 import { VertdupError } from "../util/errors.js";
 import { methodSummary, runSummary } from "./summary.js";
 
@@ -29,6 +28,9 @@ const builder = (y: Argv) =>
     "shingle-size": { default: undefined, describe: "consecutive kept words per term/shingle [lsh-cosine 1, minhash 5]" },
   });
 
+/** The files a run writes in its output directory. */
+const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv"];
+
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
 export const runCommand = {
@@ -40,10 +42,10 @@ export const runCommand = {
     const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
     const opts = { ...parsed, "shingle-size": parsed.shingleSize };
     if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
-    await ensureWritableDir(a.o);
+    await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
     const reporter = stderrReporter(exec.quiet);
-    const workdir = a.w ?? (await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-")));
-    try {
+    await useWorkdir(a.w, exec.tmpDir, async (workdir) => {
+      await ensureWritableDir(a.o);
       if (a.method === "lsh-cosine") {
         await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
         const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
@@ -53,8 +55,6 @@ export const runCommand = {
         const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
         process.stdout.write(methodSummary(a.o, manifest) + "\n");
       }
-    } finally {
-      if (a.w === undefined) await rm(workdir, { recursive: true, force: true });
-    }
+    });
   },
 };

@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { executionOptionsFrom, inputPaths, withOptions } from "../cli-options.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { WorkerPool } from "../coordinator/pool.js";
+import { temporaryDirectory } from "../coordinator/workdir-use.js";
 import { METHOD_DEFAULTS } from "../methods/method-options.js";
 import { methodRunFrom } from "../methods/method-cli.js";
 import { shortLongPairs, type ParagraphShard } from "../methods/paragraphs.js";
@@ -39,7 +38,8 @@ export const shortLongCommand = {
     const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest", seed: 0, pairs: "edges" });
     await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
-    const workdir = await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-"));
+    const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-");
+    const workdir = scratch.path;
     const pool = new WorkerPool("methods", exec.workers);
     try {
       const shards = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter);
@@ -52,7 +52,7 @@ export const shortLongCommand = {
       process.stdout.write(`short-long: ${join(a.o, "short-long.tsv")}: ${rows.length} pairs similar in long paragraphs only\n`);
     } finally {
       await pool.close();
-      await rm(workdir, { recursive: true, force: true });
+      await scratch.remove();
     }
   },
 };

@@ -3,10 +3,12 @@ import type { Argv } from "yargs";
 import { inputPaths, maxDocBytesFrom, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { startPrepare } from "../coordinator/prepare.js";
 import { plebPlan } from "../coordinator/steps/pleb-step.js";
+import { takeWorkdir } from "../coordinator/workdir-use.js";
 import { renderBatchScript } from "../slurm/batch-script.js";
+import { activeJobs } from "../slurm/sbatch.js";
 import { runStatus } from "../slurm/status.js";
 import { runJobs, submitChain, writeBatchScripts } from "../slurm/submit.js";
-import { slurmDir, writeSlurmSettings, writeSubmittedJobs } from "../slurm/slurm-run.js";
+import { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs } from "../slurm/slurm-run.js";
 import { VertdupError } from "../util/errors.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 
@@ -31,24 +33,35 @@ async function submitRun(a: RunArgs): Promise<void> {
   const outdir = resolve(a.o);
   const pleb = plebOptionsFrom(a);
   const iterationsPerGroup = a["iterations-per-group"];
-  const run = { pleb, iterationsPerGroup, keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, outdir, tasks: a.tasks };
-  const jobs = runJobs(workdir, run, plebPlan(workdir, pleb, iterationsPerGroup).groups);
-  // Rendered before any work, so that a value no script can carry stops the submission at once.
-  const texts = jobs.map((job) =>
-    renderBatchScript(job, {
-      partition: a.partition,
-      arrayParallelism: a["array-parallelism"],
-      time: a.time,
-      mem: a.mem,
-      cpusPerTask: a["cpus-per-task"],
-      extra: a["sbatch-arg"],
-      logDir: `${slurmDir(workdir)}/logs`,
-    }),
-  );
+  const scriptOptions = {
+    partition: a.partition,
+    arrayParallelism: a["array-parallelism"],
+    time: a.time,
+    mem: a.mem,
+    cpusPerTask: a["cpus-per-task"],
+    extra: a["sbatch-arg"],
+    logDir: `${slurmDir(workdir)}/logs`,
+  };
+  const settings = (token: string) => ({ pleb, iterationsPerGroup, keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, outdir, tasks: a.tasks, token });
+  const render = (token: string) => {
+    const jobs = runJobs(workdir, settings(token), plebPlan(workdir, pleb, iterationsPerGroup).groups);
+    return { jobs, texts: jobs.map((job) => renderBatchScript(job, scriptOptions)) };
+  };
+  // Rendered once before any work, so that a value no script can carry stops the submission
+  // before the work directory is made; again with the lock's token.
+  render("0".repeat(16));
+  // Kept after this process ends: the jobs carry its token. An earlier submission's lock is
+  // taken over once none of its jobs is queued or running.
+  const lock = await takeWorkdir(workdir, {
+    create: true,
+    slurm: true,
+    slurmRunOver: async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0,
+  });
+  const { jobs, texts } = render(lock.token);
   await ensureWritableDir(outdir);
   // Re-submitting into the same work directory resumes: finished tasks are skipped.
   await startPrepare(inputs.map((i) => resolve(i)), workdir, prepareOptionsFrom(a), { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a) }, true);
-  await writeSlurmSettings(workdir, run);
+  await writeSlurmSettings(workdir, settings(lock.token));
   const scripts = await writeBatchScripts(workdir, jobs, texts);
   if (a["dry-run"]) {
     process.stdout.write(`batch scripts written (not submitted):\n${scripts.join("\n")}\n`);

@@ -12,6 +12,7 @@ import { signStep } from "../coordinator/steps/sign-step.js";
 import { timed } from "../coordinator/steps/timing.js";
 import { vocabularyStep } from "../coordinator/steps/vocabulary-step.js";
 import type { Slice } from "../coordinator/workdir.js";
+import { admitTask, releaseSlurmRun } from "../coordinator/workdir-lock.js";
 import { loadSignatureStore } from "../runs/signature-store.js";
 import { readSlurmSettings } from "../slurm/slurm-run.js";
 import { VertdupError } from "../util/errors.js";
@@ -25,6 +26,7 @@ const builder = (y: Argv) =>
     .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory of a submitted run" })
     .option("index", { type: "number", default: 0, describe: "this task's index in its array" })
     .option("count", { type: "number", default: 1, describe: "tasks in the array" })
+    .option("token", { type: "string", demandOption: true, describe: "token of the submitted run's work directory lock" })
     .option("quiet", { type: "boolean", default: true, describe: "plain log lines" });
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
@@ -74,6 +76,7 @@ async function runStep(step: Step, workdir: string, slice: Slice, quiet: boolean
     return;
   }
   await outputStep(workdir, settings.outdir, prepared, store, plan, { keep: settings.keep, pairsLimit: settings.pairsLimit });
+  await releaseSlurmRun(workdir, settings.token);
 }
 
 /** One phase (or one array task's slice of it) of a run, as the Slurm batch scripts call it. */
@@ -85,6 +88,7 @@ export const taskCommand = {
     if (!Number.isInteger(a.count) || a.count < 1 || !Number.isInteger(a.index) || a.index < 0 || a.index >= a.count) {
       throw new VertdupError(`--index must be in [0, --count), got ${a.index} of ${a.count}`);
     }
+    await admitTask(a.w, a.token);
     await runStep(a.step as Step, a.w, { index: a.index, count: a.count }, a.quiet);
   },
 };

@@ -1,12 +1,16 @@
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { writeAtomic } from "../util/atomic.js";
+import { describeSystemError, errorCode, writeAtomic } from "../util/atomic.js";
+import { VertdupError } from "../util/errors.js";
+import { makeDirectory } from "../util/output-dir.js";
 
 /**
  * Layout of a work directory. Every phase communicates through these files only, each
  * written atomically, and each task leaves a marker when all of its files are in place:
  *
+ *   .vertdup-workdir                   stamp: vertdup made this directory and may clear it
+ *   vertdup.lock                       the run using the directory (workdir-lock.ts)
  *   config.json                        inputs, options and chunk size (checked on resume)
  *   chunks.json                        number of chunks and documents of the corpus
  *   prepare.json                       counts and timings of the preparatory phase
@@ -56,6 +60,31 @@ export const WHOLE: Slice = { index: 0, count: 1 };
 
 export function inSlice(task: number, slice: Slice): boolean {
   return task % slice.count === slice.index;
+}
+
+export const STAMP_FILE = ".vertdup-workdir";
+
+/**
+ * Makes `workdir` a vertdup work directory (creating it, or adopting an empty one, with a
+ * stamp file), or checks that it is one. A directory with other files and no stamp is the
+ * user's: refused, since a new run clears a work directory's folders.
+ */
+export async function claimWorkdir(workdir: string): Promise<void> {
+  const found = await stat(workdir).catch((err: unknown) => {
+    if (errorCode(err) === "ENOENT") return null;
+    throw new VertdupError(`${workdir}: cannot use as work directory (${describeSystemError(err)})`);
+  });
+  if (found !== null && !found.isDirectory()) throw new VertdupError(`${workdir}: not a directory (the work directory must be one)`);
+  if (found === null) {
+    await makeDirectory(workdir).catch((err: unknown) => {
+      throw new VertdupError(`${workdir}: cannot create the work directory (${describeSystemError(err)})`);
+    });
+  } else if (existsSync(join(workdir, STAMP_FILE))) {
+    return;
+  } else if ((await readdir(workdir)).length > 0) {
+    throw new VertdupError(`${workdir}: not empty and not a work directory made by vertdup (no ${STAMP_FILE}): refusing to clear it; give a new or empty directory`);
+  }
+  await writeAtomic(join(workdir, STAMP_FILE), "a vertdup work directory: vertdup may clear its files\n");
 }
 
 export async function createWorkdir(workdir: string): Promise<void> {

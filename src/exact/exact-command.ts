@@ -7,7 +7,7 @@ import { loadDocIds, type DocIds } from "../output/doc-ids.js";
 import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-file.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { stderrReporter, type Reporter } from "../coordinator/progress.js";
-import { ensureWritableDir } from "../util/output-dir.js";
+import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 
 /** Options shared by `similarity` and `hamming-full`. */
 export function withExactOptions<T>(y: Argv<T>) {
@@ -36,6 +36,7 @@ interface ExactArgs {
 }
 
 export async function exactContext(a: ExactArgs): Promise<ExactContext> {
+  if (a["sample-list"] !== undefined) await refuseOverwritingInputs([a.o], [a["sample-list"]]);
   const prepared = await readPrepareManifest(a.w);
   await ensureWritableDir(dirname(a.o));
   const ids = loadDocIds(a.w, prepared.counts.shards);

@@ -71,7 +71,10 @@ export async function extractFeatures<S extends ShardBase>(
     own.set(chunk.bytes);
     const t: ChunkTask = { workdir, chunk: { ...chunk, bytes: Buffer.from(own.buffer) }, options };
     const { result } = await pool.submit<S>(task, t, [own.buffer]);
-    pending.push(result.then((s) => (progress.update((docs += s.ids.length)), s)));
+    const shard = result.then((s) => (progress.update((docs += s.ids.length)), s));
+    // Awaited below with the others; a failure (a full disk) meanwhile must not go unhandled.
+    shard.catch(() => undefined);
+    pending.push(shard);
   }
   const shards = await Promise.all(pending);
   progress.finish();

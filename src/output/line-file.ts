@@ -3,7 +3,7 @@ import { pipeline } from "node:stream/promises";
 import type { Duplex, Writable } from "node:stream";
 import { CompressStream } from "zstd-napi";
 import { compressionOf } from "../corpus/open-input.js";
-import { openAtomic } from "../util/atomic.js";
+import { drained, openAtomic } from "../util/atomic.js";
 
 /** Buffered text is written in pieces of about this many characters. */
 const PIECE = 1 << 16;
@@ -39,7 +39,7 @@ export async function writeLines(path: string, header: string, lines: Iterable<s
     for (const line of lines) {
       buffer += line;
       if (buffer.length > PIECE) {
-        if (!sink.write(buffer)) await new Promise<void>((r) => sink.once("drain", r));
+        if (!sink.write(buffer)) await drained(sink);
         buffer = "";
       }
     }

@@ -1,9 +1,8 @@
-import { open, rename, rm } from "node:fs/promises";
 import { createGzip } from "node:zlib";
 import type { Writable } from "node:stream";
 import { CompressStream } from "zstd-napi";
 import { compressionOf } from "../corpus/open-input.js";
-import { openAtomic, temporaryName } from "../util/atomic.js";
+import { drained, openAtomic, openAtomicHandle } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 
 /** An output written in order, compressed by its name, put in place only by `commit`. */
@@ -14,21 +13,6 @@ export interface OutputFile {
   abort(): Promise<void>;
 }
 
-function waitDrain(stream: Writable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      stream.off("error", fail);
-      resolve();
-    };
-    const fail = (err: Error) => {
-      stream.off("drain", done);
-      reject(err);
-    };
-    stream.once("drain", done);
-    stream.once("error", fail);
-  });
-}
-
 /** Writes at a time to a plain file: the kernel's copies into the page cache run side by side. */
 const PLAIN_WRITES = 4;
 
@@ -37,8 +21,8 @@ const PLAIN_WRITES = 4;
  * fixes the offsets, so the file is the same as a sequential write's.
  */
 async function openPlain(path: string): Promise<OutputFile> {
-  const tmp = temporaryName(path);
-  const file = await open(tmp, "w");
+  const target = await openAtomicHandle(path);
+  const file = target.handle;
   let offset = 0;
   let failure: Error | null = null;
   const inFlight = new Set<Promise<void>>();
@@ -62,13 +46,11 @@ async function openPlain(path: string): Promise<OutputFile> {
     async commit() {
       await settle();
       check();
-      await file.close();
-      await rename(tmp, path);
+      await target.commit(offset);
     },
     async abort() {
       await settle();
-      await file.close().catch(() => undefined);
-      await rm(tmp, { force: true });
+      await target.abort();
     },
   };
 }
@@ -81,7 +63,7 @@ export async function openOutput(path: string): Promise<OutputFile> {
   if (path === "-") {
     return {
       write: async (bytes, released) => {
-        if (!process.stdout.write(bytes, () => released?.())) await waitDrain(process.stdout);
+        if (!process.stdout.write(bytes, () => released?.())) await drained(process.stdout);
       },
       commit: async () => undefined,
       abort: async () => undefined,
@@ -101,7 +83,7 @@ export async function openOutput(path: string): Promise<OutputFile> {
   return {
     async write(bytes, released) {
       check();
-      if (!head.write(bytes, () => released?.())) await waitDrain(head);
+      if (!head.write(bytes, () => released?.())) await drained(head);
       check();
     },
     async commit() {

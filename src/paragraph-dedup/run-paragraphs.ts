@@ -1,15 +1,16 @@
 import { readLimits } from "../corpus/chunker.js";
-import { mkdtemp, rm, access } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { checkReadable } from "../corpus/open-input.js";
 import { WorkerPool } from "../coordinator/pool.js";
+import { temporaryDirectory } from "../coordinator/workdir-use.js";
 import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
+import { refuseOverwritingInputs } from "../util/output-dir.js";
 import { packageVersion } from "../util/package-info.js";
 import type { RepeatsTask } from "./bucket-task.js";
 import { layoutUnits } from "./chunk-layout.js";
@@ -73,9 +74,11 @@ export async function paragraphs(
 ): Promise<ParagraphReport> {
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
+  await refuseOverwritingInputs(run.reportPath === undefined ? [output] : [output, run.reportPath], inputs);
   await checkWritableDir(output);
   if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
-  const dir = await mkdtemp(join(exec.tmpDir ?? tmpdir(), "vertdup-paragraphs-"));
+  const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-paragraphs-");
+  const dir = scratch.path;
   const memory = run.memory ?? DEFAULT_MEMORY;
   const store = new CorpusStore(dir, memory);
   const pool = new WorkerPool("paragraphs", exec.workers);
@@ -190,6 +193,6 @@ export async function paragraphs(
     repeats?.finish();
     store.close();
     await pool.close();
-    await rm(dir, { recursive: true, force: true });
+    await scratch.remove();
   }
 }

@@ -2,7 +2,7 @@ import { createReadStream, readFileSync } from "node:fs";
 import { Packr, Unpackr, UnpackrStream } from "msgpackr";
 import { pipeline } from "node:stream/promises";
 import { compress, CompressStream, decompress, DecompressStream } from "zstd-napi";
-import { openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
+import { drained, openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
 
 /**
  * Run files: a zstd-compressed sequence of msgpackr records. Typed arrays round-trip as
@@ -54,9 +54,7 @@ export class RunWriter {
 
   /** Writes one record; resolves when the stream can take more (back-pressure). */
   async write(record: unknown): Promise<void> {
-    if (!this.zstd.write(Buffer.from(this.packr.pack(record)))) {
-      await new Promise<void>((resolve) => this.zstd.once("drain", resolve));
-    }
+    if (!this.zstd.write(Buffer.from(this.packr.pack(record)))) await drained(this.zstd);
   }
 
   async close(): Promise<void> {

@@ -33,7 +33,7 @@ class U32Sink {
     if (this.used === 0) return;
     const chunk = Buffer.from(this.buffer.buffer.slice(0, this.used * 4));
     this.used = 0;
-    if (!this.file.stream.write(chunk)) await new Promise<void>((r) => this.file.stream.once("drain", r));
+    await this.file.write(chunk);
   }
   async commit(): Promise<void> {
     await this.flush();

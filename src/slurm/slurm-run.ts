@@ -21,6 +21,8 @@ export interface SlurmRunSettings {
   outdir: string;
   /** Array size of the count and sign phases. */
   tasks: number;
+  /** Token of the work directory's lock taken at submission: its tasks carry it to be admitted. */
+  token: string;
 }
 
 export function slurmDir(workdir: string): string {

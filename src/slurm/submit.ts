@@ -10,14 +10,14 @@ import { slurmDir, taskCommand, type SlurmRunSettings, type SubmittedJobs } from
  * array, and the outputs. Each waits for the previous one (afterok).
  */
 export function runJobs(workdir: string, run: SlurmRunSettings, groups: number): SlurmJob[] {
-  const slice = (count: number): ScriptWord[] => ["--index", ARRAY_TASK_ID, "--count", String(count)];
+  const slice = (count: number): ScriptWord[] => ["--index", ARRAY_TASK_ID, "--count", String(count), "--token", run.token];
   return [
     { name: "count", arraySize: run.tasks, command: taskCommand("count", workdir, slice(run.tasks)) },
-    { name: "vocabulary", command: taskCommand("vocabulary", workdir) },
+    { name: "vocabulary", command: taskCommand("vocabulary", workdir, ["--token", run.token]) },
     { name: "sign", arraySize: run.tasks, command: taskCommand("sign", workdir, slice(run.tasks)) },
-    { name: "merge", command: taskCommand("merge", workdir) },
+    { name: "merge", command: taskCommand("merge", workdir, ["--token", run.token]) },
     { name: "pleb", arraySize: groups, command: taskCommand("pleb", workdir, slice(groups)) },
-    { name: "output", command: taskCommand("output", workdir) },
+    { name: "output", command: taskCommand("output", workdir, ["--token", run.token]) },
   ];
 }
 

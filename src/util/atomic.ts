@@ -1,57 +1,290 @@
-import { createWriteStream, type WriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { closeSync, createWriteStream, fstatSync, openSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
+import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import writeFileAtomic from "write-file-atomic";
-
-/** Writes a whole file under a temporary name, fsyncs it and renames it into place. */
-export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await writeFileAtomic(path, asBuffer(data));
-}
+import { dirname } from "node:path";
+import type { Writable } from "node:stream";
+import { VertdupError } from "./errors.js";
+import { atExit } from "./exit-cleanup.js";
 
 /**
- * `writeAtomic` without fsync, blocking: for a worker's scratch files, where awaiting the
- * write would leave the thread idle (a Piscina worker takes no other task meanwhile).
+ * The one writer of every file vertdup puts in place: written under a temporary name,
+ * checked to hold every byte, fsynced, renamed, and its directory fsynced, so that a
+ * completion marker can never outlive the data it vouches for. Temporary files not yet
+ * committed are removed when the process exits (an error, a signal), so that a failed
+ * write never leaves a large `.tmp` behind.
  */
-export function writeScratchSync(path: string, data: Uint8Array): void {
-  writeFileAtomic.sync(path, asBuffer(data), { fsync: false });
-}
+const pending = new Set<string>();
+let hooked = false;
 
-function asBuffer(data: string | Uint8Array): string | Buffer {
-  return typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-}
-
-/**
- * A file written as a stream under a temporary name; `commit` renames it into place,
- * `abort` removes it. A crash in between leaves only the temporary name behind.
- */
-export interface AtomicStream {
-  stream: WriteStream;
-  commit(): Promise<void>;
-  abort(): Promise<void>;
+function track(tmp: string): void {
+  if (!hooked) {
+    atExit(() => {
+      for (const name of pending) {
+        try {
+          rmSync(name, { force: true });
+        } catch {
+          // Never created (its directory is missing or unusable).
+        }
+      }
+    });
+    hooked = true;
+  }
+  pending.add(tmp);
 }
 
 export function temporaryName(path: string): string {
   return `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
 }
 
+const PROBLEMS: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "read-only file system",
+  ENOTDIR: "a component of the path is not a directory",
+  EISDIR: "is a directory",
+  ENOENT: "no such file or directory",
+  EIO: "input/output error",
+};
+
+/** `err` as a system error's code, if it has one. */
+export function errorCode(err: unknown): string | undefined {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === "string" ? (err as NodeJS.ErrnoException).code : undefined;
+}
+
+/** A system error as the user reads it: `no space left on the device (ENOSPC)`. */
+export function describeSystemError(err: unknown): string {
+  const code = errorCode(err);
+  if (code === undefined) return err instanceof Error ? err.message : String(err);
+  return PROBLEMS[code] !== undefined ? `${PROBLEMS[code]} (${code})` : code;
+}
+
+/** `path: cannot write (problem)`; a VertdupError passes through unchanged. */
+export function writeError(path: string, err: unknown): Error {
+  if (err instanceof VertdupError) return err;
+  if (errorCode(err) === undefined && !(err instanceof ShortWrite)) return err instanceof Error ? err : new Error(String(err));
+  return new VertdupError(`${path}: cannot write (${describeSystemError(err)})`);
+}
+
+class ShortWrite extends Error {
+  constructor(expected: number, written: number) {
+    super(`${written} of ${expected} bytes written`);
+  }
+}
+
+function asBytes(data: string | Uint8Array): Uint8Array {
+  return typeof data === "string" ? Buffer.from(data, "utf8") : data;
+}
+
+/** Makes a rename in `dir` durable; file systems that cannot fsync a directory are let be. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, "r");
+    await handle.sync();
+  } catch (err) {
+    if (!["EINVAL", "ENOTSUP", "EISDIR", "EBADF", "EPERM"].includes(errorCode(err) ?? "")) throw err;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Fsyncs a written file and checks that it holds all `expected` bytes. */
+async function syncAndCheck(handle: FileHandle, expected: number): Promise<void> {
+  await handle.sync();
+  const { size } = await handle.stat();
+  if (size !== expected) throw new ShortWrite(expected, size);
+}
+
+/** `syncAndCheck` for a file its writer has closed (a stream): fsync through a new descriptor. */
+async function syncAndCheckClosed(tmp: string, expected: number): Promise<void> {
+  const handle = await open(tmp, "r");
+  try {
+    await syncAndCheck(handle, expected);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Removes a temporary file; one that could not even be created (ENOTDIR, EACCES) is no error. */
+async function discardTemporary(tmp: string): Promise<void> {
+  await rm(tmp, { force: true }).catch(() => undefined);
+  pending.delete(tmp);
+}
+
+async function putInPlace(tmp: string, path: string): Promise<void> {
+  await rename(tmp, path);
+  pending.delete(tmp);
+  await syncDirectory(dirname(path));
+}
+
+/** Writes a whole file: every byte written and checked, fsynced, renamed into place. */
+export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const bytes = asBytes(data);
+  const tmp = temporaryName(path);
+  track(tmp);
+  try {
+    const handle = await open(tmp, "wx");
+    try {
+      for (let done = 0; done < bytes.length; ) {
+        const { bytesWritten } = await handle.write(bytes, done, bytes.length - done);
+        if (bytesWritten === 0) throw new ShortWrite(bytes.length, done);
+        done += bytesWritten;
+      }
+      await syncAndCheck(handle, bytes.length);
+    } finally {
+      await handle.close();
+    }
+    await putInPlace(tmp, path);
+  } catch (err) {
+    await discardTemporary(tmp);
+    throw writeError(path, err);
+  }
+}
+
+/**
+ * `writeAtomic` without fsync, blocking: for a worker's scratch files, which no marker
+ * vouches for and where awaiting the write would leave the thread idle (a Piscina worker
+ * takes no other task meanwhile). Every byte is still written and checked before the rename.
+ */
+export function writeScratchSync(path: string, data: Uint8Array): void {
+  const tmp = temporaryName(path);
+  track(tmp);
+  try {
+    const fd = openSync(tmp, "wx");
+    try {
+      for (let done = 0; done < data.length; ) {
+        const written = writeSync(fd, data, done, data.length - done);
+        if (written === 0) throw new ShortWrite(data.length, done);
+        done += written;
+      }
+      const { size } = fstatSync(fd);
+      if (size !== data.length) throw new ShortWrite(data.length, size);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+    pending.delete(tmp);
+  } catch (err) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Never created.
+    }
+    pending.delete(tmp);
+    throw writeError(path, err);
+  }
+}
+
+/**
+ * Resolves once `stream` can take more (its `drain`); rejects if it fails or is destroyed
+ * first, where a bare `once("drain")` would wait for ever.
+ */
+export function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (stream.destroyed) {
+      reject(stream.errored ?? new Error("stream destroyed before it drained"));
+      return;
+    }
+    const off = () => {
+      stream.off("drain", onDrain);
+      stream.off("error", onError);
+      stream.off("close", onClose);
+    };
+    const onDrain = () => (off(), resolve());
+    const onError = (err: Error) => (off(), reject(err));
+    const onClose = () => (off(), reject(stream.errored ?? new Error("stream closed before it drained")));
+    stream.on("drain", onDrain);
+    stream.on("error", onError);
+    stream.on("close", onClose);
+  });
+}
+
+/**
+ * A file written as a stream under a temporary name; `commit` checks, fsyncs and renames it
+ * into place, `abort` removes it. A crash in between leaves only the temporary name behind
+ * (and an exit of this process removes that too).
+ */
+export interface AtomicStream {
+  stream: WriteStream;
+  /** Writes `chunk`, resolving when the stream can take more (back-pressure); rejects on failure. */
+  write(chunk: Uint8Array | string): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * A file written by positional writes through its handle, under a temporary name;
+ * `commit(size)` checks that it holds `size` bytes, fsyncs and renames it into place.
+ */
+export interface AtomicHandle {
+  handle: FileHandle;
+  commit(size: number): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export async function openAtomicHandle(path: string): Promise<AtomicHandle> {
+  const tmp = temporaryName(path);
+  track(tmp);
+  let handle: FileHandle;
+  try {
+    handle = await open(tmp, "wx");
+  } catch (err) {
+    pending.delete(tmp);
+    throw writeError(path, err);
+  }
+  const discard = async () => {
+    await handle.close().catch(() => undefined);
+    await discardTemporary(tmp);
+  };
+  return {
+    handle,
+    async commit(size) {
+      try {
+        await syncAndCheck(handle, size);
+        await handle.close();
+        await putInPlace(tmp, path);
+      } catch (err) {
+        await discard();
+        throw writeError(path, err);
+      }
+    },
+    abort: discard,
+  };
+}
+
 export function openAtomic(path: string): AtomicStream {
   const tmp = temporaryName(path);
-  const stream = createWriteStream(tmp);
+  track(tmp);
+  const stream = createWriteStream(tmp, { flags: "wx" });
   const finished = new Promise<void>((resolve, reject) => {
-    stream.on("close", resolve);
+    stream.on("close", () => (stream.errored ? reject(stream.errored) : resolve()));
     stream.on("error", reject);
   });
+  finished.catch(() => undefined);
+  const discard = async () => {
+    stream.destroy();
+    await finished.catch(() => undefined);
+    await discardTemporary(tmp);
+  };
   return {
     stream,
+    async write(chunk) {
+      if (stream.errored) throw writeError(path, stream.errored);
+      if (!stream.write(chunk)) await drained(stream).catch((err: unknown) => Promise.reject(writeError(path, err)));
+    },
     async commit() {
-      stream.end();
-      await finished;
-      await rename(tmp, path);
+      try {
+        stream.end();
+        await finished;
+        await syncAndCheckClosed(tmp, stream.bytesWritten);
+        await putInPlace(tmp, path);
+      } catch (err) {
+        await discard();
+        throw writeError(path, err);
+      }
     },
-    async abort() {
-      stream.destroy();
-      await finished.catch(() => undefined);
-      await rm(tmp, { force: true });
-    },
+    abort: discard,
   };
 }

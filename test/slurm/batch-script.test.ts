@@ -123,7 +123,7 @@ describe("batch scripts", () => {
   });
 
   it("chain the phases of a run, arrays where the work splits", () => {
-    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks: 6 }, 10);
+    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks: 6, token: "t0" }, 10);
     expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
       ["count", 6],
       ["vocabulary", undefined],
@@ -132,7 +132,8 @@ describe("batch scripts", () => {
       ["pleb", 10],
       ["output", undefined],
     ]);
-    expect(jobs[4].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "10"]);
+    expect(jobs[4].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "10", "--token", "t0"]);
+    expect(jobs[5].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
   });
 });
 
@@ -181,7 +182,7 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
         const cwd = tempDir();
         const argv = runStubbed(script, cwd);
         const slice = step in arrays ? ["--index", "1", "--count", arrays[step]] : [];
-        expect(argv).toEqual([process.execPath, CLI, "task", step, "-w", workdir, ...slice]);
+        expect(argv).toEqual([process.execPath, CLI, "task", step, "-w", workdir, ...slice, "--token", expect.stringMatching(/^[0-9a-f]{16}$/)]);
         expect(readdirSync(cwd).sort()).toEqual(["argv", "stub.sh"]);
       }
       expect(readdirSync(base).filter((f) => f === "CANARY")).toEqual([]);

@@ -1,0 +1,63 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openAtomic, writeAtomic, writeScratchSync } from "../../src/util/atomic.js";
+import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from "../helpers/tmpfs.js";
+
+const MiB = Buffer.alloc(1 << 20, 7);
+
+describe("writeAtomic", () => {
+  let dir = "";
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "vertdup-atomic-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("puts every byte in place and leaves no temporary file", async () => {
+    const path = join(dir, "a.bin");
+    await writeAtomic(path, MiB);
+    expect(readFileSync(path).equals(MiB)).toBe(true);
+    await writeAtomic(path, "replaced");
+    expect(readFileSync(path, "utf8")).toBe("replaced");
+    expect(readdirSync(dir)).toEqual(["a.bin"]);
+  });
+
+  it("names the final path when its directory does not exist", async () => {
+    await expect(writeAtomic(join(dir, "absent", "x"), "x")).rejects.toThrow(/absent\/x: cannot write \(no such file or directory \(ENOENT\)\)/);
+  });
+});
+
+const noTmpfs = tmpfsUnavailable();
+if (noTmpfs !== null) console.warn(`ENOSPC tests skipped: ${noTmpfs}`);
+
+describe.skipIf(noTmpfs !== null)("a full device: nothing under the final name, no temporary left", () => {
+  let full: Tmpfs | undefined;
+  let dir = "";
+  beforeAll(() => {
+    full = mountTmpfs("size=256k");
+    dir = full.dir;
+  });
+  afterAll(() => full?.unmount());
+
+  it("writeAtomic refuses a short write (write-file-atomic reported success)", async () => {
+    await expect(writeAtomic(join(dir, "big.bin"), MiB)).rejects.toThrow(/big\.bin: cannot write \(no space left on the device \(ENOSPC\)\)/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("writeScratchSync refuses a short write", () => {
+    expect(() => writeScratchSync(join(dir, "scratch.bin"), MiB)).toThrow(/scratch\.bin: cannot write \(no space left/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("openAtomic rejects the write or the commit, never renames", async () => {
+    const file = openAtomic(join(dir, "stream.bin"));
+    const attempt = async () => {
+      for (let k = 0; k < 16; k++) await file.write(MiB.subarray(0, 64 << 10));
+      await file.commit();
+    };
+    await expect(attempt()).rejects.toThrow(/stream\.bin: cannot write \(no space left/);
+    await file.abort();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
