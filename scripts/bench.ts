@@ -18,7 +18,7 @@
  * the prepare time as a multiple of it. Each phase runs the built CLI as a child process, so
  * its RSS is its own.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -110,7 +110,9 @@ async function main(): Promise<void> {
   const results: PhaseResult[] = [];
   const prepared = () => JSON.parse(readFileSync(join(workdir, "prepare.json"), "utf8")) as { counts: { documents: number; tokens: number } };
   let floorSeconds: number | undefined;
-  const recallOf = async () => (truth !== undefined && existsSync(truth) ? plantedRecall(join(outdir, "pairs.tsv"), truth) : null);
+  // Planted-pair truth (`copy_id source_id edit_rate`); the web shape's truth is read by scripts/quality/clusters-check.ts.
+  const plantedTruth = truth !== undefined && existsSync(truth) && readFileSync(truth, "utf8").slice(0, 8) === "copy_id\t";
+  const recallOf = async () => (plantedTruth ? plantedRecall(join(outdir, "clusters.tsv"), truth as string) : null);
   for (const phase of phases) {
     const runs: Measured[] = [];
     if (phase === "floor") {
@@ -148,6 +150,7 @@ async function main(): Promise<void> {
       if (counts.candidates !== undefined) res.candidates = counts.candidates;
       res.phaseSeconds = Object.fromEntries(Object.entries(manifest.phases).map(([k, v]) => [k, v.seconds]));
       res.recall = await recallOf();
+      res.outputBytes = readdirSync(outdir).reduce((n, f) => n + statSync(join(outdir, f)).size, 0);
       results.push(res);
     }
     const last = results[results.length - 1];

@@ -6,18 +6,11 @@ import { docId } from "../../scripts/generate-corpus.js";
 import { BOILERPLATE_PRESET, DEFAULT_WEB, checkWebShape, SHORT_TOKENS, WEB_TRUTH_HEADER, generateWebCorpus, type WebShapeOptions } from "../../scripts/bench/web-corpus.js";
 import { Random } from "../../scripts/bench/random.js";
 import { ZipfSampler } from "../../scripts/bench/zipf.js";
-import { chunkCorpus } from "../../src/corpus/chunker.js";
-import { emptyWarnings, parseChunk, type VerticalDoc } from "../../src/corpus/vertical.js";
+import { emptyWarnings } from "../../src/corpus/vertical.js";
+import { readCorpus } from "../helpers/vert.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-web-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function readDocs(path: string): Promise<{ docs: VerticalDoc[]; warnings: ReturnType<typeof emptyWarnings> }> {
-  const warnings = emptyWarnings();
-  const docs: VerticalDoc[] = [];
-  for await (const chunk of chunkCorpus([path], 1 << 16)) parseChunk(chunk, { column: 0, idAttr: "id" }, warnings, (d) => docs.push(d));
-  return { docs, warnings };
-}
 
 interface TruthRow {
   id: string;
@@ -43,7 +36,7 @@ function clusterSizes(truth: TruthRow[]): number[] {
 
 async function generate(name: string, o: WebShapeOptions) {
   const stats = await generateWebCorpus(join(dir, `${name}.vert`), join(dir, `${name}.truth.tsv`), o, docId);
-  const { docs, warnings } = await readDocs(join(dir, `${name}.vert`));
+  const { docs, warnings } = await readCorpus([join(dir, `${name}.vert`)], 1 << 16);
   return { stats, docs, warnings, truth: readTruth(join(dir, `${name}.truth.tsv`)) };
 }
 
