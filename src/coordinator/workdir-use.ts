@@ -2,7 +2,7 @@ import { existsSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeSystemError } from "../util/atomic.js";
+import { describeSystemError, removeOwnTemporaries } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { atExit, interruptedBy } from "../util/exit-cleanup.js";
 import { claimWorkdir } from "./workdir.js";
@@ -35,12 +35,14 @@ export async function takeWorkdir(workdir: string, use: WorkdirUse): Promise<Wor
   else if (!existsSync(workdir)) throw new VertdupError(`${workdir}: no such work directory`);
   const lock = await lockWorkdir(workdir, use);
   const forget = atExit(() => {
+    removeOwnTemporaries(workdir);
     if (interruptedBy() !== null) process.stderr.write(`vertdup: the work directory ${workdir} is kept: continue with --resume -w ${workdir}\n`);
   });
   return {
     token: lock.token,
     async release() {
       forget();
+      removeOwnTemporaries(workdir);
       await lock.release();
     },
   };

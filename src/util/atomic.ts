@@ -1,7 +1,7 @@
-import { closeSync, createWriteStream, fstatSync, openSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
+import { closeSync, createWriteStream, fstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
 import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import type { Writable } from "node:stream";
 import { VertdupError } from "./errors.js";
 import { atExit } from "./exit-cleanup.js";
@@ -34,6 +34,22 @@ function track(tmp: string): void {
 
 export function temporaryName(path: string): string {
   return `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/**
+ * Removes this process's temporary files under `dir`. Worker threads share the pid but not
+ * the exit clean-ups: a worker stopped mid-write (the pool destroyed after another task
+ * failed) leaves its temporary file, which only the main thread can remove.
+ */
+export function removeOwnTemporaries(dir: string): void {
+  const mark = `.tmp-${process.pid}-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir, { recursive: true, encoding: "utf8" });
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.includes(mark)) rmSync(join(dir, name), { force: true });
 }
 
 const PROBLEMS: Record<string, string> = {

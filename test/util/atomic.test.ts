@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openAtomic, writeAtomic, writeScratchSync } from "../../src/util/atomic.js";
+import { openAtomic, removeOwnTemporaries, temporaryName, writeAtomic, writeScratchSync } from "../../src/util/atomic.js";
 import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from "../helpers/tmpfs.js";
 
 const MiB = Buffer.alloc(1 << 20, 7);
@@ -21,6 +21,17 @@ describe("writeAtomic", () => {
     await writeAtomic(path, "replaced");
     expect(readFileSync(path, "utf8")).toBe("replaced");
     expect(readdirSync(dir)).toEqual(["a.bin"]);
+  });
+
+  it("removeOwnTemporaries removes this process's temporary files at any depth, and nothing else", () => {
+    const work = join(dir, "work");
+    mkdirSync(join(work, "shards"), { recursive: true });
+    const own = [temporaryName(join(work, "a.zst")), temporaryName(join(work, "shards", "000000.counts.zst"))];
+    const others = [join(work, "shards", "b.zst"), join(work, `c.zst.tmp-${process.pid + 1}-00000000`)];
+    for (const f of [...own, ...others]) writeFileSync(f, "x");
+    removeOwnTemporaries(work);
+    const left = readdirSync(work, { recursive: true, encoding: "utf8" }).map((f) => join(work, f));
+    expect(left.sort()).toEqual([join(work, "shards"), ...others].sort());
   });
 
   it("names the final path when its directory does not exist", async () => {
