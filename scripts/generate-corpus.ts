@@ -35,17 +35,11 @@
 import { parseArgs } from "node:util";
 import { Random } from "./bench/random.js";
 import { ZipfSampler, wordForms } from "./bench/zipf.js";
-import { PARAGRAPH, editDocument, randomDocument, renderDocument } from "./bench/document.js";
+import { PARAGRAPH, editDocument, randomDocument, renderDocument, type CorpusText } from "./bench/document.js";
 import { TextSink } from "./bench/output-stream.js";
 import { BOILERPLATE_PRESET, DEFAULT_WEB, generateWebCorpus, type WebShapeOptions } from "./bench/web-corpus.js";
 
-export interface GeneratorOptions {
-  docs: number;
-  seed: number;
-  vocab: number;
-  zipf: number;
-  medianTokens: number;
-  sigma: number;
+export interface GeneratorOptions extends CorpusText {
   dupShare: number;
   editRates: number[];
 }
@@ -160,17 +154,20 @@ async function main(): Promise<void> {
   if (shape !== "default" && shape !== "web" && shape !== "boilerplate") throw new Error(`--shape ${shape}: expected default, web or boilerplate`);
   if ((values.docs === undefined && shape !== "boilerplate") || values.out === undefined) throw new Error(HELP.trimEnd());
   const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
+  const text = (base: CorpusText): CorpusText => ({
+    docs: num(values.docs, base.docs),
+    seed: num(values.seed, base.seed),
+    vocab: num(values.vocab, base.vocab),
+    zipf: num(values.zipf, base.zipf),
+    medianTokens: num(values["median-tokens"], base.medianTokens),
+    sigma: num(values.sigma, base.sigma),
+  });
   const truth = values.truth ?? values.out.replace(/\.vert(\.gz|\.zst)?$/, "") + ".truth.tsv";
   const t0 = performance.now();
   let summary: string;
   if (shape === "default") {
     const opts: GeneratorOptions = {
-      docs: Number(values.docs),
-      seed: num(values.seed, DEFAULT_GENERATOR.seed),
-      vocab: num(values.vocab, DEFAULT_GENERATOR.vocab),
-      zipf: num(values.zipf, DEFAULT_GENERATOR.zipf),
-      medianTokens: num(values["median-tokens"], DEFAULT_GENERATOR.medianTokens),
-      sigma: num(values.sigma, DEFAULT_GENERATOR.sigma),
+      ...text({ ...DEFAULT_GENERATOR, docs: Number(values.docs) }),
       dupShare: num(values["dup-share"], DEFAULT_GENERATOR.dupShare),
       editRates: values["edit-rates"]?.split(",").map(Number) ?? DEFAULT_GENERATOR.editRates,
     };
@@ -180,12 +177,7 @@ async function main(): Promise<void> {
     const base = shape === "boilerplate" ? BOILERPLATE_PRESET : { ...DEFAULT_WEB, docs: 0 };
     const pageShare = values["page-share"]?.split(",").map(Number);
     const opts: WebShapeOptions = {
-      docs: num(values.docs, base.docs),
-      seed: num(values.seed, base.seed),
-      vocab: num(values.vocab, base.vocab),
-      zipf: num(values.zipf, base.zipf),
-      medianTokens: num(values["median-tokens"], base.medianTokens),
-      sigma: num(values.sigma, base.sigma),
+      ...text(base),
       clusterShare: num(values["cluster-share"], base.clusterShare),
       largest: num(values.largest, base.largest),
       clusterExponent: num(values["cluster-exponent"], base.clusterExponent),

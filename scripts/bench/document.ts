@@ -18,6 +18,15 @@ export interface ShapeOptions {
   sigma: number;
 }
 
+/** What every generated corpus shape sets: size, seed, vocabulary and document lengths. */
+export interface CorpusText extends ShapeOptions {
+  docs: number;
+  seed: number;
+  /** Distinct word forms, drawn by a Zipf law of exponent `zipf`. */
+  vocab: number;
+  zipf: number;
+}
+
 /**
  * A fresh document: length ~ LogNormal(ln median, σ) (clamped to [20, 20·median]), sentences
  * of 6–24 words with an occasional comma or number, paragraphs of 2–6 sentences.

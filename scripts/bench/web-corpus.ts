@@ -1,6 +1,6 @@
 import { Random } from "./random.js";
 import { ZipfSampler, wordForms } from "./zipf.js";
-import { COMMA, NUMBER_BASE, PARAGRAPH, SENTENCE_END, randomDocument, renderDocument, shortDocument } from "./document.js";
+import { COMMA, NUMBER_BASE, PARAGRAPH, SENTENCE_END, randomDocument, renderDocument, shortDocument, type CorpusText } from "./document.js";
 import { TextSink } from "./output-stream.js";
 
 /**
@@ -13,13 +13,7 @@ import { TextSink } from "./output-stream.js";
  * first member in corpus order is the plain body, so every framed copy is close to a member of
  * its cluster. Members are scattered over the corpus by a seeded shuffle.
  */
-export interface WebShapeOptions {
-  docs: number;
-  seed: number;
-  vocab: number;
-  zipf: number;
-  medianTokens: number;
-  sigma: number;
+export interface WebShapeOptions extends CorpusText {
   /** Fraction of the documents that are in clusters of ≥ 2. */
   clusterShare: number;
   /** Copies in the largest article cluster (at most half of the clustered documents); also the power law's cap. */
