@@ -5,6 +5,7 @@ import { maxDistanceFor } from "../pleb/hamming.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { balancedRanges } from "./balance.js";
+import { hammingKernel } from "./hamming-wasm.js";
 
 export interface HammingFullOptions {
   threshold: number;
@@ -30,6 +31,7 @@ export async function hammingFullTriples(
 ): Promise<Uint32Array> {
   const n = store.count;
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
+  if (opts.portable !== true && store.words % 8 === 0) hammingKernel.report((m) => reporter.info(m));
   const base = { signatures: store.signatures, words: store.words, maxDistance, portable: opts.portable };
   const parts = pool.threads * (opts.blocksPerWorker ?? 8);
   const tasks: object[] = [];

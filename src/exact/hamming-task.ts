@@ -1,5 +1,5 @@
 import { hammingTileTs } from "./hamming-block.js";
-import { HammingWasm } from "./hamming-wasm.js";
+import { HammingWasm, hammingKernel } from "./hamming-wasm.js";
 import { Triples } from "./triples.js";
 
 /**
@@ -32,7 +32,7 @@ type Tile = (iFrom: number, iTo: number, jFrom: number, jTo: number, upper: bool
 
 function tileFunction(task: HammingRowsTask): Tile {
   const { signatures, words, maxDistance } = task;
-  if (task.portable === true || words % 8 !== 0) {
+  if (task.portable === true || words % 8 !== 0 || hammingKernel.module() === null) {
     return (iFrom, iTo, jFrom, jTo, upper, out) => {
       const at = out.reserve((iTo - iFrom) * (jTo - jFrom));
       out.used += 3 * hammingTileTs(signatures, words, iFrom, iTo, jFrom, jTo, upper, maxDistance, out.data, at);

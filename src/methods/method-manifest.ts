@@ -3,6 +3,7 @@ import type { PhaseTiming } from "../coordinator/phase-clock.js";
 import type { ClusterCounts } from "../clusters/graph-clusters.js";
 import type { RunWarnings } from "../output/run-warnings.js";
 import { writeAtomic } from "../util/atomic.js";
+import type { KernelStatus } from "../util/wasm-kernel.js";
 import type { FeatureOptions, MethodName, SearchOptions } from "./method-options.js";
 
 /** manifest.json of an output directory made by a method other than lsh-cosine. */
@@ -35,6 +36,8 @@ export interface MethodManifest {
   };
   clusters: ClusterCounts;
   warnings: RunWarnings;
+  /** What ran each WebAssembly kernel's loop (minhash): "webassembly" or "typescript (why)", 5–10× slower. */
+  kernels?: Record<string, KernelStatus>;
   phases: Record<string, PhaseTiming>;
 }
 

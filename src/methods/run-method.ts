@@ -18,6 +18,7 @@ import { writeMethodManifest, type MethodManifest } from "./method-manifest.js";
 import type { FeatureOptions, KeepPolicy, MethodName, SearchOptions } from "./method-options.js";
 import type { MinhashShard } from "./minhash.js";
 import { minhashGraph } from "./minhash-search.js";
+import { minhashKernelStatus } from "./minhash-wasm.js";
 import { paragraphGraph, type ParagraphShard } from "./paragraphs.js";
 import type { ChunkTask, ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
@@ -123,6 +124,7 @@ export async function runMethod(
   const clock = new PhaseClock();
   const pool = new WorkerPool("methods", exec.workers);
   try {
+    const kernels = run.method === "minhash" ? { minhash: minhashKernelStatus(run.features.numPerm, (m) => reporter.info(m)) } : undefined;
     clock.start("features");
     const shards = await extractFeatures<ShardBase>(inputs, workdir, run.method, run.features, exec, pool, reporter);
     clock.stop("features");
@@ -161,6 +163,7 @@ export async function runMethod(
       },
       clusters: written.clusters,
       warnings: runWarnings(reader, found.empty),
+      ...(kernels === undefined ? {} : { kernels }),
       phases: clock.timings(),
     };
     await writeMethodManifest(outdir, manifest);
