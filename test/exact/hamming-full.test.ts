@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hammingTileTs } from "../../src/exact/hamming-block.js";
 import { HammingWasm } from "../../src/exact/hamming-wasm.js";
@@ -78,6 +79,35 @@ describe("hamming-full kernels against a naive bit-by-bit computation", () => {
         expect(a.subarray(0, 3 * na)).toEqual(b.subarray(0, 3 * nb));
       }
     }
+  });
+
+  it("the compiled hamming.wat gives the TypeScript tile's triples, in order, on random stores and tiles", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+          n: fc.integer({ min: 1, max: 70 }),
+          W: fc.constantFrom(8, 16, 32),
+          rect: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }),
+          upper: fc.boolean(),
+          share: fc.double({ min: 0, max: 1, noNaN: true }),
+        }),
+        ({ seed, n, W, rect, upper, share }) => {
+          const s = randomStore(seed, n, W);
+          const [i0, i1] = [Math.floor(rect[0] * n), Math.floor(rect[1] * n)].sort((x, y) => x - y);
+          const [j0, j1] = [Math.floor(rect[2] * n), Math.floor(rect[3] * n)].sort((x, y) => x - y);
+          const maxDistance = Math.floor(share * W * 32);
+          const pairs = Math.max(1, (i1 - i0) * (j1 - j0));
+          const a = new Uint32Array(3 * pairs);
+          const b = new Uint32Array(3 * pairs);
+          const na = new HammingWasm(s, W, pairs).tile(i0, i1, j0, j1, upper, maxDistance, a);
+          const nb = hammingTileTs(s, W, i0, i1, j0, j1, upper, maxDistance, b);
+          expect(na).toBe(nb);
+          expect(a).toEqual(b);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it("with a sample: exactly the pairs that involve a sampled signature, each once", () => {

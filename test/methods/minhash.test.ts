@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -99,6 +100,31 @@ describe("MinHash signatures", () => {
       }
     }
     expect(MinhashWasm.create(new Permutations(100, 1))).toBeNull();
+  });
+
+  it("the compiled minhash.wat gives the reference's signatures on random permutations and sets", () => {
+    const int32 = fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 16 }),
+        fc.integer(),
+        // Several sets through one kernel: nothing of a set survives into the next; up to 6000
+        // values outgrow its first memory.
+        fc.array(fc.oneof(fc.array(int32, { maxLength: 40 }), fc.array(int32, { maxLength: 6000 })), { minLength: 1, maxLength: 4 }),
+        (blocks, seed, sets) => {
+          const perms = new Permutations(16 * blocks, seed);
+          const kernel = MinhashWasm.create(perms)!;
+          const expected = new Int32Array(perms.count);
+          for (const set of sets) {
+            kernel.reserve(set.length).set(set);
+            kernel.sign(set.length);
+            minhashSignature(Int32Array.from(set), set.length, perms, expected);
+            expect(kernel.signature).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it("band keys are equal exactly where the bands are (up to 32-bit collisions)", () => {

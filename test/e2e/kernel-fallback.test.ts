@@ -1,0 +1,51 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CLI, removeTempDirs, tempDir } from "../helpers/cli.js";
+
+afterAll(removeTempDirs);
+
+const CORPUS = "data-samples/sample.vert.gz";
+
+function run(args: string[], fault?: string) {
+  const env = { ...process.env, VERTDUP_FAULT: fault ?? "" };
+  const r = spawnSync(process.execPath, [CLI, ...args, "--workers", "2", "--quiet"], { encoding: "utf8", env });
+  expect(r.stderr).not.toMatch(/Error:/);
+  expect(r.status).toBe(0);
+  return r.stderr;
+}
+
+const occurrences = (text: string, what: string) => text.split(what).length - 1;
+
+describe("a WebAssembly kernel that fails falls back to TypeScript, says so once and changes no output", () => {
+  it("run --method minhash: stderr and manifest.json (kernels)", () => {
+    const dir = tempDir();
+    const outputs = (out: string) => ["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => readFileSync(join(dir, out, f), "utf8"));
+    const manifest = (out: string) => JSON.parse(readFileSync(join(dir, out, "manifest.json"), "utf8"));
+    // Small chunks: several worker tasks, each on the TypeScript loop.
+    const args = (out: string) => ["run", CORPUS, "--method", "minhash", "-w", join(dir, `w-${out}`), "-o", join(dir, out), "--chunk-size", "40000"];
+    expect(run(args("wasm"))).not.toMatch(/kernel/);
+    expect(manifest("wasm").kernels).toEqual({ minhash: "webassembly" });
+    const stderr = run(args("ts"), "kernel:minhash");
+    expect(occurrences(stderr, "the WebAssembly kernel minhash is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
+    expect(manifest("ts").kernels).toEqual({ minhash: "typescript (fault injected (VERTDUP_FAULT))" });
+    expect(manifest("ts").counts.pairs).toBeGreaterThan(0);
+    expect(outputs("ts")).toEqual(outputs("wasm"));
+    run([...args("perms"), "--num-perm", "120"]);
+    expect(manifest("perms").kernels).toEqual({ minhash: "typescript (--num-perm is not a multiple of 16)" });
+  });
+
+  it("hamming-full: stderr, the same pairs", () => {
+    const dir = tempDir();
+    const work = join(dir, "w");
+    run(["prepare", CORPUS, "-w", work]);
+    const args = (out: string) => ["hamming-full", "-w", work, "-o", join(dir, out), "--threshold", "0.8"];
+    expect(run(args("wasm.tsv"))).not.toMatch(/kernel/);
+    const stderr = run(args("ts.tsv"), "kernel:hamming");
+    expect(occurrences(stderr, "the WebAssembly kernel hamming is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
+    const pairs = readFileSync(join(dir, "wasm.tsv"), "utf8");
+    expect(pairs.split("\n").length).toBeGreaterThan(10);
+    expect(readFileSync(join(dir, "ts.tsv"), "utf8")).toBe(pairs);
+  });
+});
