@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import { commandLine } from "./command-line.js";
 import { paragraphsCommand } from "./commands/paragraphs.js";
 import { plebCommand } from "./commands/pleb.js";
 import { similarityCommand } from "./commands/similarity.js";
@@ -12,20 +12,14 @@ import { cleanCommand } from "./commands/clean.js";
 import { shortLongCommand } from "./commands/short-long.js";
 import { slurmCommand } from "./commands/slurm.js";
 import { taskCommand } from "./commands/task.js";
-import { protectStdinArg, restoreStdinArgs } from "./cli-options.js";
 import { VertdupError } from "./util/errors.js";
 import { describeSystemError, errorCode } from "./util/atomic.js";
 import { exitOnSignals } from "./util/exit-cleanup.js";
 import { packageVersion } from "./util/package-info.js";
 
 async function main(): Promise<void> {
-  await yargs(hideBin(process.argv).map(protectStdinArg))
-    .scriptName("vertdup")
-    .exitProcess(false)
+  await commandLine(hideBin(process.argv))
     .version(packageVersion())
-    // Options are read by their --names only: errors then name each unknown option once.
-    .parserConfiguration({ "camel-case-expansion": false })
-    .middleware(restoreStdinArgs, true)
     .command(runCommand)
     .command(prepareCommand)
     .command(plebCommand)
@@ -38,7 +32,6 @@ async function main(): Promise<void> {
     .command(slurmCommand)
     .command(taskCommand)
     .demandCommand(1, "name a command (see vertdup --help)")
-    .strict()
     .fail((msg, err) => {
       if (err) throw err;
       process.stderr.write(`vertdup: ${msg}\n(see vertdup --help)\n`);

@@ -10,6 +10,9 @@ import { runMethod } from "../methods/run-method.js";
 import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 import { VertdupError } from "../util/errors.js";
 import { methodSummary, runSummary } from "./summary.js";
+import type { RunManifest } from "../output/manifest.js";
+import type { MethodManifest } from "../methods/method-manifest.js";
+import type { SetMethod } from "../methods/run-method.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
 const RUN_OPTIONS = [
@@ -33,28 +36,35 @@ const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json",
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
+/** What a run made: its summary line and manifest.json. */
+export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest: RunManifest } | { method: SetMethod; manifest: MethodManifest });
+
+/** `vertdup run` from its parsed options (the CLI's handler and the library's runPipeline). */
+export async function runFromOptions(a: Args): Promise<RunResult> {
+  const exec = executionOptionsFrom(a);
+  const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
+  const opts = { ...parsed, "shingle-size": parsed.shingleSize };
+  if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
+  await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
+  const reporter = stderrReporter(exec.quiet);
+  return useWorkdir(a.w, exec.tmpDir, async (workdir): Promise<RunResult> => {
+    await ensureWritableDir(a.o);
+    if (a.method === "lsh-cosine") {
+      await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
+      const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
+      const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
+      return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
+    }
+    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
+    return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };
+  });
+}
+
 export const runCommand = {
   command: "run <inputs..>",
   describe: "whole pipeline: corpus → pairs (--method) → clusters",
   builder,
   handler: async (a: Args) => {
-    const exec = executionOptionsFrom(a);
-    const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
-    const opts = { ...parsed, "shingle-size": parsed.shingleSize };
-    if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
-    await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
-    const reporter = stderrReporter(exec.quiet);
-    await useWorkdir(a.w, exec.tmpDir, async (workdir) => {
-      await ensureWritableDir(a.o);
-      if (a.method === "lsh-cosine") {
-        await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
-        const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
-        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
-        process.stdout.write(runSummary(a.o, manifest) + "\n");
-      } else {
-        const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
-        process.stdout.write(methodSummary(a.o, manifest) + "\n");
-      }
-    });
+    process.stdout.write((await runFromOptions(a)).summary + "\n");
   },
 };
