@@ -59,17 +59,19 @@ export class WasmKernel {
 
   /** A memory of `pages` 64 KiB pages for `instantiate`; the kernel must be available. */
   memory(pages: number): WasmMemory {
-    return new (this.api().Memory)({ initial: pages });
+    return new (this.available().api.Memory)({ initial: pages });
   }
 
   /** The kernel's exports over `memory`; the kernel must be available (`module()` not null). */
   instantiate(memory: WasmMemory): Record<string, unknown> {
-    return new (this.api().Instance)(this.module()!, { e: { m: memory } }).exports;
+    const { api, module } = this.available();
+    return new api.Instance(module, { e: { m: memory } }).exports;
   }
 
-  private api(): WasmApi {
-    if (this.module() === null) throw new Error(`the WebAssembly kernel ${this.name} is unavailable (${this.failure})`);
-    return webAssembly!;
+  private available(): { api: WasmApi; module: object } {
+    const module = this.module();
+    if (module === null || webAssembly === undefined) throw new Error(`the WebAssembly kernel ${this.name} is unavailable (${this.failure})`);
+    return { api: webAssembly, module };
   }
 
   /**
