@@ -8,7 +8,7 @@ import { runSummary } from "./summary.js";
 const builder = (y: Argv) =>
   withOptions(
     y,
-    ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "seed", "workers", "quiet"],
+    ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall", "seed", "workers", "quiet"],
     { workdir: { describe: "prepared work directory" } },
   );
 
