@@ -10,6 +10,7 @@ import { runMethod } from "../methods/run-method.js";
 import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 import { VertdupError } from "../util/errors.js";
 import { methodSummary, runSummary } from "./summary.js";
+import { CALIBRATION_FILE, calibrateStep } from "../coordinator/steps/calibrate-step.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
 const RUN_OPTIONS = [
@@ -29,7 +30,7 @@ const builder = (y: Argv) =>
   });
 
 /** The files a run writes in its output directory. */
-const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv"];
+const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv", CALIBRATION_FILE];
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -37,24 +38,45 @@ export const runCommand = {
   command: "run <inputs..>",
   describe: "whole pipeline: corpus → pairs (--method) → clusters",
   builder,
-  handler: async (a: Args) => {
-    const exec = executionOptionsFrom(a);
-    const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
-    const opts = { ...parsed, "shingle-size": parsed.shingleSize };
-    if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
-    await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
-    const reporter = stderrReporter(exec.quiet);
-    await useWorkdir(a.w, exec.tmpDir, async (workdir) => {
-      await ensureWritableDir(a.o);
-      if (a.method === "lsh-cosine") {
-        await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
-        const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
-        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
-        process.stdout.write(runSummary(a.o, manifest) + "\n");
-      } else {
-        const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
-        process.stdout.write(methodSummary(a.o, manifest) + "\n");
-      }
-    });
+  handler: (a: Args) => runHandler(a, a["estimate-recall"] ? (a["target-recall"] ?? DEFAULT_TARGET_RECALL) : undefined),
+};
+
+/** `calibrate`'s target when none is given, and `run --estimate-recall`'s. */
+const DEFAULT_TARGET_RECALL = 0.99;
+
+/**
+ * `calibrate` is `run --estimate-recall` whose `--target-recall` (default 0.99) only chooses
+ * what to recommend: PLEB runs all its iterations, so that the recommendation sees them all.
+ */
+export const calibrateCommand = {
+  command: "calibrate <inputs..>",
+  describe: "run, then recall and precision on a document sample against the exact similarity → calibration.tsv",
+  builder: (y: Argv) => builder(y).option("target-recall", { default: DEFAULT_TARGET_RECALL, describe: "recall to recommend a threshold and PLEB's iterations for" }),
+  handler: (a: Args) => {
+    if (a.method !== "lsh-cosine") throw new VertdupError(`calibrate: --method ${a.method} is not supported yet (only lsh-cosine)`);
+    return runHandler({ ...a, "estimate-recall": true, "target-recall": undefined }, a["target-recall"] ?? DEFAULT_TARGET_RECALL);
   },
 };
+
+/** `run`, calibrated afterwards (calibrateStep) when `calibrateTo` names a target recall. */
+async function runHandler(a: Args, calibrateTo?: number): Promise<void> {
+  const exec = executionOptionsFrom(a);
+  const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
+  const opts = { ...parsed, "shingle-size": parsed.shingleSize };
+  if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
+  await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
+  const reporter = stderrReporter(exec.quiet);
+  await useWorkdir(a.w, exec.tmpDir, async (workdir) => {
+    await ensureWritableDir(a.o);
+    if (a.method === "lsh-cosine") {
+      await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
+      const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
+      const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
+      if (calibrateTo !== undefined) process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo)}\n`);
+      process.stdout.write(runSummary(a.o, manifest) + "\n");
+    } else {
+      const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
+      process.stdout.write(methodSummary(a.o, manifest) + "\n");
+    }
+  });
+}

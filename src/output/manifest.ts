@@ -3,6 +3,7 @@ import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { PhaseTiming } from "../coordinator/phase-clock.js";
 import type { PlebOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
+import type { CalibrationManifest } from "../coordinator/steps/calibrate-step.js";
 import type { IterationRow } from "../pleb/pleb-log.js";
 import type { ClusterCounts } from "../clusters/graph-clusters.js";
 
@@ -34,6 +35,8 @@ export interface RunManifest {
   phases: Record<string, PhaseTiming>;
   /** `--estimate-recall`/`--target-recall`: PLEB's sampled recall after each iteration group. */
   recallEstimate?: { referencePairs: number; iterations: number; byGroup: GroupEstimate[] };
+  /** `calibrate`, `run --estimate-recall`: recall against the exact cosine and what to choose. */
+  calibration?: CalibrationManifest;
 }
 
 /** The sampled recall of PLEB after the iterations up to `iteration` (0: identical signatures only). */
