@@ -10,7 +10,7 @@ import { runMethod } from "../methods/run-method.js";
 import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 import { VertdupError } from "../util/errors.js";
 import { methodSummary, runSummary } from "./summary.js";
-import { CALIBRATION_FILE, calibrateStep } from "../coordinator/steps/calibrate-step.js";
+import { CALIBRATION_FILE, DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calibrate-step.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
 const RUN_OPTIONS = [
@@ -41,8 +41,6 @@ export const runCommand = {
   handler: (a: Args) => runHandler(a, a["estimate-recall"] ? (a["target-recall"] ?? DEFAULT_TARGET_RECALL) : undefined),
 };
 
-/** `calibrate`'s target when none is given, and `run --estimate-recall`'s. */
-const DEFAULT_TARGET_RECALL = 0.99;
 
 /**
  * `calibrate` is `run --estimate-recall` whose `--target-recall` (default 0.99) only chooses

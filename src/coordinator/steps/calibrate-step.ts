@@ -11,6 +11,9 @@ import { readPrepareManifest } from "../prepare-manifest.js";
 
 export const CALIBRATION_FILE = "calibration.tsv";
 
+/** The recall `calibrate` recommends for when no `--target-recall` is given (also `--estimate-recall`'s). */
+export const DEFAULT_TARGET_RECALL = 0.99;
+
 /** What `calibrate` and `run --estimate-recall` add to manifest.json. */
 export interface CalibrationManifest {
   similarity: string;
