@@ -25,7 +25,7 @@ export const plebCommand = {
     const lock = await takeWorkdir(a.w, { create: false });
     try {
       const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), output);
-      if (a["estimate-recall"]) process.stderr.write(`vertdup: ${await calibrateStep(a.w, a.o, a["target-recall"] ?? DEFAULT_TARGET_RECALL)}\n`);
+      if (a["estimate-recall"]) process.stderr.write(`vertdup: ${await calibrateStep(a.w, a.o, a["target-recall"] ?? DEFAULT_TARGET_RECALL, exec.workers)}\n`);
       process.stdout.write(runSummary(a.o, manifest) + "\n");
     } finally {
       await lock.release();

@@ -70,7 +70,7 @@ async function runHandler(a: Args, calibrateTo?: number): Promise<void> {
       await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
       const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
       const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
-      if (calibrateTo !== undefined) process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo)}\n`);
+      if (calibrateTo !== undefined) process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers)}\n`);
       process.stdout.write(runSummary(a.o, manifest) + "\n");
     } else {
       const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);

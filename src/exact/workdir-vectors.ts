@@ -12,16 +12,14 @@ import { type SparseRows, unitRows } from "./sparse-rows.js";
  * corpus) or 1 under tf, terms of factor 0 are left out, and a document with no remaining
  * term has no vector (prepare gives it no signature). Term indices are ranks in vocab.zst
  * (decreasing df).
- *
- * `visit` gets each document's vector in corpus order, unnormalised, in scratch arrays valid
- * only during the call; one shard's counts are in memory at a time. Returns the number of
- * columns (vocabulary size).
  */
-export function forEachWorkdirVector(
-  workdir: string,
-  prepared: PrepareManifest,
-  visit: (ordinal: number, cols: Uint32Array, vals: Float64Array, length: number) => void,
-): number {
+export interface VectorWeights {
+  /** Term hash → rank in vocab.zst. */
+  rank: NumberMap;
+  factor: Float64Array;
+}
+
+export function workdirWeights(workdir: string, prepared: PrepareManifest): VectorWeights {
   const [vocab] = readRunFileSync<{ terms: Float64Array; dfs: Uint32Array }>(vocabularyFile(workdir));
   const N = prepared.counts.documents;
   const tfidf = prepared.options.weighting === "tfidf";
@@ -31,9 +29,24 @@ export function forEachWorkdirVector(
     rank.set(vocab.terms[r], r);
     factor[r] = tfidf ? Math.log(N / vocab.dfs[r]) : 1;
   }
+  return { rank, factor };
+}
+
+/**
+ * Visits the vectors of shards `from`..`to` − 1 in corpus order, unnormalised, in scratch
+ * arrays valid only during the call; one shard's counts are in memory at a time.
+ */
+export function forEachWorkdirVector(
+  workdir: string,
+  weights: VectorWeights,
+  from: number,
+  to: number,
+  visit: (ordinal: number, cols: Uint32Array, vals: Float64Array, length: number) => void,
+): void {
+  const { rank, factor } = weights;
   let cols = new Uint32Array(1024);
   let vals = new Float64Array(1024);
-  for (let s = 0; s < prepared.counts.shards; s++) {
+  for (let s = from; s < to; s++) {
     const [counts] = readRunFileSync<ShardCounts>(shardFile(workdir, s, "counts"));
     let at = 0;
     for (let d = 0; d < counts.ordinals.length; d++) {
@@ -52,16 +65,16 @@ export function forEachWorkdirVector(
       if (length > 0) visit(counts.ordinals[d], cols, vals, length);
     }
   }
-  return vocab.terms.length;
 }
 
-/** Every document vector of a work directory (forEachWorkdirVector) as unit rows in memory. */
+/** Every document vector of a work directory as unit rows in memory. */
 export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest): SparseRows {
+  const weights = workdirWeights(workdir, prepared);
   const ordinals: number[] = [];
   const rowPtr: number[] = [0];
   const cols: number[] = [];
   const vals: number[] = [];
-  const columns = forEachWorkdirVector(workdir, prepared, (ordinal, c, v, length) => {
+  forEachWorkdirVector(workdir, weights, 0, prepared.counts.shards, (ordinal, c, v, length) => {
     for (let k = 0; k < length; k++) {
       cols.push(c[k]);
       vals.push(v[k]);
@@ -69,5 +82,5 @@ export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest): 
     ordinals.push(ordinal);
     rowPtr.push(cols.length);
   });
-  return unitRows(Uint32Array.from(ordinals), Uint32Array.from(rowPtr), Uint32Array.from(cols), Float64Array.from(vals), columns);
+  return unitRows(Uint32Array.from(ordinals), Uint32Array.from(rowPtr), Uint32Array.from(cols), Float64Array.from(vals), weights.factor.length);
 }

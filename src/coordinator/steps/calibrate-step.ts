@@ -7,6 +7,7 @@ import { sampleCosines } from "../../exact/sample-cosine.js";
 import { writeManifest, type RunManifest } from "../../output/manifest.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { peakRssMiB } from "../../util/package-info.js";
+import { WorkerPool } from "../pool.js";
 import { readPrepareManifest } from "../prepare-manifest.js";
 
 export const CALIBRATION_FILE = "calibration.tsv";
@@ -33,13 +34,19 @@ export interface CalibrationManifest {
  * cosine of each sampled document with the whole corpus in one streaming pass, the run's
  * clusters.tsv → calibration.tsv, the recommendation in manifest.json, and a line for stderr.
  */
-export async function calibrateStep(workdir: string, outdir: string, targetRecall: number): Promise<string> {
+export async function calibrateStep(workdir: string, outdir: string, targetRecall: number, workers: number): Promise<string> {
   const t0 = performance.now();
   const prepared = await readPrepareManifest(workdir);
   const manifest = JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as RunManifest;
   const documents = prepared.counts.documents;
   const sampled = sampleDocuments(documents, manifest.pleb.recallSample ?? documents, manifest.pleb.seed);
-  const reference = sampleCosines(workdir, prepared, sampled, CALIBRATION_THRESHOLDS[0]);
+  const pool = new WorkerPool("exact", workers);
+  let reference;
+  try {
+    reference = await sampleCosines(workdir, prepared, sampled, CALIBRATION_THRESHOLDS[0], pool);
+  } finally {
+    await pool.close();
+  }
   const clusterOf = (await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(documents);
   const rows = calibrationRows(reference, clusterOf, sampled, CALIBRATION_THRESHOLDS);
   await writeAtomic(join(outdir, CALIBRATION_FILE), calibrationTsv(rows));
