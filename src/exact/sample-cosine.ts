@@ -42,7 +42,8 @@ export function sampledVectors(task: ShardTask): { ordinals: Uint32Array; length
 /**
  * The sample's unit rows with an inverted index of only part of each row (prefix filtering,
  * as in all-pairs similarity search): the row's most frequent terms (lowest vocabulary
- * ranks) are left out of the index as long as their weights' norm stays below the threshold.
+ * ranks) are left out of the index as long as their weights' norm stays below
+ * LEFT_OUT_SHARE · threshold.
  * All weights are positive and corpus vectors have unit norm, so a document sharing none of
  * a row's indexed terms has a cosine with it of at most that norm (Cauchy–Schwarz): below
  * the threshold. Frequent terms, whose postings would be scanned by most documents, are
@@ -54,6 +55,14 @@ export interface SampleIndex {
   /** Norm of each row's weights left out of the index. */
   leftOut: Float64Array;
 }
+
+/**
+ * The left-out norm as a share of the threshold. At 1 nearly every row a document touches
+ * could still reach the threshold and is scored exactly; at 0 every posting is scanned.
+ * Measured on 100,000 generated documents (1,000 sampled, threshold 0.5): 0 → 9.5 s, 0.5 →
+ * 3.2 s, 0.8 → 3.0 s, 0.9 → 2.5 s, 1 → 13.9 s of CPU per 11,000 documents.
+ */
+const LEFT_OUT_SHARE = 0.8;
 
 function sampleIndex(sample: SparseRows, threshold: number): SampleIndex {
   const rows = sample.ordinals.length;
@@ -68,7 +77,7 @@ function sampleIndex(sample: SparseRows, threshold: number): SampleIndex {
     let k = 0;
     for (; k < order.length; k++) {
       const w = sample.vals[order[k]];
-      if (Math.sqrt(squares + w * w) >= threshold) break;
+      if (Math.sqrt(squares + w * w) >= LEFT_OUT_SHARE * threshold) break;
       squares += w * w;
     }
     leftOut[r] = Math.sqrt(squares);
