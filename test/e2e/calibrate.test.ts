@@ -71,6 +71,15 @@ describe("calibrate", () => {
   }, 60_000);
 });
 
+describe("calibrate's methods", () => {
+  it("says that a method it cannot calibrate yet is not supported, before any work", () => {
+    const out = tempDir();
+    const r = vertdup(["calibrate", KJV, "-o", out, "--method", "minhash", "--quiet"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/vertdup: error: calibrate: --method minhash is not supported yet \(only lsh-cosine\)/);
+  });
+});
+
 describe("--target-recall", () => {
   it("stops at the same iteration with 1 and 2 workers, where the recall against hamming-full reaches the target", async () => {
     const runs = [1, 2].map((workers) => {
