@@ -115,6 +115,10 @@ export const OPTIONS = {
   "shift-count": def({ type: "number", default: DEFAULT_PLEB.shiftCount, describe: `random bit transpositions after each iteration (at most ${SHIFTS_PER_BIT} × bits)`, check: integer(0, (a) => SHIFTS_PER_BIT * (typeof a.bits === "number" ? a.bits : MAX_BITS)), methods: LSH }),
   iterations: def({ type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations (at most 100000)", check: integer(1, 100_000), methods: LSH }),
   "iterations-per-group": def({ type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)", check: integer(1, 100_000), methods: LSH }),
+  // Recall on a document sample (README "Calibrating").
+  "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv)", methods: LSH }),
+  sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), methods: LSH }),
+  "target-recall": def({ type: "number", describe: "end PLEB's iterations once the sampled recall's lower 95 % bound reaches this", check: fraction(false), methods: LSH }),
   // Other methods.
   "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024), methods: ["minhash"] }),
   bands: def({ type: "number", describe: "minhash: LSH bands [derived from --threshold]", check: integer(1, 1024), methods: ["minhash"] }),
@@ -287,10 +291,17 @@ interface ParsedPleb {
   iterations: number;
   seed: number;
   pairs?: PlebOptions["pairs"];
+  "estimate-recall"?: boolean;
+  sample?: number;
+  "target-recall"?: number;
 }
 
 export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
-  return { threshold: a.threshold, beam: a.beam, shiftCount: a["shift-count"], iterations: a.iterations, seed: a.seed, pairs: a.pairs ?? DEFAULT_PLEB.pairs };
+  const opts: PlebOptions = { threshold: a.threshold, beam: a.beam, shiftCount: a["shift-count"], iterations: a.iterations, seed: a.seed, pairs: a.pairs ?? DEFAULT_PLEB.pairs };
+  // Absent unless asked for, so that the plan's fingerprint of an ordinary run stays the same.
+  if (a["estimate-recall"] === true || a["target-recall"] !== undefined) opts.recallSample = a.sample;
+  if (a["target-recall"] !== undefined) opts.targetRecall = a["target-recall"];
+  return opts;
 }
 
 export function maxDocBytesFrom(a: { "max-doc-bytes"?: string }): number | undefined {

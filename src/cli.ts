@@ -7,7 +7,7 @@ import { similarityCommand } from "./commands/similarity.js";
 import { hammingFullCommand } from "./commands/hamming-full.js";
 import { compareCommand } from "./commands/compare.js";
 import { prepareCommand } from "./commands/prepare.js";
-import { runCommand } from "./commands/run.js";
+import { calibrateCommand, runCommand } from "./commands/run.js";
 import { cleanCommand } from "./commands/clean.js";
 import { shortLongCommand } from "./commands/short-long.js";
 import { slurmCommand } from "./commands/slurm.js";
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   await commandLine(hideBin(process.argv))
     .version(packageVersion())
     .command(runCommand)
+    .command(calibrateCommand)
     .command(prepareCommand)
     .command(plebCommand)
     .command(cleanCommand)

@@ -32,6 +32,10 @@ export interface PlebOptions {
   seed: number;
   /** Pairs kept by the iterations: their spanning forest (`edges`) or every one (`all`). */
   pairs: PairsOutput["mode"];
+  /** Documents sampled to estimate recall after each iteration group (absent: none). */
+  recallSample?: number;
+  /** End the iterations once the estimated recall's lower 95 % bound reaches this (needs recallSample). */
+  targetRecall?: number;
 }
 
 export interface ExecutionOptions {

@@ -56,6 +56,13 @@ export class ClusterTable {
     return this.ordinals.length;
   }
 
+  /** The cluster of each of `documents` documents by corpus ordinal, 0 for none. */
+  clusterOf(documents: number): Uint32Array {
+    const out = new Uint32Array(documents);
+    for (let r = 0; r < this.ordinals.length; r++) out[this.ordinals[r]] = this.clusters[r];
+    return out;
+  }
+
   /** The row of the document at a 0-based corpus ordinal, if it is in a cluster. */
   row(ordinal: number): ClusterRow | undefined {
     let lo = 0;

@@ -4,11 +4,12 @@ import { plebPhase } from "../coordinator/pleb-phase.js";
 import { takeWorkdir } from "../coordinator/workdir-use.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { runSummary } from "./summary.js";
+import { DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calibrate-step.js";
 
 const builder = (y: Argv) =>
   withOptions(
     y,
-    ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "seed", "workers", "quiet"],
+    ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall", "seed", "workers", "quiet"],
     { workdir: { describe: "prepared work directory" } },
   );
 
@@ -22,7 +23,12 @@ export const plebCommand = {
     const exec = executionOptionsFrom(a);
     const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume };
     const lock = await takeWorkdir(a.w, { create: false });
-    const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), output).finally(() => lock.release());
-    process.stdout.write(runSummary(a.o, manifest) + "\n");
+    try {
+      const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), output);
+      if (a["estimate-recall"]) process.stderr.write(`vertdup: ${await calibrateStep(a.w, a.o, a["target-recall"] ?? DEFAULT_TARGET_RECALL, exec.workers)}\n`);
+      process.stdout.write(runSummary(a.o, manifest) + "\n");
+    } finally {
+      await lock.release();
+    }
   },
 };

@@ -13,12 +13,13 @@ import { methodSummary, runSummary } from "./summary.js";
 import type { RunManifest } from "../output/manifest.js";
 import type { MethodManifest } from "../methods/method-manifest.js";
 import type { SetMethod } from "../methods/run-method.js";
+import { CALIBRATION_FILE, DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calibrate-step.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
 const RUN_OPTIONS = [
   "outdir", "workdir", "tmp-dir", "resume", "method", "pairs", "pairs-limit", "keep",
   "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
-  "threshold", "beam", "shift-count", "iterations", "iterations-per-group",
+  "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
   "workers", "chunk-size", "max-doc-bytes", "quiet",
 ] as const;
@@ -32,15 +33,18 @@ const builder = (y: Argv) =>
   });
 
 /** The files a run writes in its output directory. */
-const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv"];
+const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv", CALIBRATION_FILE];
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
 /** What a run made: its summary line and manifest.json. */
 export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest: RunManifest } | { method: SetMethod; manifest: MethodManifest });
 
-/** `vertdup run` from its parsed options (the CLI's handler and the library's runPipeline). */
-export async function runFromOptions(a: Args): Promise<RunResult> {
+/**
+ * `vertdup run` from its parsed options (the CLI's handler and the library's runPipeline),
+ * calibrated afterwards (calibrateStep) when `calibrateTo` names a target recall.
+ */
+export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)): Promise<RunResult> {
   const exec = executionOptionsFrom(a);
   const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
   const opts = { ...parsed, "shingle-size": parsed.shingleSize };
@@ -53,6 +57,7 @@ export async function runFromOptions(a: Args): Promise<RunResult> {
       await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
       const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
       const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
+      if (calibrateTo !== undefined) process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers)}\n`);
       return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
     }
     const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
@@ -66,5 +71,25 @@ export const runCommand = {
   builder,
   handler: async (a: Args) => {
     process.stdout.write((await runFromOptions(a)).summary + "\n");
+  },
+};
+
+/** The recall `run --estimate-recall` calibrates against: --target-recall, or its default. */
+function calibrationTarget(a: Args): number | undefined {
+  return a["estimate-recall"] ? (a["target-recall"] ?? DEFAULT_TARGET_RECALL) : undefined;
+}
+
+/**
+ * `calibrate` is `run --estimate-recall` whose `--target-recall` (default 0.99) only chooses
+ * what to recommend: PLEB runs all its iterations, so that the recommendation sees them all.
+ */
+export const calibrateCommand = {
+  command: "calibrate <inputs..>",
+  describe: "run, then recall and precision on a document sample against the exact similarity → calibration.tsv",
+  builder: (y: Argv) => builder(y).option("target-recall", { default: DEFAULT_TARGET_RECALL, describe: "recall to recommend a threshold and PLEB's iterations for" }),
+  handler: async (a: Args) => {
+    if (a.method !== "lsh-cosine") throw new VertdupError(`calibrate: --method ${a.method} is not supported yet (only lsh-cosine)`);
+    const result = await runFromOptions({ ...a, "estimate-recall": true, "target-recall": undefined }, a["target-recall"] ?? DEFAULT_TARGET_RECALL);
+    process.stdout.write(result.summary + "\n");
   },
 };

@@ -9,6 +9,7 @@ import { checkReference, outputStep, type OutputOptions } from "./steps/output-s
 import { plebPhaseName, plebPlan, plebStep, resetPlan } from "./steps/pleb-step.js";
 import { timed } from "./steps/timing.js";
 import { WHOLE } from "./workdir.js";
+import { sampleRecallOf } from "../pleb/sample-recall.js";
 
 /**
  * The PLEB half: signature store → iteration groups (each resumable) → pairs, clusters, log
@@ -29,11 +30,12 @@ export async function plebPhase(
   const plan = plebPlan(workdir, opts, exec.iterationsPerGroup);
   checkReference(plan, output);
   if (!output.resume) await resetPlan(workdir, plan);
+  const recall = opts.recallSample === undefined ? undefined : await sampleRecallOf(store, prepared.counts.documents, opts, exec.workers, reporter);
   const pool = new WorkerPool("pleb", exec.workers);
   try {
-    await timed(workdir, plebPhaseName(plan), WHOLE, () => plebStep(workdir, store, plan, WHOLE, exec, pool, reporter));
+    await timed(workdir, plebPhaseName(plan), WHOLE, () => plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recall));
   } finally {
     await pool.close();
   }
-  return outputStep(workdir, outdir, prepared, store, plan, output);
+  return outputStep(workdir, outdir, prepared, store, plan, { ...output, recall });
 }

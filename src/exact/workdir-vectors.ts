@@ -13,7 +13,13 @@ import { type SparseRows, unitRows } from "./sparse-rows.js";
  * term has no vector (prepare gives it no signature). Term indices are ranks in vocab.zst
  * (decreasing df).
  */
-export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest): SparseRows {
+export interface VectorWeights {
+  /** Term hash → rank in vocab.zst. */
+  rank: NumberMap;
+  factor: Float64Array;
+}
+
+export function workdirWeights(workdir: string, prepared: PrepareManifest): VectorWeights {
   const [vocab] = readRunFileSync<{ terms: Float64Array; dfs: Uint32Array }>(vocabularyFile(workdir));
   const N = prepared.counts.documents;
   const tfidf = prepared.options.weighting === "tfidf";
@@ -23,27 +29,58 @@ export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest): 
     rank.set(vocab.terms[r], r);
     factor[r] = tfidf ? Math.log(N / vocab.dfs[r]) : 1;
   }
-  const ordinals: number[] = [];
-  const rowPtr: number[] = [0];
-  const cols: number[] = [];
-  const vals: number[] = [];
-  for (let s = 0; s < prepared.counts.shards; s++) {
+  return { rank, factor };
+}
+
+/**
+ * Visits the vectors of shards `from`..`to` − 1 in corpus order, unnormalised, in scratch
+ * arrays valid only during the call; one shard's counts are in memory at a time.
+ */
+export function forEachWorkdirVector(
+  workdir: string,
+  weights: VectorWeights,
+  from: number,
+  to: number,
+  visit: (ordinal: number, cols: Uint32Array, vals: Float64Array, length: number) => void,
+): void {
+  const { rank, factor } = weights;
+  let cols = new Uint32Array(1024);
+  let vals = new Float64Array(1024);
+  for (let s = from; s < to; s++) {
     const [counts] = readRunFileSync<ShardCounts>(shardFile(workdir, s, "counts"));
     let at = 0;
     for (let d = 0; d < counts.ordinals.length; d++) {
       const end = at + counts.lengths[d];
-      const before = cols.length;
+      if (cols.length < end - at) {
+        cols = new Uint32Array(end - at);
+        vals = new Float64Array(end - at);
+      }
+      let length = 0;
       for (; at < end; at++) {
         const r = rank.get(counts.terms[at]);
         if (r === undefined || factor[r] === 0) continue;
-        cols.push(r);
-        vals.push(counts.counts[at] * factor[r]);
+        cols[length] = r;
+        vals[length++] = counts.counts[at] * factor[r];
       }
-      if (cols.length > before) {
-        ordinals.push(counts.ordinals[d]);
-        rowPtr.push(cols.length);
-      }
+      if (length > 0) visit(counts.ordinals[d], cols, vals, length);
     }
   }
-  return unitRows(Uint32Array.from(ordinals), Uint32Array.from(rowPtr), Uint32Array.from(cols), Float64Array.from(vals), vocab.terms.length);
+}
+
+/** Every document vector of a work directory as unit rows in memory. */
+export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest): SparseRows {
+  const weights = workdirWeights(workdir, prepared);
+  const ordinals: number[] = [];
+  const rowPtr: number[] = [0];
+  const cols: number[] = [];
+  const vals: number[] = [];
+  forEachWorkdirVector(workdir, weights, 0, prepared.counts.shards, (ordinal, c, v, length) => {
+    for (let k = 0; k < length; k++) {
+      cols.push(c[k]);
+      vals.push(v[k]);
+    }
+    ordinals.push(ordinal);
+    rowPtr.push(cols.length);
+  });
+  return unitRows(Uint32Array.from(ordinals), Uint32Array.from(rowPtr), Uint32Array.from(cols), Float64Array.from(vals), weights.factor.length);
 }

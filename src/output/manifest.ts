@@ -3,6 +3,7 @@ import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { PhaseTiming } from "../coordinator/phase-clock.js";
 import type { PlebOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
+import type { CalibrationManifest } from "../coordinator/steps/calibrate-step.js";
 import type { IterationRow } from "../pleb/pleb-log.js";
 import type { ClusterCounts } from "../clusters/graph-clusters.js";
 
@@ -32,6 +33,18 @@ export interface RunManifest {
   clusters?: ClusterCounts;
   warnings: PrepareManifest["warnings"];
   phases: Record<string, PhaseTiming>;
+  /** `--estimate-recall`/`--target-recall`: PLEB's sampled recall after each iteration group. */
+  recallEstimate?: { referencePairs: number; iterations: number; byGroup: GroupEstimate[] };
+  /** `calibrate`, `run --estimate-recall`: recall against the exact cosine and what to choose. */
+  calibration?: CalibrationManifest;
+}
+
+/** The sampled recall of PLEB after the iterations up to `iteration` (0: identical signatures only). */
+export interface GroupEstimate {
+  iteration: number;
+  recall: number;
+  low: number;
+  high: number;
 }
 
 export async function writeManifest(outdir: string, manifest: RunManifest): Promise<void> {
@@ -41,13 +54,19 @@ export async function writeManifest(outdir: string, manifest: RunManifest): Prom
 /**
  * pleb-log.tsv, counting `pairs` (new_pairs, total_pairs) or `links` (new_links,
  * total_links); with a reference (rows carry `recall`) a last column `recall` (fraction, 4
- * decimals).
+ * decimals); with a sample (rows of whole iteration groups carry `estimate`) the estimated
+ * recall and its 95 % interval, empty on the other rows.
  */
 export async function writePlebLog(outdir: string, rows: readonly IterationRow[], counted: "pairs" | "links"): Promise<void> {
   const withRecall = rows.length > 0 && rows[0].recall !== undefined;
+  const withEstimate = rows.some((r) => r.estimate !== undefined);
+  const decimal = (x: number) => (Number.isNaN(x) ? "" : x.toFixed(4));
+  const estimate = (r: IterationRow) => (r.estimate === undefined ? "\t\t\t" : `\t${decimal(r.estimate.estimate)}\t${decimal(r.estimate.low)}\t${decimal(r.estimate.high)}`);
   const lines = rows.map(
-    (r) => `${r.iteration}\t${r.fresh}\t${r.total}\t${r.seconds.toFixed(3)}` + (withRecall ? `\t${(r.recall ?? 0).toFixed(4)}` : ""),
+    (r) =>
+      `${r.iteration}\t${r.fresh}\t${r.total}\t${r.seconds.toFixed(3)}` + (withRecall ? `\t${(r.recall ?? 0).toFixed(4)}` : "") + (withEstimate ? estimate(r) : ""),
   );
-  const header = `iteration\tnew_${counted}\ttotal_${counted}\tseconds` + (withRecall ? "\trecall" : "");
+  const header =
+    `iteration\tnew_${counted}\ttotal_${counted}\tseconds` + (withRecall ? "\trecall" : "") + (withEstimate ? "\trecall_estimate\trecall_low\trecall_high" : "");
   await writeAtomic(join(outdir, "pleb-log.tsv"), [header, ...lines].join("\n") + "\n");
 }

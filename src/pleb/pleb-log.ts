@@ -1,3 +1,4 @@
+import type { Proportion } from "../eval/binomial-interval.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { FoundPairs } from "./found-pairs.js";
 import { identicalPairs } from "./run-pleb.js";
@@ -14,6 +15,8 @@ export interface IterationRow {
   seconds: number;
   /** Share of the reference pairs found so far (only with a reference). */
   recall?: number;
+  /** Sampled recall after the iteration group that ends here (--estimate-recall). */
+  estimate?: Proportion;
 }
 
 /** Follows the document pairs PLEB finds against a reference (pleb --reference). */

@@ -9,6 +9,16 @@ export function concatU32(parts: readonly Uint32Array[]): Uint32Array {
   return out;
 }
 
+export function concatF64(parts: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 type Growable = Float64Array | Uint32Array;
 
 /** A typed array that grows by doubling; `values.subarray(0, length)` holds what was pushed. */

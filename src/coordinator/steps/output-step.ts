@@ -11,6 +11,9 @@ import { plebGraph } from "../../pleb/pleb-graph.js";
 import { comparisonsPerIteration, identicalPairs } from "../../pleb/run-pleb.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
 import { VertdupError } from "../../util/errors.js";
+import type { Proportion } from "../../eval/binomial-interval.js";
+import type { SampleRecall } from "../../pleb/sample-recall.js";
+import type { GroupEstimate } from "../../output/manifest.js";
 import { ensureWritableDir } from "../../util/output-dir.js";
 import { packageVersion } from "../../util/package-info.js";
 import type { PrepareManifest } from "../prepare-manifest.js";
@@ -25,6 +28,8 @@ export interface OutputOptions {
   pairsLimit: number;
   /** A pairs file to follow PLEB's recall against (pleb --reference; needs `--pairs all`). */
   reference?: string;
+  /** The sampled recall to log after each iteration group (`--estimate-recall`, `--target-recall`). */
+  recall?: SampleRecall;
 }
 
 /** Refuses a reference without `--pairs all`: its recall counts every document pair found. */
@@ -48,7 +53,15 @@ export async function outputStep(
   opts: OutputOptions,
 ): Promise<RunManifest> {
   checkReference(plan, opts);
-  const collected = collectGroups(workdir, store, plan);
+  const { recall } = opts;
+  recall?.reset();
+  const estimates: { iteration: number; estimate: Proportion }[] = recall === undefined ? [] : [{ iteration: 0, estimate: recall.estimate() }];
+  const collected = collectGroups(
+    workdir,
+    store,
+    plan,
+    recall && ((record, iteration) => (recall.addColumns(record), estimates.push({ iteration, estimate: recall.estimate() }))),
+  );
   if ("missing" in collected) {
     throw new VertdupError(`${workdir}: ${collected.missing.length} of ${plan.groups} PLEB iteration groups are not done (first: group ${collected.missing[0]}); run them first`);
   }
@@ -64,12 +77,10 @@ export async function outputStep(
     keep: opts.keep,
     pairs: { mode: plan.options.pairs, limit: opts.pairsLimit },
   });
-  if (found instanceof FoundPairs) {
-    const reference = opts.reference === undefined ? undefined : new ReferenceRecall(await readPairsFile(opts.reference), ids, store);
-    await writePlebLog(outdir, iterationLog(store, found, seconds, reference), "pairs");
-  } else {
-    await writePlebLog(outdir, forestLog(store, kept, seconds), "links");
-  }
+  const reference = opts.reference === undefined ? undefined : new ReferenceRecall(await readPairsFile(opts.reference), ids, store);
+  const log = found instanceof FoundPairs ? iterationLog(store, found, seconds, reference) : forestLog(store, kept, seconds);
+  for (const { iteration, estimate } of estimates) log[iteration].estimate = estimate;
+  await writePlebLog(outdir, log, found instanceof FoundPairs ? "pairs" : "links");
   clock.stop("output");
   const pleb = await phaseTiming(workdir, plebPhaseName(plan));
   const manifest: RunManifest = {
@@ -87,8 +98,9 @@ export async function outputStep(
       groups: written.groups,
       documentsInGroups: written.documentsInGroups,
       pairs: written.pairLines,
-      comparisons: store.count > 1 ? comparisonsPerIteration(store.count, plan.options.beam) * plan.options.iterations : 0,
+      comparisons: store.count > 1 ? comparisonsPerIteration(store.count, plan.options.beam) * seconds.length : 0,
     },
+    ...(recall === undefined ? {} : { recallEstimate: { referencePairs: recall.total, iterations: seconds.length, byGroup: estimates.map(groupEstimate) } }),
     clusters: written.clusters,
     warnings: prepared.warnings,
     phases: { ...prepared.phases, ...(pleb === undefined ? {} : { pleb }), ...clock.timings() },
@@ -96,4 +108,8 @@ export async function outputStep(
   await writeManifest(outdir, manifest);
   await writeMarker(workdir, `output-${plan.fingerprint}`, { outdir });
   return manifest;
+}
+
+function groupEstimate({ iteration, estimate }: { iteration: number; estimate: Proportion }): GroupEstimate {
+  return { iteration, recall: estimate.estimate, low: estimate.low, high: estimate.high };
 }

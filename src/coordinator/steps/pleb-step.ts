@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ExecutionOptions, PlebOptions } from "../../options.js";
 import { FoundPairs } from "../../pleb/found-pairs.js";
 import { runIterations, type PairSink } from "../../pleb/run-pleb.js";
+import type { SampleRecall } from "../../pleb/sample-recall.js";
 import { SpanningForest, type PairColumns } from "../../pleb/spanning-forest.js";
 import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
@@ -78,7 +79,13 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
   }
 }
 
-/** Runs the iteration groups of one slice that are not done yet, each leaving its file and marker. */
+/**
+ * Runs the iteration groups of one slice that are not done yet, each leaving its file and
+ * marker. With `recall` and `--target-recall`, the groups run in order and each one's pairs
+ * update the sampled recall; the first group after which its lower bound reaches the target
+ * is the last (a stop marker says so). The decision depends only on whole groups' pairs, so
+ * it is the same whatever the workers, and a resumed run replays the groups done to reach it.
+ */
 export async function plebStep(
   workdir: string,
   store: SignatureStore,
@@ -87,21 +94,49 @@ export async function plebStep(
   exec: ExecutionOptions,
   pool: WorkerPool,
   reporter: Reporter,
+  recall?: SampleRecall,
 ): Promise<void> {
   await mkdir(plan.dir, { recursive: true });
+  const stopAt = recall === undefined ? undefined : plan.options.targetRecall;
   const todo: number[] = [];
   for (let g = 0; g < plan.groups; g++) if (inSlice(g, slice) && !existsSync(markerFile(workdir, groupTask(plan, g)))) todo.push(g);
   const progress = reporter.progress("pleb", "iterations", plan.options.iterations);
   let done = plan.options.iterations - todo.reduce((n, g) => n + groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1, 0);
-  for (const g of todo) {
-    const [first, last] = groupIterations(plan, g);
-    const sink = pairSink(plan, store);
-    const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done));
-    const record: GroupRecord = { ...sink.toColumns(), seconds: Float64Array.from(seconds) };
-    await writeRunFile(groupFile(plan, g), [record]);
-    await writeMarker(workdir, groupTask(plan, g), { first, last, pairs: sink.size });
+  for (let g = 0; g < plan.groups; g++) {
+    let columns: PairColumns;
+    if (todo.includes(g)) {
+      const [first, last] = groupIterations(plan, g);
+      const sink = pairSink(plan, store);
+      const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done));
+      const record: GroupRecord = { ...sink.toColumns(), seconds: Float64Array.from(seconds) };
+      await writeRunFile(groupFile(plan, g), [record]);
+      await writeMarker(workdir, groupTask(plan, g), { first, last, pairs: sink.size });
+      columns = record;
+    } else if (stopAt !== undefined && inSlice(g, slice)) columns = readGroup(plan, g);
+    else continue;
+    if (recall !== undefined && stopAt !== undefined) {
+      recall.addColumns(columns);
+      if (recall.estimate().low >= stopAt) {
+        await writeMarker(workdir, stopTask(plan), { group: g, iteration: groupIterations(plan, g)[1] });
+        break;
+      }
+    }
   }
   progress.finish();
+}
+
+function stopTask(plan: PlebPlan): string {
+  return `pleb-${plan.fingerprint}-stop`;
+}
+
+function readGroup(plan: PlebPlan, group: number): GroupRecord {
+  return readRunFileSync<GroupRecord>(groupFile(plan, group))[0];
+}
+
+/** The groups a plan runs: all of them, or those up to the one after which `--target-recall` was reached. */
+export function groupsRun(workdir: string, plan: PlebPlan): number {
+  const stop = markerFile(workdir, stopTask(plan));
+  return existsSync(stop) ? (JSON.parse(readFileSync(stop, "utf8")) as { group: number }).group + 1 : plan.groups;
 }
 
 /**
@@ -109,16 +144,23 @@ export async function plebStep(
  * its first iteration), or, for `--pairs edges`, the spanning forest of their forests taken
  * in group order — the forest of all pairs found (SpanningForest).
  */
-export function collectGroups(workdir: string, store: SignatureStore, plan: PlebPlan): { found: PairSink; seconds: number[] } | { missing: number[] } {
+export function collectGroups(
+  workdir: string,
+  store: SignatureStore,
+  plan: PlebPlan,
+  onGroup?: (record: PairColumns, lastIteration: number) => void,
+): { found: PairSink; seconds: number[] } | { missing: number[] } {
+  const groups = groupsRun(workdir, plan);
   const missing: number[] = [];
-  for (let g = 0; g < plan.groups; g++) if (!existsSync(markerFile(workdir, groupTask(plan, g)))) missing.push(g);
+  for (let g = 0; g < groups; g++) if (!existsSync(markerFile(workdir, groupTask(plan, g)))) missing.push(g);
   if (missing.length > 0) return { missing };
   const found = pairSink(plan, store);
   const seconds: number[] = [];
-  for (let g = 0; g < plan.groups; g++) {
-    const [record] = readRunFileSync<GroupRecord>(groupFile(plan, g));
+  for (let g = 0; g < groups; g++) {
+    const record = readGroup(plan, g);
     found.addColumns(record);
     seconds.push(...record.seconds);
+    onGroup?.(record, groupIterations(plan, g)[1]);
   }
   return { found, seconds };
 }

@@ -1,0 +1,73 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CLUSTERS_FILE, readClustersTsv } from "../../clusters/clusters-tsv.js";
+import { CALIBRATION_THRESHOLDS, calibrationRows, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
+import { sampleDocuments } from "../../eval/document-sample.js";
+import { sampleCosines } from "../../exact/sample-cosine.js";
+import { writeManifest, type RunManifest } from "../../output/manifest.js";
+import { writeAtomic } from "../../util/atomic.js";
+import { peakRssMiB } from "../../util/package-info.js";
+import { WorkerPool } from "../pool.js";
+import { readPrepareManifest } from "../prepare-manifest.js";
+
+export const CALIBRATION_FILE = "calibration.tsv";
+
+/** The recall `calibrate` recommends for when no `--target-recall` is given (also `--estimate-recall`'s). */
+export const DEFAULT_TARGET_RECALL = 0.99;
+
+/** What `calibrate` and `run --estimate-recall` add to manifest.json. */
+export interface CalibrationManifest {
+  similarity: string;
+  sampledDocuments: number;
+  /** Pairs with a sampled document at exact similarity ≥ the smallest threshold. */
+  referencePairs: number;
+  targetRecall: number;
+  /** Smallest threshold whose recall's lower bound reaches the target (absent: none). */
+  threshold?: number;
+  /** First iteration after which PLEB's sampled recall's lower bound reached the target. */
+  iterations?: number;
+}
+
+/**
+ * Calibrates a finished lsh-cosine run of a work directory (README "Calibrating"): the same
+ * document sample as PLEB's estimate (`recallSample` documents, the run's seed), the exact
+ * cosine of each sampled document with the whole corpus in one streaming pass, the run's
+ * clusters.tsv → calibration.tsv, the recommendation in manifest.json, and a line for stderr.
+ */
+export async function calibrateStep(workdir: string, outdir: string, targetRecall: number, workers: number): Promise<string> {
+  const t0 = performance.now();
+  const prepared = await readPrepareManifest(workdir);
+  const manifest = JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as RunManifest;
+  const documents = prepared.counts.documents;
+  const sampled = sampleDocuments(documents, manifest.pleb.recallSample ?? documents, manifest.pleb.seed);
+  const pool = new WorkerPool("exact", workers);
+  let reference;
+  try {
+    reference = await sampleCosines(workdir, prepared, sampled, CALIBRATION_THRESHOLDS[0], pool);
+  } finally {
+    await pool.close();
+  }
+  const clusterOf = (await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(documents);
+  const rows = calibrationRows(reference, clusterOf, sampled, CALIBRATION_THRESHOLDS);
+  await writeAtomic(join(outdir, CALIBRATION_FILE), calibrationTsv(rows));
+  let sampledDocuments = 0;
+  for (const s of sampled) sampledDocuments += s;
+  const calibration: CalibrationManifest = {
+    similarity: `cosine of the ${prepared.options.weighting} vectors`,
+    sampledDocuments,
+    referencePairs: reference.a.length,
+    targetRecall,
+    threshold: recommendedThreshold(rows, targetRecall),
+    iterations: manifest.recallEstimate?.byGroup.find((g) => g.low >= targetRecall)?.iteration,
+  };
+  const seconds = (performance.now() - t0) / 1000;
+  manifest.calibration = calibration;
+  manifest.phases.calibrate = { seconds: Number(seconds.toFixed(3)), peakRssMiB: peakRssMiB() };
+  await writeManifest(outdir, manifest);
+  const threshold = calibration.threshold === undefined ? `no cosine threshold ≥ ${CALIBRATION_THRESHOLDS[0]}` : `cosine ≥ ${calibration.threshold.toFixed(2)}`;
+  const iterations = calibration.iterations === undefined ? "not within the iterations run" : `after ${calibration.iterations} iterations`;
+  return (
+    `calibration: ${sampledDocuments} documents sampled, ${reference.a.length} pairs with cosine ≥ ${CALIBRATION_THRESHOLDS[0]} in ${seconds.toFixed(1)} s → ${join(outdir, CALIBRATION_FILE)}\n` +
+    `recall ≥ ${targetRecall} (95 % lower bound) for pairs at ${threshold}; PLEB's sampled recall at the Hamming threshold reached it ${iterations}`
+  );
+}

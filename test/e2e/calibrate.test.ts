@@ -1,0 +1,108 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateCorpus, DEFAULT_GENERATOR } from "../../scripts/generate-corpus.js";
+import { readClustersTsv } from "../../src/clusters/clusters-tsv.js";
+import { readPrepareManifest } from "../../src/coordinator/prepare-manifest.js";
+import { sampleDocuments } from "../../src/eval/document-sample.js";
+import { readPairsFile } from "../../src/eval/pairs-file.js";
+import { loadDocIds } from "../../src/output/doc-ids.js";
+import { escapeField } from "../../src/output/tsv-field.js";
+import { readTsv, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+
+const KJV = "data-samples/kjv-3000.vert.gz";
+
+/** Share of the pairs of an exact reference file (≥ threshold) that a run put in one cluster, over every pair. */
+async function fullRecall(work: string, out: string, referenceFile: string, threshold: number): Promise<number> {
+  const prepared = await readPrepareManifest(work);
+  const ids = loadDocIds(work, prepared.counts.shards);
+  const reference = await readPairsFile(referenceFile, ids);
+  const clusterOf = (await readClustersTsv(join(out, "clusters.tsv"))).clusterOf(prepared.counts.documents);
+  let total = 0;
+  let found = 0;
+  for (let k = 0; k < reference.a.length; k++) {
+    if (reference.similarity[k] < threshold) continue;
+    total++;
+    if (clusterOf[reference.a[k]] !== 0 && clusterOf[reference.a[k]] === clusterOf[reference.b[k]]) found++;
+  }
+  return found / total;
+}
+
+afterAll(removeTempDirs);
+
+describe("calibrate", () => {
+  let corpus: string;
+  const work = tempDir();
+  const out = tempDir();
+
+  beforeAll(async () => {
+    const dir = tempDir();
+    corpus = join(dir, "gen.vert");
+    await generateCorpus(corpus, join(dir, "gen.truth.tsv"), { ...DEFAULT_GENERATOR, docs: 3000, vocab: 20_000, dupShare: 0.3, medianTokens: 120 });
+    const r = vertdup(["calibrate", corpus, "-w", work, "-o", out, "--sample", "500", "--iterations", "20", "--workers", "2", "--quiet"]);
+    expect(r.stderr).toMatch(/vertdup: calibration: 500 documents sampled, \d+ pairs with cosine ≥ 0.5/);
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  it("scores the sample against the corpus exactly as similarity --sample-list does", async () => {
+    const prepared = await readPrepareManifest(work);
+    const ids = loadDocIds(work, prepared.counts.shards);
+    const sampled = sampleDocuments(prepared.counts.documents, 500, 1);
+    const list = join(tempDir(), "sample.txt");
+    writeFileSync(list, [...sampled.keys()].filter((d) => sampled[d] === 1).map((d) => escapeField(ids.get(d)) + "\n").join(""));
+    const reference = join(tempDir(), "sample-sim.tsv");
+    expect(vertdup(["similarity", "-w", work, "-o", reference, "--threshold", "0.5", "--sample-list", list]).status).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
+    expect(manifest.calibration.sampledDocuments).toBe(500);
+    expect(manifest.calibration.referencePairs).toBe(readTsv(reference).length);
+    expect(manifest.phases.calibrate.seconds).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("estimates a recall whose interval holds the recall over every pair of the exact reference", async () => {
+    const reference = join(tempDir(), "sim.tsv");
+    expect(vertdup(["similarity", "-w", work, "-o", reference, "--threshold", "0.5"]).status).toBe(0);
+    const rows = readTsv(join(out, "calibration.tsv"));
+    expect(rows.map((r) => r[0])).toEqual(["0.50", "0.55", "0.60", "0.65", "0.70", "0.75", "0.80", "0.85", "0.90", "0.95", "1.00"]);
+    for (const [threshold, , low, high] of rows) {
+      const recall = await fullRecall(work, out, reference, Number(threshold));
+      expect(recall, `recall at cosine ≥ ${threshold}`).toBeGreaterThanOrEqual(Number(low) - 5e-5);
+      expect(recall, `recall at cosine ≥ ${threshold}`).toBeLessThanOrEqual(Number(high) + 5e-5);
+    }
+  }, 60_000);
+});
+
+describe("calibrate's methods", () => {
+  it("says that a method it cannot calibrate yet is not supported, before any work", () => {
+    const out = tempDir();
+    const r = vertdup(["calibrate", KJV, "-o", out, "--method", "minhash", "--quiet"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/vertdup: error: calibrate: --method minhash is not supported yet \(only lsh-cosine\)/);
+  });
+});
+
+describe("--target-recall", () => {
+  it("stops at the same iteration with 1 and 2 workers, where the recall against hamming-full reaches the target", async () => {
+    const runs = [1, 2].map((workers) => {
+      const work = tempDir();
+      const out = tempDir();
+      const args = ["run", KJV, "-w", work, "-o", out, "--target-recall", "0.99", "--sample", "3000", "--iterations", "100", "--iterations-per-group", "5"];
+      const r = vertdup([...args, "--workers", String(workers), "--quiet"]);
+      expect(r.status).toBe(0);
+      return { work, out, manifest: JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) };
+    });
+    const [one, two] = runs;
+    const stop = one.manifest.recallEstimate.iterations;
+    expect(stop).toBeLessThan(100);
+    expect(two.manifest.recallEstimate.iterations).toBe(stop);
+    expect(readFileSync(join(two.out, "clusters.tsv"))).toEqual(readFileSync(join(one.out, "clusters.tsv")));
+    const log = readTsv(join(one.out, "pleb-log.tsv"));
+    expect(log).toHaveLength(stop + 1);
+    // The last group's lower bound reached the target, the one before did not.
+    const ends = log.filter((r) => r[4] !== "");
+    expect(Number(ends[ends.length - 1][5])).toBeGreaterThanOrEqual(0.99);
+    expect(Number(ends[ends.length - 2][5])).toBeLessThan(0.99);
+    const reference = join(tempDir(), "hamming.tsv");
+    expect(vertdup(["hamming-full", "-w", one.work, "-o", reference, "--threshold", "0.9"]).status).toBe(0);
+    expect(await fullRecall(one.work, one.out, reference, 0.9)).toBeGreaterThanOrEqual(0.99);
+  }, 120_000);
+});
