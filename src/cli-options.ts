@@ -7,7 +7,7 @@ import { SIMHASH_WORDS } from "./methods/simhash384.js";
 import { DEFAULT_PARAGRAPH } from "./paragraph-dedup/options.js";
 import { VertdupError } from "./util/errors.js";
 import { parseSize } from "./util/size.js";
-import { DEFAULT_MAX_DOC_BYTES } from "./corpus/chunker.js";
+import { DEFAULT_MAX_DOC_BYTES, type Oversize } from "./corpus/chunker.js";
 
 /**
  * The option schema of every command (README "Use" documents the limits): one entry per
@@ -130,7 +130,8 @@ export const OPTIONS = {
   "chunk-size": def({ type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard, at most 1 GiB (tuning only: outputs do not depend on it)", check: integer(1, 1024 ** 3) }),
   quiet: def({ type: "boolean", default: false, describe: "plain log lines instead of progress bars" }),
   // Reading.
-  "max-doc-bytes": def({ type: "string", default: sizeText(DEFAULT_MAX_DOC_BYTES), describe: "largest document (or line outside documents) read, e.g. 64M: a larger one is an error naming file:line", check: size(1, MAX_MEMORY) }),
+  "max-doc-bytes": def({ type: "string", default: sizeText(DEFAULT_MAX_DOC_BYTES), describe: "largest document (or line outside documents) read, e.g. 64M: a larger one is an error naming file:line (see --oversize)", check: size(1, MAX_MEMORY) }),
+  oversize: def({ choices: ["error", "skip"] as const, default: "error" as Oversize, describe: "a document larger than --max-doc-bytes: stop with an error, or skip it (counted, reported; see README \"Bad input\")" }),
   // paragraphs.
   ngram: def({ type: "number", default: DEFAULT_PARAGRAPH.ngram, describe: "tokens per n-gram", check: integer(1, 64) }),
   structure: def({ type: "string", default: DEFAULT_PARAGRAPH.structure, describe: "tag that delimits units (doc: whole documents)", check: xmlName }),
@@ -297,7 +298,7 @@ export function maxDocBytesFrom(a: { "max-doc-bytes"?: string }): number | undef
   return a["max-doc-bytes"] === undefined ? undefined : parseSize(a["max-doc-bytes"], "max-doc-bytes");
 }
 
-export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size"?: number; "iterations-per-group"?: number; "max-doc-bytes"?: string }): ExecutionOptions {
+export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size"?: number; "iterations-per-group"?: number; "max-doc-bytes"?: string; oversize?: Oversize }): ExecutionOptions {
   return {
     workers: a.workers,
     tmpDir: a["tmp-dir"],
@@ -305,5 +306,6 @@ export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; q
     chunkBytes: a["chunk-size"],
     iterationsPerGroup: a["iterations-per-group"],
     maxDocBytes: maxDocBytesFrom(a),
+    oversize: a.oversize,
   };
 }

@@ -1,3 +1,4 @@
+import type { Oversize } from "./corpus/chunker.js";
 import type { ReaderOptions } from "./corpus/vertical.js";
 import type { TermOptions } from "./features/terms.js";
 
@@ -44,8 +45,10 @@ export interface ExecutionOptions {
   chunkBytes?: number;
   /** PLEB iterations per resumable task (a Slurm array task): no output depends on it. */
   iterationsPerGroup?: number;
-  /** A larger document or line stops the reading (--max-doc-bytes). */
+  /** A larger document or line stops the reading (--max-doc-bytes)… */
   maxDocBytes?: number;
+  /** …or is skipped and counted (--oversize skip). */
+  oversize?: Oversize;
 }
 
 export const DEFAULT_PREPARE: PrepareOptions = {

@@ -3,7 +3,7 @@ import { cleanCorpus } from "../clean/clean-corpus.js";
 import { inputPaths, maxDocBytesFrom, withOptions } from "../cli-options.js";
 
 const builder = (y: Argv) =>
-  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "the corpus given to vertdup run, in the same order" }), ["from", "output", "mark", "max-doc-bytes"], {
+  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "the corpus given to vertdup run, in the same order" }), ["from", "output", "mark", "max-doc-bytes", "oversize"], {
     output: { describe: "cleaned corpus (.vert, .vert.gz, .vert.zst or - for stdout)" },
     mark: { describe: "keep every document, add dup_of, dup_sim and dup_cluster attributes to <doc>" },
   });

@@ -115,7 +115,7 @@ export async function paragraphs(
       tokens += r.tokens;
       p1.update(tokens);
     });
-    for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, options.docTag))) {
+    for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize, options.docTag))) {
       const reuse = freeOcc.pop() ?? null;
       const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
       // Buffers are moved to the worker (and back), not copied each way.
