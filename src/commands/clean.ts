@@ -15,7 +15,11 @@ export const cleanCommand = {
   describe: "write the corpus without duplicates (or with them marked), byte for byte otherwise",
   builder,
   handler: async (a: Args) => {
-    const s = await cleanCorpus(inputPaths(a.inputs), { from: a.from, output: a.o, mark: a.mark, maxDocBytes: maxDocBytesFrom(a) });
+    const s = await cleanCorpus(inputPaths(a.inputs), { from: a.from, output: a.o, mark: a.mark, maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize });
+    if (s.longLines !== undefined) {
+      const n = s.longLines.lines === 1 ? "1 line" : `${s.longLines.lines} lines`;
+      process.stderr.write(`vertdup: warning: ${n} longer than --max-doc-bytes copied as read, not held (--oversize skip; the first at ${s.longLines.first})\n`);
+    }
     const what = a.mark ? `${s.marked} marked` : `${s.removed} removed`;
     process.stderr.write(`vertdup: ${s.documents} documents, ${what} → ${a.o}\n`);
   },
