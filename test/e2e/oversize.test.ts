@@ -2,6 +2,7 @@
 // features, so `run` puts it in no cluster and `clean` removes exactly the duplicates.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 import { rng } from "../helpers/vert.js";
@@ -71,5 +72,43 @@ describe("run --oversize skip, then clean --oversize skip", () => {
     const run = vertdup(["run", path, "-o", out, "--method", "exact", "--quiet", "--max-doc-bytes", "1M"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`${path}:${g1Line}: more than 1048576 bytes`);
+  });
+});
+
+describe("paragraphs --oversize skip", () => {
+  const withoutGiants = parts.filter((p) => !p.startsWith('<doc id="g')).join("");
+  const write = (name: string, bytes: string | Buffer) => {
+    const path = join(tempDir(), name);
+    writeFileSync(path, bytes);
+    return path;
+  };
+
+  it("leaves the giant documents out and the rest byte for byte as without them", () => {
+    const reference = join(tempDir(), "ref.vert");
+    expect(vertdup(["paragraphs", write("small.vert", withoutGiants), "-o", reference, "--quiet"]).status).toBe(0);
+    const want = readFileSync(reference, "utf8");
+    for (const [name, bytes] of [["giant.vert", corpus], ["giant.vert.gz", gzipSync(corpus, { level: 1 })]] as const) {
+      const path = write(name, bytes);
+      for (const knobs of [["--workers", "1", "--chunk-size", "1000000"], ["--workers", "2", "--chunk-size", "300"]]) {
+        const out = join(tempDir(), "out.vert");
+        const r = vertdup(["paragraphs", path, "-o", out, "--quiet", ...LIMIT, ...knobs]);
+        expect(r.stderr).toContain(`warning: skipped 3 documents larger than --max-doc-bytes (--oversize skip; the first at ${path}:${g1Line}): left out of the output`);
+        expect(r.status).toBe(0);
+        expect(readFileSync(out, "utf8")).toBe(want);
+        const report = JSON.parse(readFileSync(`${out}.report.json`, "utf8")) as { warnings: Record<string, unknown> };
+        expect(report.warnings.oversizeSkipped).toEqual({ documents: 3, first: `${path}:${g1Line}` });
+      }
+    }
+  });
+
+  it("names the right line of a fault after a skipped document", () => {
+    const bad = corpus + '<doc id="z">\nw\r\n</doc>\n';
+    const line = corpus.split("\n").length + 1;
+    for (const [name, bytes] of [["bad.vert", bad], ["bad.vert.gz", gzipSync(bad, { level: 1 })]] as const) {
+      const path = write(name, bytes);
+      const r = vertdup(["paragraphs", path, "-o", join(tempDir(), "out.vert"), "--quiet", "--chunk-size", "300", ...LIMIT]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`${path}:${line}: CRLF`);
+    }
   });
 });
