@@ -112,3 +112,17 @@ describe("paragraphs --oversize skip", () => {
     }
   });
 });
+
+describe("clean --oversize skip and a run that read the giant documents", () => {
+  // 3 MB: at least one piece read holds none of its line ends.
+  it("stops when clusters.tsv names a document whose <doc> line is over the limit", () => {
+    const wide = (id: string) => `<doc id="${id}" t="${"t".repeat(3_000_000)}">\n${a}</doc>\n`;
+    const path = join(tempDir(), "wide.vert");
+    writeFileSync(path, doc("a", b) + wide("w1") + wide("w2"));
+    const out = join(tempDir(), "out");
+    expect(vertdup(["run", path, "-o", out, "--method", "exact", "--quiet", "--max-doc-bytes", "8M"]).status).toBe(0);
+    const r = vertdup(["clean", path, "--from", out, "-o", join(tempDir(), "c.vert"), ...LIMIT]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`vertdup: error: ${path}:${doc("a", b).split("\n").length}: document 2 is in clusters.tsv but its <doc> line is longer than --max-doc-bytes`);
+  });
+});
