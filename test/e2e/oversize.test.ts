@@ -126,3 +126,17 @@ describe("clean --oversize skip and a run that read the giant documents", () => 
     expect(r.stderr).toContain(`vertdup: error: ${path}:${doc("a", b).split("\n").length}: document 2 is in clusters.tsv but its <doc> line is longer than --max-doc-bytes`);
   });
 });
+
+describe("prepare and slurm run take --oversize", () => {
+  it("prepare records the skipped documents in prepare.json; slurm run in the configuration its tasks read", () => {
+    const path = input();
+    const w = join(tempDir(), "w");
+    const r = vertdup(["prepare", path, "-w", w, "--quiet", "--workers", "1", ...LIMIT]);
+    expect(r.status, r.stderr).toBe(0);
+    const prepared = JSON.parse(readFileSync(join(w, "prepare.json"), "utf8")) as { warnings: Record<string, unknown> };
+    expect(prepared.warnings.oversizeSkipped).toEqual({ documents: 3, first: `${path}:${g1Line}` });
+    const sw = join(tempDir(), "sw");
+    expect(vertdup(["slurm", "run", path, "-w", sw, "-o", join(tempDir(), "o"), "--dry-run", ...LIMIT]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(sw, "config.json"), "utf8"))).toMatchObject({ maxDocBytes: 1 << 20, oversize: "skip" });
+  });
+});
