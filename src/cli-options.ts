@@ -234,6 +234,19 @@ export function protectStdinArg(arg: string): string {
   return arg === "-" ? STDIN_ARG : arg;
 }
 
+/**
+ * `--sbatch-arg VALUE` as `--sbatch-arg=VALUE`: its values are sbatch options, which begin
+ * with `-`, and the parser would take a separate one for an option of vertdup's own.
+ */
+export function joinSbatchArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--sbatch-arg" && i + 1 < args.length) out.push(`--sbatch-arg=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
 /** Global middleware: `-` again in every positional and option value, whatever took it. */
 export function restoreStdinArgs(argv: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(argv)) {

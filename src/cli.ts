@@ -12,14 +12,14 @@ import { cleanCommand } from "./commands/clean.js";
 import { shortLongCommand } from "./commands/short-long.js";
 import { slurmCommand } from "./commands/slurm.js";
 import { taskCommand } from "./commands/task.js";
-import { protectStdinArg, restoreStdinArgs } from "./cli-options.js";
+import { joinSbatchArgs, protectStdinArg, restoreStdinArgs } from "./cli-options.js";
 import { VertdupError } from "./util/errors.js";
 import { describeSystemError, errorCode } from "./util/atomic.js";
 import { exitOnSignals } from "./util/exit-cleanup.js";
 import { packageVersion } from "./util/package-info.js";
 
 async function main(): Promise<void> {
-  await yargs(hideBin(process.argv).map(protectStdinArg))
+  await yargs(joinSbatchArgs(hideBin(process.argv)).map(protectStdinArg))
     .scriptName("vertdup")
     .exitProcess(false)
     .version(packageVersion())
