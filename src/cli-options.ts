@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Argv, InferredOptionType, Options } from "yargs";
-import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
+import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
 import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
 import { METHOD_DEFAULTS, METHOD_NAMES, type KeepPolicy, type MethodName } from "./methods/method-options.js";
 import { SIMHASH_WORDS } from "./methods/simhash384.js";
@@ -26,8 +26,6 @@ interface OptionDef extends Options {
 
 /** Longest signature: PLEB stores Hamming distances below 2^17. */
 const MAX_BITS = 65_536;
-/** Transpositions per iteration, per signature bit: more only costs time. */
-const SHIFTS_PER_BIT = 4;
 /** The smallest --memory: below it the work is split into so many parts that it never ends. */
 const MIN_MEMORY = 16 * 1024 ** 2;
 const MAX_MEMORY = 1024 ** 4;

@@ -67,6 +67,9 @@ export const DEFAULT_PREPARE: PrepareOptions = {
 /** Large enough that task overhead is negligible, small enough to spread a small corpus. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
 
+/** Transpositions per iteration, per signature bit: more only costs time. */
+export const SHIFTS_PER_BIT = 4;
+
 export const DEFAULT_PLEB: PlebOptions = {
   threshold: 0.9,
   beam: 50,
