@@ -1,13 +1,13 @@
 import { availableParallelism } from "node:os";
 import type { Argv, InferredOptionType, Options } from "yargs";
-import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
+import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
 import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
 import { METHOD_DEFAULTS, METHOD_NAMES, type KeepPolicy, type MethodName } from "./methods/method-options.js";
 import { SIMHASH_WORDS } from "./methods/simhash384.js";
 import { DEFAULT_PARAGRAPH } from "./paragraph-dedup/options.js";
 import { VertdupError } from "./util/errors.js";
 import { parseSize } from "./util/size.js";
-import { DEFAULT_MAX_DOC_BYTES } from "./corpus/chunker.js";
+import { DEFAULT_MAX_DOC_BYTES, type Oversize } from "./corpus/chunker.js";
 
 /**
  * The option schema of every command (README "Use" documents the limits): one entry per
@@ -26,8 +26,6 @@ interface OptionDef extends Options {
 
 /** Longest signature: PLEB stores Hamming distances below 2^17. */
 const MAX_BITS = 65_536;
-/** Transpositions per iteration, per signature bit: more only costs time. */
-const SHIFTS_PER_BIT = 4;
 /** The smallest --memory: below it the work is split into so many parts that it never ends. */
 const MIN_MEMORY = 16 * 1024 ** 2;
 const MAX_MEMORY = 1024 ** 4;
@@ -134,7 +132,8 @@ export const OPTIONS = {
   "chunk-size": def({ type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard, at most 1 GiB (tuning only: outputs do not depend on it)", check: integer(1, 1024 ** 3) }),
   quiet: def({ type: "boolean", default: false, describe: "plain log lines instead of progress bars" }),
   // Reading.
-  "max-doc-bytes": def({ type: "string", default: sizeText(DEFAULT_MAX_DOC_BYTES), describe: "largest document (or line outside documents) read, e.g. 64M: a larger one is an error naming file:line", check: size(1, MAX_MEMORY) }),
+  "max-doc-bytes": def({ type: "string", default: sizeText(DEFAULT_MAX_DOC_BYTES), describe: "largest document (or line outside documents) read, e.g. 64M: a larger one is an error naming file:line (see --oversize)", check: size(1, MAX_MEMORY) }),
+  oversize: def({ choices: ["error", "skip"] as const, default: "error" as Oversize, describe: "a document larger than --max-doc-bytes: stop with an error, or skip it (counted, reported; see README \"Bad input\")" }),
   // paragraphs.
   ngram: def({ type: "number", default: DEFAULT_PARAGRAPH.ngram, describe: "tokens per n-gram", check: integer(1, 64) }),
   structure: def({ type: "string", default: DEFAULT_PARAGRAPH.structure, describe: "tag that delimits units (doc: whole documents)", check: xmlName }),
@@ -237,6 +236,19 @@ export function protectStdinArg(arg: string): string {
   return arg === "-" ? STDIN_ARG : arg;
 }
 
+/**
+ * `--sbatch-arg VALUE` as `--sbatch-arg=VALUE`: its values are sbatch options, which begin
+ * with `-`, and the parser would take a separate one for an option of vertdup's own.
+ */
+export function joinSbatchArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--sbatch-arg" && i + 1 < args.length) out.push(`--sbatch-arg=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
 /** Global middleware: `-` again in every positional and option value, whatever took it. */
 export function restoreStdinArgs(argv: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(argv)) {
@@ -308,7 +320,7 @@ export function maxDocBytesFrom(a: { "max-doc-bytes"?: string }): number | undef
   return a["max-doc-bytes"] === undefined ? undefined : parseSize(a["max-doc-bytes"], "max-doc-bytes");
 }
 
-export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size"?: number; "iterations-per-group"?: number; "max-doc-bytes"?: string }): ExecutionOptions {
+export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size"?: number; "iterations-per-group"?: number; "max-doc-bytes"?: string; oversize?: Oversize }): ExecutionOptions {
   return {
     workers: a.workers,
     tmpDir: a["tmp-dir"],
@@ -316,5 +328,6 @@ export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; q
     chunkBytes: a["chunk-size"],
     iterationsPerGroup: a["iterations-per-group"],
     maxDocBytes: maxDocBytesFrom(a),
+    oversize: a.oversize,
   };
 }

@@ -1,10 +1,10 @@
 import yargs, { type Argv } from "yargs";
-import { protectStdinArg, restoreStdinArgs } from "./cli-options.js";
+import { joinSbatchArgs, protectStdinArg, restoreStdinArgs } from "./cli-options.js";
 
 /** The parser of vertdup's arguments, before its commands: the CLI's and runPipeline's. */
 export function commandLine(args: readonly string[]): Argv {
   return (
-    yargs(args.map(protectStdinArg))
+    yargs(joinSbatchArgs(args).map(protectStdinArg))
       .scriptName("vertdup")
       .exitProcess(false)
       // Options are read by their --names only: errors then name each unknown option once.

@@ -1,3 +1,4 @@
+import type { Oversize } from "./corpus/chunker.js";
 import type { ReaderOptions } from "./corpus/vertical.js";
 import type { TermOptions } from "./features/terms.js";
 
@@ -48,8 +49,10 @@ export interface ExecutionOptions {
   chunkBytes?: number;
   /** PLEB iterations per resumable task (a Slurm array task): no output depends on it. */
   iterationsPerGroup?: number;
-  /** A larger document or line stops the reading (--max-doc-bytes). */
+  /** A larger document or line stops the reading (--max-doc-bytes)… */
   maxDocBytes?: number;
+  /** …or is skipped and counted (--oversize skip). */
+  oversize?: Oversize;
 }
 
 export const DEFAULT_PREPARE: PrepareOptions = {
@@ -67,6 +70,9 @@ export const DEFAULT_PREPARE: PrepareOptions = {
 
 /** Large enough that task overhead is negligible, small enough to spread a small corpus. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+/** Transpositions per iteration, per signature bit: more only costs time. */
+export const SHIFTS_PER_BIT = 4;
 
 export const DEFAULT_PLEB: PlebOptions = {
   threshold: 0.9,

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkReadable, describeStreamError, displayName, openInput } from "../corpus/open-input.js";
 import { attributeValue } from "../corpus/vertical.js";
-import { DEFAULT_MAX_DOC_BYTES } from "../corpus/chunker.js";
+import { DEFAULT_MAX_DOC_BYTES, type Oversize } from "../corpus/chunker.js";
 import { CLUSTERS_FILE, readClustersTsv, type ClusterRow } from "../clusters/clusters-tsv.js";
 import { InputError, VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
@@ -16,14 +16,18 @@ export interface CleanOptions {
   output: string;
   /** Keep every document and add dup_* attributes instead of removing duplicates. */
   mark: boolean;
-  /** A longer line stops the cleaning (--max-doc-bytes). */
+  /** A longer line stops the cleaning (--max-doc-bytes)… */
   maxDocBytes?: number;
+  /** …or is copied as it is read (--oversize skip). */
+  oversize?: Oversize;
 }
 
 export interface CleanStats {
   documents: number;
   removed: number;
   marked: number;
+  /** Lines longer than --max-doc-bytes (--oversize skip) and where the first is, `file:line`; absent when none. */
+  longLines?: { lines: number; first: string };
 }
 
 /** The id attribute the run named documents by (its manifest), `id` by default. */
@@ -63,9 +67,13 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
     let ordinal = 0;
     for (const input of inputs) {
       const file = displayName(input);
-      const decide = (doc: number, docLine: Buffer, line: number): DocAction => {
+      const decide = (doc: number, docLine: Buffer | null, line: number): DocAction => {
         const row: ClusterRow | undefined = rows.row(doc);
-        if (row !== undefined) {
+        if (row !== undefined && docLine === null) {
+          // `run --oversize skip` with the same limit leaves such a document out of every cluster.
+          throw new InputError(file, line, `document ${doc + 1} is in ${CLUSTERS_FILE} but its <doc> line is longer than --max-doc-bytes: cannot check or mark it`);
+        }
+        if (row !== undefined && docLine !== null) {
           const id = attributeValue(docLine.toString("utf8"), idAttr) ?? String(doc + 1);
           if (id !== row.id) {
             throw new InputError(file, line, `document ${doc + 1} is "${id}" but ${CLUSTERS_FILE} names "${row.id}" (not the corpus of ${opts.from}?)`);
@@ -76,7 +84,7 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
         if (action.kind === "mark" && row !== undefined) stats.marked++;
         return action;
       };
-      const filter = new DocFilter(file, ordinal, decide, opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES);
+      const filter = new DocFilter(file, ordinal, decide, opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES, opts.oversize);
       const out: Buffer[] = [];
       for await (const piece of pieces(input)) {
         filter.push(piece, out);
@@ -86,6 +94,10 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
       filter.end(out);
       for (const b of out) await output.write(b);
       ordinal = filter.nextOrdinal;
+      if (filter.longLines > 0) {
+        stats.longLines ??= { lines: 0, first: `${file}:${filter.firstLongLine}` };
+        stats.longLines.lines += filter.longLines;
+      }
     }
     stats.documents = ordinal;
     const last = rows.rows === 0 ? -1 : rows.ordinals[rows.rows - 1];

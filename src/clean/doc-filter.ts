@@ -1,9 +1,12 @@
+import type { Oversize } from "../corpus/chunker.js";
 import { InputError } from "../util/errors.js";
 import { remarkDocLine, type DocAction } from "./doc-marks.js";
 
 const NL = 0x0a;
 const CR = 0x0d;
 const GT = 0x3e;
+/** Enough of a line (with a byte-order mark) to tell `<doc ` and `</doc>` from other lines. */
+const HEAD_BYTES = 9;
 
 /** `<doc` followed by a space, a tab or `>` at `at` (the reader's rule: not `<document>`). */
 function isDocOpen(buf: Buffer, at: number, end: number): boolean {
@@ -23,7 +26,10 @@ function isDocClose(buf: Buffer, at: number, end: number): boolean {
  * Streams one input file's bytes and passes them on unchanged, except that each document's
  * action applies: `remove` drops its lines from `<doc` through `</doc>` (with their line
  * ends), `mark` replaces the dup attributes of its `<doc` line (`remarkDocLine`). Nothing else
- * is touched, so every other byte comes out as it went in.
+ * is touched, so every other byte comes out as it went in. A line longer than
+ * `maxLineBytes` is an error, or (skip) is copied out as it arrives, never held whole: its
+ * first bytes tell whether it opens or closes a document, and a `<doc` line that long is
+ * decided without its text (`docLine` null) and never changed.
  */
 export class DocFilter {
   /** The start of a line not ended yet, as the pieces it arrived in (joined once, at its end). */
@@ -34,12 +40,18 @@ export class DocFilter {
   private removing = false;
   private docLine = 0;
   private atFileStart = true;
+  /** Inside a line over the limit, copied out as it arrives (skip). */
+  private longLine = false;
+  /** Lines over the limit (skip) and the first one's number. */
+  longLines = 0;
+  firstLongLine = 0;
 
   constructor(
     private readonly file: string,
     private ordinal: number,
-    private readonly decide: (ordinal: number, docLine: Buffer, line: number) => DocAction,
+    private readonly decide: (ordinal: number, docLine: Buffer | null, line: number) => DocAction,
     private readonly maxLineBytes: number,
+    private readonly oversize: Oversize = "error",
   ) {}
 
   /** Documents seen so far, counted from the corpus start. */
@@ -49,9 +61,21 @@ export class DocFilter {
 
   /** Processes the complete lines of `piece` (the rest waits for the next piece). */
   push(piece: Buffer, out: Buffer[]): void {
+    if (this.longLine) {
+      const nl = piece.indexOf(NL);
+      if (!this.removing) out.push(nl === -1 ? piece : piece.subarray(0, nl + 1));
+      if (nl === -1) return;
+      this.endLongLine();
+      piece = piece.subarray(nl + 1);
+    }
     const first = piece.indexOf(NL);
     if (this.carryBytes + (first === -1 ? piece.length : first) > this.maxLineBytes) {
-      throw new InputError(this.file, this.line + 1, `line longer than --max-doc-bytes (${this.maxLineBytes} bytes)`);
+      if (this.oversize !== "skip") throw new InputError(this.file, this.line + 1, `line longer than --max-doc-bytes (${this.maxLineBytes} bytes)`);
+      // One that ends in this piece is held no longer than one that fits (carry + piece).
+      if (first !== -1 || this.carryBytes + piece.length >= HEAD_BYTES) {
+        if (this.longLines++ === 0) this.firstLongLine = this.line + 1;
+        if (first === -1) return this.startLongLine(piece, out);
+      }
     }
     if (first === -1) {
       this.carry.push(piece);
@@ -65,8 +89,37 @@ export class DocFilter {
     this.carryBytes = buf.length - last - 1;
   }
 
+  /** Begins copying out a line over the limit: `piece` continues the carried start of it. */
+  private startLongLine(piece: Buffer, out: Buffer[]): void {
+    const parts = [...this.carry, piece];
+    let head = Buffer.concat(parts.map((p) => p.subarray(0, HEAD_BYTES)), HEAD_BYTES);
+    if (this.atFileStart && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
+    this.atFileStart = false;
+    this.line++;
+    this.longLine = true;
+    if (isDocOpen(head, 0, head.length)) {
+      if (this.inDoc) throw new InputError(this.file, this.line, `<doc> inside the <doc> opened at line ${this.docLine} (missing </doc>)`);
+      this.inDoc = true;
+      this.docLine = this.line;
+      if (this.decide(this.ordinal++, null, this.line).kind === "remove") this.removing = true;
+    } else if (isDocClose(head, 0, head.length)) {
+      if (!this.inDoc) throw new InputError(this.file, this.line, "</doc> without an open <doc>");
+      this.inDoc = false;
+    }
+    if (!this.removing) out.push(...parts);
+    this.carry = [];
+    this.carryBytes = 0;
+  }
+
+  /** A removed document ends after its `</doc>` line. */
+  private endLongLine(): void {
+    this.longLine = false;
+    if (!this.inDoc) this.removing = false;
+  }
+
   /** Processes a last line without a line end and checks that no document is left open. */
   end(out: Buffer[]): void {
+    if (this.longLine) this.endLongLine();
     if (this.carryBytes > 0) this.lines(Buffer.concat(this.carry), this.carryBytes, out);
     this.carry = [];
     this.carryBytes = 0;

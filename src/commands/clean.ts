@@ -3,7 +3,7 @@ import { cleanCorpus } from "../clean/clean-corpus.js";
 import { inputPaths, maxDocBytesFrom, withOptions } from "../cli-options.js";
 
 const builder = (y: Argv) =>
-  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "the corpus given to vertdup run, in the same order" }), ["from", "output", "mark", "max-doc-bytes"], {
+  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "the corpus given to vertdup run, in the same order" }), ["from", "output", "mark", "max-doc-bytes", "oversize"], {
     output: { describe: "cleaned corpus (.vert, .vert.gz, .vert.zst or - for stdout)" },
     mark: { describe: "keep every document, add dup_of, dup_sim and dup_cluster attributes to <doc>" },
   });
@@ -15,7 +15,11 @@ export const cleanCommand = {
   describe: "write the corpus without duplicates (or with them marked), byte for byte otherwise",
   builder,
   handler: async (a: Args) => {
-    const s = await cleanCorpus(inputPaths(a.inputs), { from: a.from, output: a.o, mark: a.mark, maxDocBytes: maxDocBytesFrom(a) });
+    const s = await cleanCorpus(inputPaths(a.inputs), { from: a.from, output: a.o, mark: a.mark, maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize });
+    if (s.longLines !== undefined) {
+      const n = s.longLines.lines === 1 ? "1 line" : `${s.longLines.lines} lines`;
+      process.stderr.write(`vertdup: warning: ${n} longer than --max-doc-bytes copied as read, not held (--oversize skip; the first at ${s.longLines.first})\n`);
+    }
     const what = a.mark ? `${s.marked} marked` : `${s.removed} removed`;
     process.stderr.write(`vertdup: ${s.documents} documents, ${what} → ${a.o}\n`);
   },

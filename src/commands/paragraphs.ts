@@ -9,7 +9,7 @@ import { paragraphSummary } from "../paragraph-dedup/summary.js";
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["output", "ngram", "threshold", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "quiet"],
+    ["output", "ngram", "threshold", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "quiet"],
     {
       output: { describe: "output corpus (.vert, .gz, .zst; - for stdout)" },
       threshold: { default: DEFAULT_PARAGRAPH.threshold, describe: "duplicate when repeated n-grams / tokens of the unit exceed this", check: fraction(true) },

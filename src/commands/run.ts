@@ -21,7 +21,7 @@ const RUN_OPTIONS = [
   "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
   "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
-  "workers", "chunk-size", "max-doc-bytes", "quiet",
+  "workers", "chunk-size", "max-doc-bytes", "oversize", "quiet",
 ] as const;
 
 const builder = (y: Argv) =>

@@ -16,7 +16,7 @@ import { ensureWritableDir } from "../util/output-dir.js";
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["outdir", "threshold", "short-tokens", "column", "id-attr", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "pairs-limit", "quiet"],
+    ["outdir", "threshold", "short-tokens", "column", "id-attr", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "pairs-limit", "quiet"],
     {
       outdir: { describe: "output directory (short-long.tsv)" },
       threshold: { default: METHOD_DEFAULTS.paragraphs.threshold, describe: "similar: Jaccard of paragraph sets at least this" },
@@ -42,7 +42,7 @@ export const shortLongCommand = {
     const workdir = scratch.path;
     const pool = new WorkerPool("methods", exec.workers);
     try {
-      const shards = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter);
+      const { shards } = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter);
       const ids = DocIds.fromLists(shards.map((s) => s.ids));
       const rows = shortLongPairs(shards, ids.length, run.search.threshold, a["pairs-limit"]);
       await writeLineFile(join(a.o, "short-long.tsv"), SHORT_LONG_HEADER, rows.length, (k) => {

@@ -19,7 +19,7 @@ const runBuilder = (y: Argv) =>
       "workdir", "outdir", "keep", "pairs", "pairs-limit",
       "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
       "threshold", "beam", "shift-count", "iterations", "iterations-per-group",
-      "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "chunk-size", "max-doc-bytes", "dry-run",
+      "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "chunk-size", "max-doc-bytes", "oversize", "dry-run",
     ],
     { workdir: { describe: "work directory on a filesystem all nodes share" } },
   );
@@ -60,7 +60,7 @@ async function submitRun(a: RunArgs): Promise<void> {
   const { jobs, texts } = render(lock.token);
   await ensureWritableDir(outdir);
   // Re-submitting into the same work directory resumes: finished tasks are skipped.
-  await startPrepare(inputs.map((i) => resolve(i)), workdir, prepareOptionsFrom(a), { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a) }, true);
+  await startPrepare(inputs.map((i) => resolve(i)), workdir, prepareOptionsFrom(a), { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize }, true);
   await writeSlurmSettings(workdir, settings(lock.token));
   const scripts = await writeBatchScripts(workdir, jobs, texts);
   if (a["dry-run"]) {

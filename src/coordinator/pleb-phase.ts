@@ -1,4 +1,5 @@
-import type { ExecutionOptions, PlebOptions } from "../options.js";
+import { SHIFTS_PER_BIT, type ExecutionOptions, type PlebOptions } from "../options.js";
+import { VertdupError } from "../util/errors.js";
 import { loadSignatureStore } from "../runs/signature-store.js";
 import type { RunManifest } from "../output/manifest.js";
 import { ensureWritableDir } from "../util/output-dir.js";
@@ -25,6 +26,11 @@ export async function plebPhase(
   output: OutputOptions & { resume: boolean },
 ): Promise<RunManifest> {
   const prepared = await readPrepareManifest(workdir);
+  // `pleb` learns the signature length only here (`run` checks it with the other options).
+  const maxShifts = SHIFTS_PER_BIT * prepared.options.bits;
+  if (opts.shiftCount > maxShifts) {
+    throw new VertdupError(`--shift-count must be an integer from 0 to ${maxShifts} (${SHIFTS_PER_BIT} × the ${prepared.options.bits} bits of ${workdir}), got ${opts.shiftCount}`);
+  }
   await ensureWritableDir(outdir);
   const store = loadSignatureStore(workdir, prepared.options.bits);
   const plan = plebPlan(workdir, opts, exec.iterationsPerGroup);

@@ -11,7 +11,7 @@ import { mergeStep, writePrepareManifest } from "./steps/merge-step.js";
 import { signStep } from "./steps/sign-step.js";
 import { timed } from "./steps/timing.js";
 import { vocabularyStep } from "./steps/vocabulary-step.js";
-import { emptyDocumentsWarning } from "../output/run-warnings.js";
+import { emptyDocumentsWarning, skippedDocumentsWarning } from "../output/run-warnings.js";
 import { createWorkdir, resetWorkdir, WHOLE } from "./workdir.js";
 
 /** Checks the inputs and options of a preparatory phase and records them in the work directory. */
@@ -26,7 +26,7 @@ export async function startPrepare(
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   await createWorkdir(workdir);
-  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxDocBytes: exec.maxDocBytes };
+  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxDocBytes: exec.maxDocBytes, ...(exec.oversize === "skip" ? { oversize: "skip" } : {}) };
   if (!(await adoptRunConfig(workdir, config, resume))) await resetWorkdir(workdir);
   return config;
 }
@@ -56,6 +56,8 @@ export async function prepare(
   await timed(workdir, "merge", WHOLE, () => mergeStep(workdir));
   const manifest = await writePrepareManifest(workdir, config);
   const { emptyDocuments, documents } = manifest.counts;
+  const skipped = skippedDocumentsWarning(manifest.warnings.oversizeSkipped, "they have no term and are in no pair");
+  if (skipped !== undefined) reporter.info(skipped);
   const warning = emptyDocumentsWarning(emptyDocuments, documents, "term", "--min-df, --max-df, --column, --keep-numbers");
   if (warning !== undefined) reporter.info(warning);
   return manifest;

@@ -25,6 +25,8 @@ export interface RunConfig {
   chunkBytes: number;
   /** --max-doc-bytes (absent in work directories made before it existed). */
   maxDocBytes?: number;
+  /** --oversize skip (absent: error). */
+  oversize?: "skip";
 }
 
 export const CONFIG_FILE = "config.json";
@@ -49,8 +51,10 @@ function deserialize(text: string): RunConfig {
 }
 
 export function fingerprint(config: RunConfig): string {
-  // The size limit changes no file: a resume may raise it.
-  return createHash("sha256").update(serialize({ ...config, maxDocBytes: undefined })).digest("hex").slice(0, 16);
+  // A size limit that only stops the reading changes no file: a resume may raise it. One
+  // that skips documents decides which documents have content.
+  const limit = config.oversize === "skip" ? config.maxDocBytes : undefined;
+  return createHash("sha256").update(serialize({ ...config, maxDocBytes: limit })).digest("hex").slice(0, 16);
 }
 
 /** The differences between two configurations, named for a message. */
@@ -61,6 +65,8 @@ function differences(a: RunConfig, b: RunConfig): string[] {
     if (a.prepare[key] !== b.prepare[key]) out.push(`--${key} (${String(b.prepare[key])} there, ${String(a.prepare[key])} now)`);
   }
   if (a.chunkBytes !== b.chunkBytes) out.push(`--chunk-size (${b.chunkBytes} there, ${a.chunkBytes} now)`);
+  if (a.oversize !== b.oversize) out.push(`--oversize (${b.oversize ?? "error"} there, ${a.oversize ?? "error"} now)`);
+  else if (a.oversize === "skip" && a.maxDocBytes !== b.maxDocBytes) out.push(`--max-doc-bytes (${String(b.maxDocBytes)} there, ${String(a.maxDocBytes)} now)`);
   return out;
 }
 

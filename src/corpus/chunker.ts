@@ -21,6 +21,11 @@ export interface Chunk {
   /** Number of lines starting with `<doc` in the chunk. */
   docCount: number;
   bytes: Buffer;
+  /**
+   * True for a document skipped for its size (`--oversize skip`): `bytes` are its `<doc` line
+   * and `</doc>` alone, so that it keeps its ordinal and id but has no content.
+   */
+  skipped?: true;
 }
 
 const NL = 0x0a;
@@ -69,18 +74,37 @@ function lastBytes(buf: Buffer): Buffer {
   return buf.subarray(Math.max(0, buf.length - DOC_OPEN.length));
 }
 
+/** What happens to a document longer than --max-doc-bytes: an error, or it is skipped and counted. */
+export type Oversize = "error" | "skip";
+
 /** Limits on what one document may hold, so that memory stays bounded whatever the input. */
 export interface ReadLimits {
-  /** A document (or a line outside documents) longer than this is an error. */
+  /** A document (or a line outside documents) longer than this is an error or skipped. */
   maxDocBytes: number;
+  /** Absent: "error". */
+  oversize?: Oversize;
   /** The document tag named in messages (the paragraph pass may use another than `doc`). */
   docTag?: string;
 }
 
 export const DEFAULT_MAX_DOC_BYTES = 256 << 20;
 
-export function readLimits(maxDocBytes = DEFAULT_MAX_DOC_BYTES, docTag?: string): ReadLimits {
-  return { maxDocBytes, docTag };
+export function readLimits(maxDocBytes = DEFAULT_MAX_DOC_BYTES, oversize: Oversize = "error", docTag?: string): ReadLimits {
+  return { maxDocBytes, oversize, docTag };
+}
+
+/** Documents skipped for their size: how many, and where the first one starts (`file:line`). */
+export interface SkippedDocs {
+  documents: number;
+  first: string | null;
+}
+
+export function noSkippedDocs(): SkippedDocs {
+  return { documents: 0, first: null };
+}
+
+export function noteSkipped(skipped: SkippedDocs, file: string, line: number): void {
+  if (skipped.documents++ === 0) skipped.first = `${file}:${line}`;
 }
 
 /**
@@ -102,6 +126,12 @@ class Pending {
 
   /** Removes and returns the pending bytes before file offset `to`. */
   take(to: number): Buffer {
+    const parts = this.remove(to);
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  }
+
+  /** Removes the pending bytes before file offset `to`, as the pieces they are in. */
+  remove(to: number): Buffer[] {
     const parts: Buffer[] = [];
     const length = to - this.start;
     let need = length;
@@ -118,7 +148,28 @@ class Pending {
       }
     }
     this.start = to;
-    return parts.length === 1 ? parts[0] : Buffer.concat(parts, length);
+    return parts;
+  }
+
+  /** The first pending line with its line end, or null when its end is not read yet. */
+  firstLine(): Buffer | null {
+    const parts: Buffer[] = [];
+    for (const p of this.pieces) {
+      const nl = p.indexOf(NL);
+      parts.push(nl === -1 ? p : p.subarray(0, nl + 1));
+      if (nl !== -1) return Buffer.concat(parts);
+    }
+    return null;
+  }
+
+  /** The first `n` pending bytes (fewer when fewer are pending). */
+  head(n: number): Buffer {
+    const parts: Buffer[] = [];
+    for (let i = 0, got = 0; i < this.pieces.length && got < n; i++) {
+      parts.push(this.pieces[i].subarray(0, n - got));
+      got += parts[i].length;
+    }
+    return Buffer.concat(parts);
   }
 
   /** Newlines between the first pending byte and file offset `to`. */
@@ -206,7 +257,10 @@ export function tooLong(file: string, line: number, limit: number): InputError {
 /**
  * Splits the inputs, in order, into chunks of at least `targetBytes` (up to the next
  * document start). Memory held is one pending chunk plus the stream buffer; a document
- * longer than `limits.maxDocBytes` stops the reading with its file and line.
+ * longer than `limits.maxDocBytes` stops the reading with its file and line, or (skip) ends
+ * the chunk before it, comes as a `skipped` chunk of its own, and its other bytes are read
+ * and dropped up to the next document start. Text before a file's first `<doc` is not a
+ * document: longer than the limit, it is an error either way.
  */
 export async function* chunkCorpus(
   inputs: readonly string[],
@@ -232,29 +286,54 @@ export async function* chunkCorpus(
       firstLine += countByte(bytes, NL);
       return chunk;
     };
-    const checkSize = (to: number) => {
-      if (to - docStart > limits.maxDocBytes) throw tooLong(file, firstLine + pending.newlinesBefore(docStart), limits.maxDocBytes);
+    // Reading an oversized document's bytes only to drop them (--oversize skip).
+    let skipping = false;
+    const drop = (to: number) => {
+      firstLine += pending.newlinesBefore(to);
+      pending.remove(to);
     };
+    // The document at docStart is longer than the limit: the chunk before it, then its stub.
+    function* skipDoc(): Generator<Chunk> {
+      const line = firstLine + pending.newlinesBefore(docStart);
+      if (limits.oversize !== "skip") throw tooLong(file, line, limits.maxDocBytes);
+      if (docStart > pending.start) yield emit(pending.take(docStart));
+      const start = pending.head(8);
+      if (countDocStarts(start, 0, start.length) === 0) throw tooLong(file, line, limits.maxDocBytes);
+      // A `<doc` line too long to have ended yet loses its attributes (its id is its ordinal).
+      const bytes = Buffer.concat([pending.firstLine() ?? Buffer.from("<doc>\n"), Buffer.from("</doc>\n")]);
+      // The first lines were a tag line and a document: nothing more to check there.
+      head.done = true;
+      yield { index: index++, file: path, firstLine, firstDoc: docOrdinal++, docCount: 1, bytes, skipped: true };
+      skipping = true;
+    }
     try {
       for await (const piece of stream as AsyncIterable<Buffer>) {
         if (!head.done) head.feed(piece);
         const base = pending.end;
         pending.push(piece);
         for (const at of docStartsIn(carry, piece, base)) {
-          checkSize(at);
+          if (!skipping && at - docStart > limits.maxDocBytes) yield* skipDoc();
+          if (skipping) {
+            drop(at);
+            skipping = false;
+          }
           docStart = at;
           // Cut at the first document that starts past the target size, so that chunk
           // boundaries depend on the bytes alone, not on how the stream delivered them.
           if (at - pending.start >= targetBytes) yield emit(pending.take(at));
         }
         carry = piece.length >= DOC_OPEN.length ? piece.subarray(piece.length - DOC_OPEN.length) : lastBytes(Buffer.concat([carry, piece]));
-        checkSize(pending.end);
+        if (!skipping && pending.end - docStart > limits.maxDocBytes) yield* skipDoc();
+        // The last bytes may begin the next `\n<doc`, found with the next piece.
+        if (skipping) drop(Math.max(pending.start, pending.end - DOC_OPEN.length));
       }
     } catch (err) {
       if (err instanceof VertdupError) throw err;
       throw describeStreamError(path, err);
     }
-    if (pending.end > pending.start) {
+    if (skipping) {
+      pending.remove(pending.end);
+    } else if (pending.end > pending.start) {
       yield emit(pending.take(pending.end));
     } else if (firstLine === 1) {
       throw new VertdupError(`${file}: input is empty`);

@@ -1,14 +1,14 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { chunkCorpus, readLimits } from "../corpus/chunker.js";
-import { checkReadable } from "../corpus/open-input.js";
+import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../corpus/chunker.js";
+import { checkReadable, displayName } from "../corpus/open-input.js";
 import { addWarnings, emptyWarnings } from "../corpus/vertical.js";
 import { PhaseClock } from "../coordinator/phase-clock.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { DocIds } from "../output/doc-ids.js";
 import { writeGraphOutputs } from "../output/graph-outputs.js";
-import { emptyDocumentsWarning, runWarnings } from "../output/run-warnings.js";
+import { emptyDocumentsWarning, runWarnings, skippedDocumentsWarning } from "../output/run-warnings.js";
 import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, type ExecutionOptions, type PairsOutput } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import { ensureWritableDir } from "../util/output-dir.js";
@@ -50,7 +50,10 @@ export interface MethodRun {
   pairs?: PairsOutput;
 }
 
-/** Reads the corpus once, running the method's chunk task on the pool; shards in corpus order. */
+/**
+ * Reads the corpus once, running the method's chunk task on the pool: shards in corpus
+ * order, and the documents skipped for their size (said on stderr too).
+ */
 export async function extractFeatures<S extends ShardBase>(
   inputs: readonly string[],
   workdir: string,
@@ -59,14 +62,16 @@ export async function extractFeatures<S extends ShardBase>(
   exec: ExecutionOptions,
   pool: WorkerPool,
   reporter: Reporter,
-): Promise<S[]> {
+): Promise<{ shards: S[]; skipped: SkippedDocs }> {
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   await mkdir(join(workdir, "methods"), { recursive: true });
   const progress = reporter.progress("reading", "docs");
   const pending: Promise<S>[] = [];
   let docs = 0;
-  for await (const chunk of chunkCorpus(inputs, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes))) {
+  const skipped = noSkippedDocs();
+  for await (const chunk of chunkCorpus(inputs, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize))) {
+    if (chunk.skipped) noteSkipped(skipped, displayName(chunk.file), chunk.firstLine);
     // A buffer of its own, so that it is transferred rather than cloned.
     const own = new Uint8Array(chunk.bytes.length);
     own.set(chunk.bytes);
@@ -80,7 +85,9 @@ export async function extractFeatures<S extends ShardBase>(
   const shards = await Promise.all(pending);
   progress.finish();
   if (docs === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
-  return shards;
+  const warning = skippedDocumentsWarning(skipped, "they have no feature and are in no pair");
+  if (warning !== undefined) reporter.info(warning);
+  return { shards, skipped };
 }
 
 function countEmpty(flags: readonly Uint8Array[]): number {
@@ -126,7 +133,7 @@ export async function runMethod(
   try {
     const kernels = run.method === "minhash" ? { minhash: minhashKernelStatus(run.features.numPerm, (m) => reporter.info(m)) } : undefined;
     clock.start("features");
-    const shards = await extractFeatures<ShardBase>(inputs, workdir, run.method, run.features, exec, pool, reporter);
+    const { shards, skipped } = await extractFeatures<ShardBase>(inputs, workdir, run.method, run.features, exec, pool, reporter);
     clock.stop("features");
     const ids = DocIds.fromLists(shards.map((s) => s.ids));
     for (const s of shards) s.ids = [];
@@ -139,7 +146,7 @@ export async function runMethod(
     clock.stop("output");
     const reader = emptyWarnings();
     for (const s of shards) addWarnings(reader, s.warnings);
-    const warning = emptyDocumentsWarning(found.empty, ids.length, ...FEATURES[run.method]);
+    const warning = emptyDocumentsWarning(found.empty - skipped.documents, ids.length, ...FEATURES[run.method]);
     if (warning !== undefined) reporter.info(warning);
     const manifest: MethodManifest = {
       version: packageVersion(),
@@ -153,7 +160,7 @@ export async function runMethod(
         shards: shards.length,
         documents: ids.length,
         tokens: tokens.reduce((n, t) => n + t, 0),
-        emptyDocuments: found.empty,
+        emptyDocuments: found.empty - skipped.documents,
         candidates: found.candidates,
         ...("verifyBlocks" in found ? { verifyBlocks: found.verifyBlocks } : {}),
         groups: written.groups,
@@ -162,7 +169,7 @@ export async function runMethod(
         pairs: written.pairLines,
       },
       clusters: written.clusters,
-      warnings: runWarnings(reader, found.empty),
+      warnings: runWarnings(reader, found.empty, skipped),
       ...(kernels === undefined ? {} : { kernels }),
       phases: clock.timings(),
     };

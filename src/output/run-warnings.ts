@@ -1,14 +1,29 @@
+import type { SkippedDocs } from "../corpus/chunker.js";
 import type { ReaderWarnings } from "../corpus/vertical.js";
 
 /**
  * The `warnings` of a manifest: the reader's irregularities and, when there are any, the
  * documents left without a feature (no kept term, shingle or paragraph), which no pair can
- * contain.
+ * contain, and the documents skipped for their size (--oversize skip), which no pair can
+ * contain either and are not counted among the former.
  */
-export type RunWarnings = ReaderWarnings & { documentsWithoutFeatures?: number };
+export type RunWarnings = ReaderWarnings & { documentsWithoutFeatures?: number; oversizeSkipped?: SkippedDocs };
 
-export function runWarnings(reader: ReaderWarnings, emptyDocuments: number): RunWarnings {
-  return emptyDocuments > 0 ? { ...reader, documentsWithoutFeatures: emptyDocuments } : reader;
+/** `emptyDocuments` counts the skipped documents too (they are read as empty). */
+export function runWarnings(reader: ReaderWarnings, emptyDocuments: number, skipped?: SkippedDocs): RunWarnings {
+  const without = emptyDocuments - (skipped?.documents ?? 0);
+  return {
+    ...reader,
+    ...(without > 0 ? { documentsWithoutFeatures: without } : {}),
+    ...(skipped !== undefined && skipped.documents > 0 ? { oversizeSkipped: skipped } : {}),
+  };
+}
+
+/** The warning for stderr when documents were skipped for their size, or undefined. */
+export function skippedDocumentsWarning(skipped: SkippedDocs | undefined, what: string): string | undefined {
+  if (skipped === undefined || skipped.documents === 0) return undefined;
+  const n = skipped.documents === 1 ? "1 document" : `${skipped.documents} documents`;
+  return `warning: skipped ${n} larger than --max-doc-bytes (--oversize skip; the first at ${skipped.first}): ${what}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { chunkCorpus, HeadCheck, tooLong, type ReadLimits } from "../corpus/chunker.js";
+import { chunkCorpus, HeadCheck, noteSkipped, tooLong, type ReadLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { VertdupError } from "../util/errors.js";
@@ -12,6 +12,8 @@ export interface CorpusChunk {
   file: string;
   /** True for the first chunk of its file (which alone may start with a byte-order mark). */
   fileStart: boolean;
+  /** The line of its first byte in its file when known; otherwise the chunks before it tell. */
+  firstLine?: number;
   /** A plain file's byte range (read by the worker), or bytes that cannot be read again. */
   bytes: Stored;
 }
@@ -33,13 +35,6 @@ function docStartIn(seen: Buffer): number {
   return i !== -1 && i + DOC_OPEN.length < seen.length ? i : -1;
 }
 
-/** Line number of the byte at file offset `at`. */
-function lineAt(fd: number, buf: Buffer, at: number): number {
-  let line = 1;
-  for (let from = 0; from < at; from += WINDOW) line += countByte(buf, NL, 0, readSync(fd, buf, 0, Math.min(WINDOW, at - from), from));
-  return line;
-}
-
 /** Document starts s with from < s < to, read through `buf` in windows. */
 function* docStartsBetween(fd: number, buf: Buffer, from0: number, to: number): Generator<number> {
   for (let from = from0; from < to; from += WINDOW - DOC_OPEN.length) {
@@ -54,22 +49,59 @@ function* docStartsBetween(fd: number, buf: Buffer, from0: number, to: number): 
   }
 }
 
-/**
- * Fails when a document of the range [start, cut) spans more than `maxDocBytes` (only a
- * range longer than that, made by a long document or a large chunk size, can hold one).
- */
-function checkRange(fd: number, buf: Buffer, path: string, start: number, cut: number, maxDocBytes: number): void {
-  if (cut - start <= maxDocBytes) return;
+/** A document longer than the limit: its start and the next document's (or the file's end). */
+interface Oversized {
+  from: number;
+  to: number;
+}
+
+/** The first document of the range [start, cut) longer than `maxDocBytes`, or null. */
+function oversizedIn(fd: number, buf: Buffer, start: number, cut: number, maxDocBytes: number): Oversized | null {
+  // Only a range longer than the limit (a long document or a large chunk size) can hold one.
+  if (cut - start <= maxDocBytes) return null;
   let docStart = start;
-  let end = cut;
   for (const at of docStartsBetween(fd, buf, start, cut)) {
-    if (at - docStart > maxDocBytes) {
-      end = at;
-      break;
-    }
+    if (at - docStart > maxDocBytes) return { from: docStart, to: at };
     docStart = at;
   }
-  if (end - docStart > maxDocBytes) throw tooLong(displayName(path), lineAt(fd, buf, docStart), maxDocBytes);
+  return cut - docStart > maxDocBytes ? { from: docStart, to: cut } : null;
+}
+
+/** Whether file offset `at` starts a `<doc` line (any found start does; offset 0 is read). */
+function isDocAt(fd: number, buf: Buffer, at: number): boolean {
+  if (at > 0) return true;
+  const got = readSync(fd, buf, 0, 9, 0);
+  const from = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  return got - from >= 5 && buf.toString("latin1", from, from + 4) === "<doc" && isDocStart(buf, from);
+}
+
+/** Line numbers of increasing file offsets, each byte counted once. */
+class LineCounter {
+  private offset = 0;
+  private line = 1;
+
+  constructor(
+    private readonly fd: number,
+    private readonly buf: Buffer,
+  ) {}
+
+  at(to: number): number {
+    for (; this.offset < to; this.offset += WINDOW) {
+      const got = readSync(this.fd, this.buf, 0, Math.min(WINDOW, to - this.offset), this.offset);
+      this.line += countByte(this.buf, NL, 0, got);
+    }
+    this.offset = to;
+    return this.line;
+  }
+}
+
+/** A byte range of a file; `skipped` for a document over the limit (--oversize skip). */
+interface FileRange {
+  offset: number;
+  length: number;
+  /** The line of its first byte, when known without reading the ranges before it. */
+  firstLine?: number;
+  skipped?: true;
 }
 
 /**
@@ -77,19 +109,23 @@ function checkRange(fd: number, buf: Buffer, path: string, start: number, cut: n
  * that starts at or after `targetBytes`), found by reading small windows: the coordinator
  * never reads the corpus itself, the workers read their ranges. Its first lines are checked
  * as the core chunker checks them, and a document that spans more than `maxDocBytes` past a
- * range's target size stops the reading (a range holds at most targetBytes + maxDocBytes).
+ * range's target size stops the reading (a range holds at most targetBytes + maxDocBytes),
+ * or (skip) ends the range before it and comes as a `skipped` range of its own.
  */
-function* fileRanges(path: string, size: number, targetBytes: number, limits: ReadLimits): Generator<{ offset: number; length: number }> {
+function* fileRanges(path: string, size: number, targetBytes: number, limits: ReadLimits): Generator<FileRange> {
   const fd = openSync(path, "r");
   const buf = Buffer.allocUnsafe(WINDOW);
+  const lines = new LineCounter(fd, Buffer.allocUnsafe(WINDOW));
   try {
     const head = new HeadCheck(displayName(path), limits.docTag);
     for (let from = 0; !head.done && from < Math.min(size, limits.maxDocBytes); from += WINDOW) {
       head.feed(Buffer.from(buf.subarray(0, readSync(fd, buf, 0, WINDOW, from))));
     }
     let start = 0;
+    let firstLine: number | undefined;
     while (start < size) {
       let cut = size;
+      let big: Oversized | null = null;
       const target = start + targetBytes - 1;
       for (let from = target; from < size; from += WINDOW - DOC_OPEN.length) {
         const got = readSync(fd, buf, 0, WINDOW, from);
@@ -101,13 +137,25 @@ function* fileRanges(path: string, size: number, targetBytes: number, limits: Re
         if (from + got - target > limits.maxDocBytes) {
           let docStart = start;
           for (const at of docStartsBetween(fd, buf, start, target + 1)) docStart = at;
-          throw tooLong(displayName(path), lineAt(fd, buf, docStart), limits.maxDocBytes);
+          const next = docStartsBetween(fd, buf, docStart, size).next();
+          big = { from: docStart, to: next.done === true ? size : next.value };
+          break;
         }
         if (from + got >= size) break;
       }
-      checkRange(fd, buf, path, start, cut, limits.maxDocBytes);
-      yield { offset: start, length: cut - start };
-      start = cut;
+      big ??= oversizedIn(fd, buf, start, cut, limits.maxDocBytes);
+      if (big === null) {
+        yield { offset: start, length: cut - start, firstLine };
+        firstLine = undefined;
+        start = cut;
+        continue;
+      }
+      const line = lines.at(big.from);
+      if (limits.oversize !== "skip" || !isDocAt(fd, buf, big.from)) throw tooLong(displayName(path), line, limits.maxDocBytes);
+      if (big.from > start) yield { offset: start, length: big.from - start, firstLine };
+      yield { offset: big.from, length: big.to - big.from, firstLine: line, skipped: true };
+      firstLine = lines.at(big.to);
+      start = big.to;
     }
   } finally {
     closeSync(fd);
@@ -117,22 +165,28 @@ function* fileRanges(path: string, size: number, targetBytes: number, limits: Re
 /**
  * The chunks of the corpus: plain regular files as byte ranges, other inputs (compressed,
  * standard input, pipes) through the core chunker, their bytes in a buffer of their own.
+ * Documents skipped for their size (--oversize skip) are counted in `skipped`, not chunks.
  */
-export async function* corpusChunks(inputs: readonly string[], places: InputPlaces, targetBytes: number, limits: ReadLimits): AsyncGenerator<CorpusChunk> {
+export async function* corpusChunks(inputs: readonly string[], places: InputPlaces, targetBytes: number, limits: ReadLimits, skipped: SkippedDocs): AsyncGenerator<CorpusChunk> {
   let index = 0;
   for (const path of inputs) {
     const size = places.size(path);
     if (size !== null) {
       if (size === 0) throw new VertdupError(`${displayName(path)}: input is empty`);
-      for (const { offset, length } of fileRanges(path, size, targetBytes, limits)) {
-        yield { index: index++, file: path, fileStart: offset === 0, bytes: { path, offset, length } };
+      for (const { offset, length, firstLine, skipped: skip } of fileRanges(path, size, targetBytes, limits)) {
+        if (skip) noteSkipped(skipped, displayName(path), firstLine ?? 1);
+        else yield { index: index++, file: path, fileStart: offset === 0, firstLine, bytes: { path, offset, length } };
       }
       continue;
     }
     for await (const chunk of chunkCorpus([path], targetBytes, limits)) {
+      if (chunk.skipped) {
+        noteSkipped(skipped, displayName(path), chunk.firstLine);
+        continue;
+      }
       const bytes = new Uint8Array(chunk.bytes.length);
       bytes.set(chunk.bytes);
-      yield { index: index++, file: path, fileStart: chunk.firstLine === 1, bytes };
+      yield { index: index++, file: path, fileStart: chunk.firstLine === 1, firstLine: chunk.firstLine, bytes };
     }
   }
 }

@@ -1,4 +1,5 @@
-import { readLimits } from "../corpus/chunker.js";
+import { noSkippedDocs, readLimits, type SkippedDocs } from "../corpus/chunker.js";
+import { skippedDocumentsWarning } from "../output/run-warnings.js";
 import { access } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import { dirname } from "node:path";
@@ -35,7 +36,8 @@ export interface ParagraphReport {
   mode: "memory" | "external";
   /** `tables`: bucket tables of the repeats pass (more than the 256 buckets when split). */
   counts: RenderStats & { chunks: number; lines: number; ngrams: number; tables: number };
-  warnings: LineWarnings;
+  /** With the documents skipped for their size (--oversize skip), left out of the output. */
+  warnings: LineWarnings & { oversizeSkipped?: SkippedDocs };
   phases: Record<string, PhaseTiming>;
 }
 
@@ -86,6 +88,7 @@ export async function paragraphs(
   // Opened inside the try: whatever fails after, the temporary output is removed.
   let out: OutputFile | null = null;
   const warnings: LineWarnings = { emptyLine: 0, tagOutsideDoc: 0 };
+  const skipped = noSkippedDocs();
   const totals = { chunks: 0, lines: 0, ngrams: 0, tables: 0 };
   let repeats: RepeatCounts | null = null;
   try {
@@ -101,7 +104,8 @@ export async function paragraphs(
     let fileLine = 1;
     const p1 = reporter.progress("n-grams", "tokens");
     const pass1 = new InOrder<ChunkOccurrences | ProblemFound, CorpusChunk>(pool, "occurrences", (r, chunk) => {
-      if (chunk.fileStart) fileLine = 1;
+      if (chunk.firstLine !== undefined) fileLine = chunk.firstLine;
+      else if (chunk.fileStart) fileLine = 1;
       if ("problem" in r) throw problemError(chunk.file, fileLine, r.problem);
       fileLine += r.lines;
       store.add(chunk.index, r.bytes ?? chunk.bytes, r);
@@ -115,7 +119,7 @@ export async function paragraphs(
       tokens += r.tokens;
       p1.update(tokens);
     });
-    for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, options.docTag))) {
+    for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize, options.docTag), skipped)) {
       const reuse = freeOcc.pop() ?? null;
       const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
       // Buffers are moved to the worker (and back), not copied each way.
@@ -124,6 +128,8 @@ export async function paragraphs(
       totals.chunks++;
     }
     await pass1.drain();
+    const skipWarning = skippedDocumentsWarning(skipped, "left out of the output");
+    if (skipWarning !== undefined) reporter.info(skipWarning);
     store.finishRuns();
     p1.finish();
     clock.stop("ngrams");
@@ -181,7 +187,7 @@ export async function paragraphs(
       options,
       mode: store.external ? "external" : "memory",
       counts: { ...stats, ...totals },
-      warnings,
+      warnings: skipped.documents > 0 ? { ...warnings, oversizeSkipped: skipped } : warnings,
       phases: clock.timings(),
     };
     if (run.reportPath !== undefined) await writeAtomic(run.reportPath, `${JSON.stringify(report, null, 2)}\n`);

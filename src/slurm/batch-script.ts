@@ -75,9 +75,18 @@ function patternDir(dir: string): string {
   return dir.replace(/%/g, "%%");
 }
 
+/**
+ * The words of an `--sbatch-arg`: `--qos normal` (an option, white space, its value) is two,
+ * as sbatch takes it on the command line; `--qos=normal` or `--comment=a b` is one.
+ */
+export function sbatchArgWords(arg: string): string[] {
+  const split = /^(-{1,2}[A-Za-z][\w-]*)\s+(\S[\s\S]*)$/.exec(arg);
+  return split === null ? [arg] : [split[1], split[2]];
+}
+
 /** The text of a batch script: `#SBATCH` header, strict shell, then the command. */
 export function renderBatchScript(job: SlurmJob, s: SlurmSettings): string {
-  const header: [string, string][] = [
+  const header: [string, ...string[]][] = [
     ["job name", `--job-name=vertdup-${job.name}`],
     ["--cpus-per-task", `--cpus-per-task=${s.cpusPerTask}`],
   ];
@@ -91,10 +100,10 @@ export function renderBatchScript(job: SlurmJob, s: SlurmSettings): string {
   if (s.partition !== undefined) header.push(["--partition", `--partition=${s.partition}`]);
   if (s.time !== undefined) header.push(["--time", `--time=${s.time}`]);
   if (s.mem !== undefined) header.push(["--mem", `--mem=${s.mem}`]);
-  for (const arg of s.extra) header.push(["--sbatch-arg", arg]);
+  for (const arg of s.extra) header.push(["--sbatch-arg", ...sbatchArgWords(arg)]);
   return [
     "#!/usr/bin/env bash",
-    ...header.map(([what, arg]) => `#SBATCH ${sbatchWord(what, arg)}`),
+    ...header.map(([what, ...args]) => `#SBATCH ${args.map((arg) => sbatchWord(what, arg)).join(" ")}`),
     "set -euo pipefail",
     `exec ${job.command.map(renderWord).join(" ")}`,
     "",

@@ -31,3 +31,34 @@ describe("DocFilter on a long line", () => {
     expect(() => filter.push(Buffer.alloc(1, "x"), out)).toThrow("f.vert:3: line longer than --max-doc-bytes (4194304 bytes)");
   });
 });
+
+describe("DocFilter on a long line with --oversize skip", () => {
+  const run = (pieces: Buffer[], decide: (ordinal: number, docLine: Buffer | null) => "keep" | "remove") => {
+    const seen: [number, string | null][] = [];
+    const filter = new DocFilter("f.vert", 0, (o, line) => (seen.push([o, line?.toString() ?? null]), { kind: decide(o, line) }), 16, "skip");
+    const out: Buffer[] = [];
+    for (const p of pieces) filter.push(p, out);
+    filter.end(out);
+    return { out: Buffer.concat(out).toString(), seen, filter };
+  };
+  const long = (s: string) => s.repeat(40);
+  const bytes = [
+    '<doc id="a">\nw\n</doc>\n',
+    `<doc id="b" t="${long("t")}">\n${long("x")}\n</doc>\n`,
+    `<doc id="c">\n${long("y")}\nw\n</doc>\n</${long("z")}\n`,
+  ].join("");
+  // Pieces of 5 bytes: every long line arrives over several pieces.
+  const pieces = Array.from({ length: Math.ceil(bytes.length / 5) }, (_, i) => Buffer.from(bytes.slice(5 * i, 5 * i + 5)));
+
+  it("copies long lines as they arrive and decides a long <doc> line without its text", () => {
+    const r = run(pieces, () => "keep");
+    expect(r.out).toBe(bytes);
+    expect(r.seen).toEqual([[0, '<doc id="a">'], [1, null], [2, '<doc id="c">']]);
+    expect([r.filter.longLines, r.filter.firstLongLine]).toEqual([4, 4]);
+  });
+
+  it("drops the long lines of a removed document, and only those", () => {
+    const r = run(pieces, (o) => (o === 0 ? "keep" : "remove"));
+    expect(r.out).toBe(`<doc id="a">\nw\n</doc>\n</${long("z")}\n`);
+  });
+});

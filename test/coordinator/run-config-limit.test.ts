@@ -10,4 +10,11 @@ describe("run configuration", () => {
     expect(fingerprint({ ...config, maxDocBytes: 1 << 20 })).toBe(fingerprint({ ...config, maxDocBytes: 1 << 30 }));
     expect(fingerprint({ ...config, chunkBytes: 1 << 21 })).not.toBe(fingerprint(config));
   });
+
+  it("with --oversize skip, the limit decides which documents have content: a resume keeps both", () => {
+    const skip: RunConfig = { ...config, maxDocBytes: 1 << 20, oversize: "skip" };
+    expect(fingerprint(skip)).not.toBe(fingerprint({ ...config, maxDocBytes: 1 << 20 }));
+    expect(fingerprint(skip)).not.toBe(fingerprint({ ...skip, maxDocBytes: 1 << 30 }));
+    expect(fingerprint(skip)).toBe(fingerprint({ ...skip }));
+  });
 });

@@ -66,6 +66,13 @@ describe("every option is checked before any work starts (#12 items 7, 8)", () =
     expectRefused(["pleb", "-w", never, "-o", join(never, "o"), "--shift-count", "262145"], /--shift-count must be an integer from 0 to 262144/);
   });
 
+  it("pleb limits --shift-count to 4 × the bits of the prepared signatures, before any work", () => {
+    const w = join(tempDir(), "w");
+    expect(vertdup(["prepare", input, "-w", w, "--bits", "64", "--quiet", "--workers", "1"]).status).toBe(0);
+    const out = join(tempDir(), "o");
+    expectRefused(["pleb", "-w", w, "-o", out, "--shift-count", "257"], new RegExp(`--shift-count must be an integer from 0 to 256 \\(4 × the 64 bits of ${w}\\), got 257`), out);
+  });
+
   it("paragraphs --memory below 16M, and its own limits", () => {
     const out = join(tempDir(), "p.vert");
     expectRefused(["paragraphs", input, "-o", out, "--memory", "0"], /--memory must be from 16M to 1T, got 0/);

@@ -97,6 +97,21 @@ describe("batch scripts", () => {
     }
   });
 
+  it("write `--sbatch-arg \"--qos normal\"` as the two words sbatch takes, `=` forms as one", () => {
+    const text = renderBatchScript({ name: "merge", command: [] }, { ...SETTINGS, extra: ["--qos normal", "-p  long q", "--comment=a b", "--account=x"] });
+    expect(text.split("\n").filter((l) => l.startsWith("#SBATCH --qos") || l.startsWith("#SBATCH -p"))).toEqual(["#SBATCH --qos normal", '#SBATCH -p "long q"']);
+    expect(headerArgs(text).slice(-6)).toEqual(["--qos", "normal", "-p", "long q", "--comment=a b", "--account=x"]);
+  });
+
+  it("vertdup slurm run takes --sbatch-arg with its value as the next argument", () => {
+    const base = tempDir();
+    const workdir = join(base, "w");
+    const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), "--dry-run", "--sbatch-arg", "--qos normal", "--sbatch-arg", "--account=x", "--sbatch-arg=--comment=c"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(headerArgs(readFileSync(join(workdir, "slurm", "1-count.sbatch"), "utf8")).slice(-4)).toEqual(["--qos", "normal", "--account=x", "--comment=c"]);
+  });
+
   it("refuse what an #SBATCH line cannot carry, naming the option", () => {
     const bad: [Partial<typeof SETTINGS>, RegExp][] = [
       [{ partition: "long\ntouch PWNED" }, /^--partition: control character \\x0a/],

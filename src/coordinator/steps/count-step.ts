@@ -1,4 +1,5 @@
-import { chunkCorpus, readLimits } from "../../corpus/chunker.js";
+import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../../corpus/chunker.js";
+import { displayName } from "../../corpus/open-input.js";
 import type { ShardStats } from "../../features/count-shard.js";
 import { writeAtomic } from "../../util/atomic.js";
 import type { WorkerPool } from "../pool.js";
@@ -11,6 +12,8 @@ import { existsSync } from "node:fs";
 export interface ChunkCounts {
   shards: number;
   documents: number;
+  /** Documents skipped for their size (absent when none, and in older work directories). */
+  skipped?: SkippedDocs;
 }
 
 /**
@@ -24,9 +27,11 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
   const pending: Promise<ShardStats>[] = [];
   let shards = 0;
   let documents = 0;
+  const skipped = noSkippedDocs();
   const inputs = config.inputs.map((i) => i.path);
-  for await (const chunk of chunkCorpus(inputs, config.chunkBytes, readLimits(config.maxDocBytes))) {
+  for await (const chunk of chunkCorpus(inputs, config.chunkBytes, readLimits(config.maxDocBytes, config.oversize))) {
     shards++;
+    if (chunk.skipped) noteSkipped(skipped, displayName(chunk.file), chunk.firstLine);
     documents += chunk.docCount;
     if (!inSlice(chunk.index, slice) || existsSync(markerFile(workdir, `count-${shardName(chunk.index)}`))) {
       progress.update(documents);
@@ -42,7 +47,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
   }
   await Promise.all(pending);
   progress.finish();
-  const counts: ChunkCounts = { shards, documents };
+  const counts: ChunkCounts = { shards, documents, ...(skipped.documents > 0 ? { skipped } : {}) };
   await writeAtomic(chunksFile(workdir), JSON.stringify(counts) + "\n");
   return counts;
 }

@@ -44,17 +44,18 @@ export async function writePrepareManifest(workdir: string, config: RunConfig): 
   const signed = await requireShardMarkers<SignStats>(workdir, "sign", vocabulary.shards);
   const { warnings, ...corpus } = vocabulary;
   const emptyDocuments = signed.reduce((n, s) => n + s.empty, 0);
+  const { skipped } = await readChunkCounts(workdir);
   const manifest: PrepareManifest = {
     version: packageVersion(),
     inputs: config.inputs.map((i) => i.path),
     options: config.prepare,
     counts: {
       ...corpus,
-      emptyDocuments,
+      emptyDocuments: emptyDocuments - (skipped?.documents ?? 0),
       signedDocuments: merged.documents,
       distinctSignatures: merged.distinct,
     },
-    warnings: runWarnings(warnings, emptyDocuments),
+    warnings: runWarnings(warnings, emptyDocuments, skipped),
     phases: await phaseTimings(workdir, PREPARE_PHASES),
   };
   await writeAtomic(join(workdir, PREPARE_MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
