@@ -1,15 +1,20 @@
 import { isUtf8 } from "node:buffer";
 import { IntList, packLayout } from "./chunk-layout.js";
 import { LineProblem, type ProblemFound } from "./line-problem.js";
-import { tagNames, tagRole, TagRole } from "./line-tag.js";
+import { restartsWindow, tagNames, tagRole, TagRole } from "./line-tag.js";
 import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
+import type { Boundary } from "./options.js";
 import { loadStored, type Stored } from "./stored.js";
 
 /** n-gram keys are spread over this many buckets by the top bits of their high lane. */
 export const BUCKET_BITS = 8;
 export const BUCKETS = 1 << BUCKET_BITS;
 
-/** Words per n-gram occurrence: key low lane, key high lane, unit of the n-gram's last token. */
+/**
+ * Words per n-gram occurrence: key low lane, key high lane, and the n-gram's *end*: the index
+ * of its last token among the chunk's tokens (which places it in its unit and in the unit's
+ * tokens, as the covered-token rule needs).
+ */
 export const OCC_WORDS = 3;
 
 /** Harmless irregularities, counted (as the core reader does) and reported. */
@@ -23,6 +28,7 @@ export interface OccurrenceTask {
   /** The chunk starts its file (where a UTF-8 byte-order mark is skipped). */
   fileStart: boolean;
   ngram: number;
+  boundary: Boundary;
   structure: string;
   docTag: string;
   /** Occurrences in shared memory: the repeats tasks of memory mode read them in place. */
@@ -51,7 +57,7 @@ const CR = 0x0d;
 const LT = 0x3c;
 
 // Reused by every task of a worker: at most one occurrence per two bytes of a chunk.
-let scratch = { lo: new Uint32Array(0), hi: new Uint32Array(0), seg: new Int32Array(0) };
+let scratch = { lo: new Uint32Array(0), hi: new Uint32Array(0), end: new Uint32Array(0) };
 const readBuffer = { bytes: new Uint8Array(0) };
 
 function invalidUtf8Line(bytes: Buffer): never {
@@ -70,9 +76,9 @@ function invalidUtf8Line(bytes: Buffer): never {
  * LineProblem, its line counted from the chunk's first), finds the units and documents (a
  * unit starts at a document's open tag, at an open `<structure>` tag and at the line after a
  * `</structure>` tag; every line of a document belongs to one) and makes every window of
- * `ngram` consecutive tokens of a document (across units, restarting at each document) one
- * occurrence, attributed to the unit of its last token. Documents never cross chunks, so a
- * chunk's occurrences are complete on their own.
+ * `ngram` consecutive tokens of a document (across units, restarting at each document and,
+ * with `boundary` s, at every sentence tag) one occurrence, placed by its last token. Documents
+ * never cross chunks, so a chunk's occurrences are complete on their own.
  */
 function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   const raw = loadStored(task.bytes, readBuffer);
@@ -80,10 +86,10 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   if (!isUtf8(bytes)) invalidUtf8Line(bytes);
   const n = bytes.length;
   const docTag = task.docTag;
-  const names = tagNames(task.structure, docTag);
+  const names = tagNames(task.structure, docTag, task.boundary === "doc" ? null : task.boundary);
   const need = (n >> 1) + 2;
-  if (scratch.lo.length < need) scratch = { lo: new Uint32Array(need), hi: new Uint32Array(need), seg: new Int32Array(need) };
-  const { lo, hi, seg: occSeg } = scratch;
+  if (scratch.lo.length < need) scratch = { lo: new Uint32Array(need), hi: new Uint32Array(need), end: new Uint32Array(need) };
+  const { lo, hi, end: occEnd } = scratch;
   const segStart = new IntList(n >> 9);
   const segTokens = new IntList(n >> 9);
   const docFirstSeg = new IntList(n >> 12);
@@ -104,10 +110,19 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   let docLine = 0;
   let seg = -1;
   let newSegNext = false;
-  let docTokens = 0;
+  // Tokens since the window last restarted (at a document, or a sentence tag with `boundary` s).
+  let windowTokens = 0;
   let ringAt = 0;
   let a = 0;
   let b = 0;
+  const restart = () => {
+    ringA.fill(0);
+    ringB.fill(0);
+    windowTokens = 0;
+    ringAt = 0;
+    a = 0;
+    b = 0;
+  };
   // Tokens of the current unit, stored when the next unit starts (or at the end).
   let unitTokens = 0;
   const startUnit = (at: number): number => {
@@ -149,23 +164,23 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
         newSegNext = false;
       }
       unitTokens++;
-      tokens++;
       const slot = ringAt;
       ringAt = ringAt + 1 === ngram ? 0 : ringAt + 1;
       a = roll(a, LANE_MUL_A, powA, th[0] | 0, ringA[slot]);
       b = roll(b, LANE_MUL_B, powB, th[1] | 0, ringB[slot]);
       ringA[slot] = th[0] | 0;
       ringB[slot] = th[1] | 0;
-      docTokens++;
-      if (docTokens >= ngram) {
+      windowTokens++;
+      if (windowTokens >= ngram) {
         const l = keyLo(a);
         const h = keyHi(l, b);
         lo[occCount] = l;
         hi[occCount] = h;
-        occSeg[occCount] = seg;
+        occEnd[occCount] = tokens;
         counts[(h >>> shift) + 1]++;
         occCount++;
       }
+      tokens++;
     } else if (role === TagRole.DocOpen) {
       if (inDoc) throw new LineProblem(lineNo, `<${docTag}> inside the <${docTag}> opened at line {line} (missing </${docTag}>)`, docLine);
       inDoc = true;
@@ -175,12 +190,7 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       docOpen.push(li === 0 ? 0 : pos);
       seg = startUnit(Math.min(end + 1, n));
       newSegNext = false;
-      ringA.fill(0);
-      ringB.fill(0);
-      docTokens = 0;
-      ringAt = 0;
-      a = 0;
-      b = 0;
+      restart();
     } else if (role === TagRole.DocClose) {
       if (!inDoc) throw new LineProblem(lineNo, `</${docTag}> without an open <${docTag}>`);
       // The closing tag stays in the document's last unit, as in onion.
@@ -191,12 +201,15 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       throw new LineProblem(lineNo, `empty <${docTag}/> element`);
     } else if (!inDoc) {
       warnings.tagOutsideDoc++;
-    } else if (role === TagRole.UnitOpen) {
-      seg = startUnit(pos);
-      newSegNext = false;
     } else {
-      if (newSegNext) seg = startUnit(pos);
-      newSegNext = role === TagRole.UnitClose;
+      if (restartsWindow(role, names)) restart();
+      if (role === TagRole.UnitOpen) {
+        seg = startUnit(pos);
+        newSegNext = false;
+      } else {
+        if (newSegNext) seg = startUnit(pos);
+        newSegNext = role === TagRole.UnitClose;
+      }
     }
     pos = end + 1;
   }
@@ -213,7 +226,7 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
     const at = counts[hi[i] >>> shift]++ * OCC_WORDS;
     occ[at] = lo[i];
     occ[at + 1] = hi[i];
-    occ[at + 2] = occSeg[i];
+    occ[at + 2] = occEnd[i];
   }
   const layout = packLayout(li, segStart.view(), segTokens.view(), docFirstSeg.view(), docOpen.view(), docClose.view(), docEnd.view());
   return { occ, bucketStart, layout, bytes: task.bytes instanceof Uint8Array ? task.bytes : null, tokens, lines: li, warnings };

@@ -13,7 +13,6 @@ import { VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
 import { packageVersion } from "../util/package-info.js";
 import type { RepeatsTask } from "./bucket-task.js";
-import { layoutUnits } from "./chunk-layout.js";
 import { corpusChunks, type CorpusChunk } from "./corpus-chunks.js";
 import { CorpusStore } from "./corpus-store.js";
 import { InOrder } from "./in-order.js";
@@ -23,7 +22,7 @@ import { OCC_WORDS, type ChunkOccurrences, type LineWarnings, type OccurrenceTas
 import { DEFAULT_MEMORY, type ParagraphOptions } from "./options.js";
 import { openOutput, type OutputFile } from "./output-file.js";
 import type { Rendered, RenderStats, RenderTask } from "./render.js";
-import { RepeatCounts } from "./repeat-counts.js";
+import { RepeatedEnds } from "./repeated-ends.js";
 import { splitBuckets, tableKeys } from "./split-plan.js";
 
 /** The JSON report of a `vertdup paragraphs` run (also what the library call returns). */
@@ -60,7 +59,7 @@ async function checkWritableDir(output: string): Promise<void> {
  * Three passes on the worker pool, each over chunks split before document tags:
  * 1. n-grams: every chunk's n-gram occurrences, grouped into buckets by key;
  * 2. repeats: per bucket, in corpus order, the occurrences whose key was already seen
- *    (first occurrence wins), counted per unit;
+ *    (first occurrence wins), gathered per chunk as bits by the n-grams' last tokens;
  * 3. render: per chunk, the onion decision and the output lines, written here in order.
  * The result equals the sequential definition whatever the workers, chunk size and mode.
  */
@@ -87,14 +86,14 @@ export async function paragraphs(
   let out: OutputFile | null = null;
   const warnings: LineWarnings = { emptyLine: 0, tagOutsideDoc: 0 };
   const totals = { chunks: 0, lines: 0, ngrams: 0, tables: 0 };
-  let repeats: RepeatCounts | null = null;
+  let repeats: RepeatedEnds | null = null;
   try {
     out = await openOutput(output);
     const written = out;
     // Pass 1: n-gram occurrences and layout per chunk.
     clock.start("ngrams");
     const places = new InputPlaces(inputs);
-    const units: number[] = [];
+    const chunkTokens: number[] = [];
     let tokens = 0;
     const freeOcc: ArrayBuffer[] = [];
     // Line of each chunk's start in its file, known once the chunks ahead are counted.
@@ -107,7 +106,7 @@ export async function paragraphs(
       store.add(chunk.index, r.bytes ?? chunk.bytes, r);
       // Written to the run files by now: the buffer can take a later chunk's occurrences.
       if (store.external && r.occ.buffer instanceof ArrayBuffer) freeOcc.push(r.occ.buffer);
-      units[chunk.index] = layoutUnits(r.layout);
+      chunkTokens[chunk.index] = r.tokens;
       totals.lines += r.lines;
       totals.ngrams += r.occ.length / OCC_WORDS;
       warnings.emptyLine += r.warnings.emptyLine;
@@ -117,7 +116,7 @@ export async function paragraphs(
     });
     for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, options.docTag))) {
       const reuse = freeOcc.pop() ?? null;
-      const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
+      const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, boundary: options.boundary, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
       // Buffers are moved to the worker (and back), not copied each way.
       const moved = [...(chunk.bytes instanceof Uint8Array ? [chunk.bytes.buffer as ArrayBuffer] : []), ...(reuse === null ? [] : [reuse])];
       await pass1.submit(task, chunk, moved);
@@ -133,7 +132,7 @@ export async function paragraphs(
     const maxKeys = store.external ? tableKeys(memory, exec.workers) : Infinity;
     const leaves = await splitBuckets(pool, store.buckets(), maxKeys);
     totals.tables = leaves.length;
-    repeats = new RepeatCounts(dir, units, store.external);
+    repeats = new RepeatedEnds(dir, chunkTokens, store.external);
     const counts = repeats;
     const p2 = reporter.progress("repeats", "buckets", leaves.length);
     let bucketsDone = 0;
@@ -163,7 +162,7 @@ export async function paragraphs(
     });
     for (let c = 0; c < totals.chunks; c++) {
       const reuse = free.pop() ?? null;
-      const task: RenderTask = { ...store.take(c), repeated: counts.take(c), threshold: options.threshold, maxStub: options.maxStub, mark: options.mark, reuse };
+      const task: RenderTask = { ...store.take(c), repeated: counts.take(c), count: options.count, ngram: options.ngram, threshold: options.threshold, maxStub: options.maxStub, mark: options.mark, reuse };
       // The coordinator is done with these buffers: moved, not copied.
       const owned = [task.bytes, task.layout, task.repeated].flatMap((b) => (b instanceof Uint8Array || b instanceof Uint32Array) && b.buffer instanceof ArrayBuffer ? [b.buffer] : []);
       await pass3.submit(task, null, reuse === null ? owned : [...owned, reuse]);
