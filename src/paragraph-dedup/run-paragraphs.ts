@@ -1,8 +1,9 @@
 import { readLimits } from "../corpus/chunker.js";
-import { access } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import { dirname } from "node:path";
-import { checkReadable } from "../corpus/open-input.js";
+import { checkReadable, compressionOf } from "../corpus/open-input.js";
+import { InProcessPool, type TaskPool } from "../coordinator/in-process-pool.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { temporaryDirectory } from "../coordinator/workdir-use.js";
 import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
@@ -24,6 +25,15 @@ import { openOutput, type OutputFile } from "./output-file.js";
 import type { Rendered, RenderStats, RenderTask } from "./render.js";
 import { RepeatedEnds } from "./repeated-ends.js";
 import { splitBuckets, tableKeys } from "./split-plan.js";
+import { paragraphTasks } from "./tasks.js";
+
+/**
+ * Inputs of less text than this run in this thread: starting the worker pool (threads that
+ * each load the modules) costs more than the workers save. Measured in README "Paragraph dedup".
+ */
+export const IN_PROCESS_BELOW = 16 * 1024 ** 2;
+/** A compressed input counts as this many times its size (gzip of vertical text: about 4×). */
+const COMPRESSED_TEXT_GUESS = 4;
 
 /** The JSON report of a `vertdup paragraphs` run (also what the library call returns). */
 export interface ParagraphReport {
@@ -32,6 +42,8 @@ export interface ParagraphReport {
   output: string;
   options: ParagraphOptions;
   mode: "memory" | "external";
+  /** The passes ran in the main thread (small inputs), not on the worker pool. */
+  inProcess: boolean;
   /** `tables`: bucket tables of the repeats pass (more than the 256 buckets when split). */
   counts: RenderStats & { chunks: number; lines: number; ngrams: number; tables: number };
   warnings: LineWarnings;
@@ -43,6 +55,20 @@ export interface ParagraphRun {
   memory?: number;
   /** Where the report goes; none when undefined. */
   reportPath?: string;
+  /** Run in this thread (true) or on the worker pool (false); by default by size (IN_PROCESS_BELOW). */
+  inProcess?: boolean;
+}
+
+/** Whether the inputs hold less text than IN_PROCESS_BELOW (standard input and pipes: unknown, so no). */
+async function smallInputs(inputs: readonly string[]): Promise<boolean> {
+  let text = 0;
+  for (const input of inputs) {
+    if (input === "-") return false;
+    const s = await stat(input);
+    if (!s.isFile()) return false;
+    text += compressionOf(input) === "none" ? s.size : s.size * COMPRESSED_TEXT_GUESS;
+  }
+  return text < IN_PROCESS_BELOW;
 }
 
 async function checkWritableDir(output: string): Promise<void> {
@@ -76,11 +102,12 @@ export async function paragraphs(
   await refuseOverwritingInputs(run.reportPath === undefined ? [output] : [output, run.reportPath], inputs);
   await checkWritableDir(output);
   if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
+  const inProcess = run.inProcess ?? (await smallInputs(inputs));
   const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-paragraphs-");
   const dir = scratch.path;
   const memory = run.memory ?? DEFAULT_MEMORY;
   const store = new CorpusStore(dir, memory);
-  const pool = new WorkerPool("paragraphs", exec.workers);
+  const pool: TaskPool = inProcess ? new InProcessPool(paragraphTasks) : new WorkerPool("paragraphs", exec.workers);
   const clock = new PhaseClock();
   // Opened inside the try: whatever fails after, the temporary output is removed.
   let out: OutputFile | null = null;
@@ -179,6 +206,7 @@ export async function paragraphs(
       output,
       options,
       mode: store.external ? "external" : "memory",
+      inProcess,
       counts: { ...stats, ...totals },
       warnings,
       phases: clock.timings(),
