@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/paragraph-dedup/options.js";
 import { paragraphs, type ParagraphReport } from "../../src/paragraph-dedup/run-paragraphs.js";
+import { vertdup } from "../helpers/cli.js";
 import { cleanupVerts, missingPath, writeVert, type VertKind } from "../helpers/vert.js";
 import { randomCorpus } from "./random-corpus.js";
 import { referenceParagraphs } from "./reference.js";
@@ -225,6 +226,18 @@ describe("vertdup paragraphs: counting rules and sentence boundaries", () => {
       expect(pooled.text).toBe(local.text);
       expect({ ...pooled.report, output: "", phases: {}, inProcess: true }).toEqual({ ...local.report, output: "", phases: {} });
     }
+  });
+
+  it("the CLI passes --count and --boundary on (and refuses other values)", () => {
+    const input = writeVert(randomCorpus(6, 40));
+    const output = missingPath(".vert");
+    const r = vertdup(["paragraphs", input, "-o", output, "--count", "tokens", "--boundary", "s", "--ngram", "3", "--mark", "--quiet"]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(readFileSync(`${output}.report.json`, "utf8")).options).toMatchObject({ count: "tokens", boundary: "s" });
+    expect(readFileSync(output, "utf8")).toBe(referenceParagraphs(readFileSync(input, "utf8"), { ...DEFAULT_PARAGRAPH, count: "tokens", boundary: "s", ngram: 3, mark: true }));
+    const bad = vertdup(["paragraphs", input, "-o", missingPath(".vert"), "--boundary", "p"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/Argument: boundary, Given: "p", Choices: "doc", "s"/);
   });
 
   it("chooses by size: a small input runs in process; the report records the options", async () => {
