@@ -60,7 +60,7 @@ export interface ParagraphRun {
 }
 
 /** Whether the inputs hold less text than IN_PROCESS_BELOW (standard input and pipes: unknown, so no). */
-async function smallInputs(inputs: readonly string[]): Promise<boolean> {
+export async function smallInputs(inputs: readonly string[]): Promise<boolean> {
   let text = 0;
   for (const input of inputs) {
     if (input === "-") return false;

@@ -1,11 +1,11 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, truncateSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { decompress } from "zstd-napi";
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/paragraph-dedup/options.js";
-import { paragraphs, type ParagraphReport } from "../../src/paragraph-dedup/run-paragraphs.js";
+import { IN_PROCESS_BELOW, paragraphs, smallInputs, type ParagraphReport } from "../../src/paragraph-dedup/run-paragraphs.js";
 import { vertdup } from "../helpers/cli.js";
 import { cleanupVerts, missingPath, writeVert, type VertKind } from "../helpers/vert.js";
 import { randomCorpus } from "./random-corpus.js";
@@ -238,6 +238,19 @@ describe("vertdup paragraphs: counting rules and sentence boundaries", () => {
     const bad = vertdup(["paragraphs", input, "-o", missingPath(".vert"), "--boundary", "p"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/Argument: boundary, Given: "p", Choices: "doc", "s"/);
+  });
+
+  it("in process below 16 MiB of text: plain files by size, compressed ones at 4×, never standard input", async () => {
+    const sized = (bytes: number, kind: VertKind) => {
+      const path = writeVert("", kind);
+      truncateSync(path, bytes);
+      return path;
+    };
+    expect(await smallInputs([sized(IN_PROCESS_BELOW - 1, "plain")])).toBe(true);
+    expect(await smallInputs([sized(IN_PROCESS_BELOW, "plain")])).toBe(false);
+    expect(await smallInputs([sized(IN_PROCESS_BELOW / 8, "plain"), sized(IN_PROCESS_BELOW / 8, "gz")])).toBe(true);
+    expect(await smallInputs([sized(IN_PROCESS_BELOW / 4, "zst")])).toBe(false);
+    expect(await smallInputs([sized(10, "plain"), "-"])).toBe(false);
   });
 
   it("chooses by size: a small input runs in process; the report records the options", async () => {
