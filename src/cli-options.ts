@@ -4,7 +4,7 @@ import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIF
 import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
 import { METHOD_DEFAULTS, METHOD_NAMES, type KeepPolicy, type MethodName } from "./methods/method-options.js";
 import { SIMHASH_WORDS } from "./methods/simhash384.js";
-import { DEFAULT_PARAGRAPH } from "./paragraph-dedup/options.js";
+import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH } from "./paragraph-dedup/options.js";
 import { VertdupError } from "./util/errors.js";
 import { parseSize } from "./util/size.js";
 import { DEFAULT_MAX_DOC_BYTES, type Oversize } from "./corpus/chunker.js";
@@ -138,6 +138,8 @@ export const OPTIONS = {
   ngram: def({ type: "number", default: DEFAULT_PARAGRAPH.ngram, describe: "tokens per n-gram", check: integer(1, 64) }),
   structure: def({ type: "string", default: DEFAULT_PARAGRAPH.structure, describe: "tag that delimits units (doc: whole documents)", check: xmlName }),
   "doc-tag": def({ type: "string", default: DEFAULT_PARAGRAPH.docTag, describe: "document tag", check: xmlName }),
+  count: def({ choices: COUNT_RULES, default: DEFAULT_PARAGRAPH.count, describe: "a unit's duplicate share: repeated n-grams (ngrams) or tokens they cover (tokens, onion 1.2), over its tokens" }),
+  boundary: def({ choices: BOUNDARIES, default: DEFAULT_PARAGRAPH.boundary, describe: "n-gram windows run across the document (doc) or restart at every sentence tag (s)" }),
   "max-stub": def({ type: "number", default: DEFAULT_PARAGRAPH.maxStub, describe: "smoothing: kept runs of at most this many tokens between duplicates go too (-1: off)", check: integer(-1, 1_000_000_000, " (-1: no smoothing)") }),
   mark: def({ type: "boolean", default: DEFAULT_PARAGRAPH.mark, describe: "prefix lines with 1<TAB> (duplicate) / 0<TAB> instead of removing" }),
   report: def({ type: "string", describe: "JSON report [<output>.report.json; none for stdout]", check: noStdio }),

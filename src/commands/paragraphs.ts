@@ -9,10 +9,10 @@ import { paragraphSummary } from "../paragraph-dedup/summary.js";
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["output", "ngram", "threshold", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "quiet"],
+    ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "quiet"],
     {
       output: { describe: "output corpus (.vert, .gz, .zst; - for stdout)" },
-      threshold: { default: DEFAULT_PARAGRAPH.threshold, describe: "duplicate when repeated n-grams / tokens of the unit exceed this", check: fraction(true) },
+      threshold: { default: DEFAULT_PARAGRAPH.threshold, describe: "duplicate when the repeated share (--count) of the unit's tokens exceeds this", check: fraction(true) },
       memory: { default: `${DEFAULT_MEMORY / 1024 ** 2}M`, describe: "memory for n-grams (and chunks of compressed input) before they go to disk; in external mode, what the bucket tables share (16M to 1T)" },
     },
   );
@@ -28,6 +28,8 @@ export const paragraphsCommand = {
     const options = {
       ngram: a.ngram,
       threshold: a.threshold,
+      count: a.count,
+      boundary: a.boundary,
       structure: a.structure,
       docTag: a["doc-tag"],
       maxStub: a["max-stub"],

@@ -7,8 +7,9 @@ export const SPLIT_WAYS = 1 << SPLIT_BITS;
 /** Deeper than this the high lane has no bits left to split by. */
 export const MAX_SPLIT_LEVEL = (32 - BUCKET_BITS) / SPLIT_BITS;
 
-// Reused by every split of a worker: write buffers of the parts, and the sorted part.
-const buffers = Array.from({ length: SPLIT_WAYS }, () => new Uint32Array(64 << 10));
+// Reused by every split of a worker: write buffers of the parts, and the sorted part. Made at
+// the first split, not at import: most runs never split (and may run in the main thread).
+let buffers: Uint32Array<ArrayBuffer>[] = [];
 let sorted = new Uint32Array(0);
 
 export interface SplitTask {
@@ -25,6 +26,7 @@ export interface SplitTask {
  */
 export function splitBucket(task: SplitTask): number[] {
   const shift = 32 - BUCKET_BITS - SPLIT_BITS * (task.level + 1);
+  if (buffers.length === 0) buffers = Array.from({ length: SPLIT_WAYS }, () => new Uint32Array(64 << 10));
   const writers = task.children.map((path, k) => new RecordWriter(path, buffers[k]));
   const counts = new Array<number>(SPLIT_WAYS).fill(0);
   const start = new Uint32Array(SPLIT_WAYS + 1);

@@ -71,8 +71,3 @@ export function unpackLayout(packed: Int32Array): ChunkLayout {
     docEnd: take(docs),
   };
 }
-
-/** Units in a packed layout (the size of the chunk's repeated-count array). */
-export function layoutUnits(packed: Int32Array): number {
-  return packed[1];
-}

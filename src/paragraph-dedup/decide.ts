@@ -1,3 +1,6 @@
+import type { CountRule } from "./options.js";
+import { isRepeated } from "./repeated-ends.js";
+
 /** The verdict on the units of one chunk. */
 export interface Verdict {
   /** 1 for a removed unit (duplicate, or a stub smoothed away), else 0. */
@@ -11,8 +14,36 @@ export interface Verdict {
 }
 
 /**
+ * The numerator of each unit's repeated share, from the chunk's repeated n-gram ends
+ * (repeated-ends.ts; a unit's tokens are consecutive among the chunk's):
+ * - `ngrams`: the repeated n-grams that end in the unit;
+ * - `tokens` (onion 1.2): the unit's tokens covered by such an n-gram, which covers its own
+ *   last `ngram` tokens counted inside the unit only — onion's `bad_tokens += n − prev_bad_tokens`
+ *   with `prev_bad_tokens` starting at n in every paragraph.
+ */
+export function repeatedPerUnit(segTokens: Int32Array, ends: Uint32Array, count: CountRule, ngram: number): Uint32Array {
+  const out = new Uint32Array(segTokens.length);
+  let first = 0;
+  for (let s = 0; s < segTokens.length; s++) {
+    const end = first + segTokens[s];
+    let sum = 0;
+    // The last token counted as covered: none of the unit's yet.
+    let covered = first - 1;
+    for (let e = first; e < end; e++) {
+      if (!isRepeated(ends, e)) continue;
+      sum += count === "ngrams" ? 1 : Math.min(ngram, e - covered);
+      covered = e;
+    }
+    out[s] = sum;
+    first = end;
+  }
+  return out;
+}
+
+/**
  * onion's decision, per document:
- * 1. a unit is a duplicate when it has tokens and repeated / tokens > threshold, the
+ * 1. a unit is a duplicate when it has tokens and repeated / tokens > threshold (`repeated`
+ *    from `repeatedPerUnit`), the
  *    threshold taken in single precision as onion's `float` option is (so 9/10 > 0.9);
  * 2. smoothing: every maximal run of non-duplicate units whose tokens add up to at most
  *    `maxStub`, with a duplicate or a document edge on each side, is removed too

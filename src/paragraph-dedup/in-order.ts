@@ -1,10 +1,10 @@
-import type { WorkerPool } from "../coordinator/pool.js";
+import type { TaskPool } from "../coordinator/in-process-pool.js";
 
 /** Runs tasks of one kind through the pool and consumes the results in submission order. */
 export class InOrder<T, C> {
   private readonly pending: { result: Promise<T>; context: C }[] = [];
   constructor(
-    private readonly pool: WorkerPool,
+    private readonly pool: TaskPool,
     private readonly name: string,
     private readonly consume: (value: T, context: C) => void | Promise<void>,
   ) {}

@@ -1,15 +1,20 @@
 import { isUtf8 } from "node:buffer";
 import { IntList, packLayout } from "./chunk-layout.js";
 import { LineProblem, type ProblemFound } from "./line-problem.js";
-import { tagNames, tagRole, TagRole } from "./line-tag.js";
+import { restartsWindow, tagNames, tagRole, TagRole } from "./line-tag.js";
 import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
+import type { Boundary } from "./options.js";
 import { loadStored, type Stored } from "./stored.js";
 
 /** n-gram keys are spread over this many buckets by the top bits of their high lane. */
 export const BUCKET_BITS = 8;
 export const BUCKETS = 1 << BUCKET_BITS;
 
-/** Words per n-gram occurrence: key low lane, key high lane, unit of the n-gram's last token. */
+/**
+ * Words per n-gram occurrence: key low lane, key high lane, and the n-gram's *end*: the index
+ * of its last token among the chunk's tokens (which places it in its unit and in the unit's
+ * tokens, as the covered-token rule needs).
+ */
 export const OCC_WORDS = 3;
 
 /** Harmless irregularities, counted (as the core reader does) and reported. */
@@ -23,6 +28,7 @@ export interface OccurrenceTask {
   /** The chunk starts its file (where a UTF-8 byte-order mark is skipped). */
   fileStart: boolean;
   ngram: number;
+  boundary: Boundary;
   structure: string;
   docTag: string;
   /** Occurrences in shared memory: the repeats tasks of memory mode read them in place. */
@@ -51,7 +57,7 @@ const CR = 0x0d;
 const LT = 0x3c;
 
 // Reused by every task of a worker: at most one occurrence per two bytes of a chunk.
-let scratch = { lo: new Uint32Array(0), hi: new Uint32Array(0), seg: new Int32Array(0) };
+let scratch = { lo: new Uint32Array(0), hi: new Uint32Array(0), end: new Uint32Array(0) };
 const readBuffer = { bytes: new Uint8Array(0) };
 
 function invalidUtf8Line(bytes: Buffer): never {
@@ -70,9 +76,9 @@ function invalidUtf8Line(bytes: Buffer): never {
  * LineProblem, its line counted from the chunk's first), finds the units and documents (a
  * unit starts at a document's open tag, at an open `<structure>` tag and at the line after a
  * `</structure>` tag; every line of a document belongs to one) and makes every window of
- * `ngram` consecutive tokens of a document (across units, restarting at each document) one
- * occurrence, attributed to the unit of its last token. Documents never cross chunks, so a
- * chunk's occurrences are complete on their own.
+ * `ngram` consecutive tokens of a document (across units, restarting at each document and,
+ * with `boundary` s, at every sentence tag) one occurrence, placed by its last token. Documents
+ * never cross chunks, so a chunk's occurrences are complete on their own.
  */
 function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   const raw = loadStored(task.bytes, readBuffer);
@@ -80,12 +86,13 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   if (!isUtf8(bytes)) invalidUtf8Line(bytes);
   const n = bytes.length;
   const docTag = task.docTag;
-  const names = tagNames(task.structure, docTag);
+  const names = tagNames(task.structure, docTag, task.boundary === "doc" ? null : task.boundary);
   const need = (n >> 1) + 2;
-  if (scratch.lo.length < need) scratch = { lo: new Uint32Array(need), hi: new Uint32Array(need), seg: new Int32Array(need) };
-  const { lo, hi, seg: occSeg } = scratch;
+  if (scratch.lo.length < need) scratch = { lo: new Uint32Array(need), hi: new Uint32Array(need), end: new Uint32Array(need) };
+  const { lo, hi, end: occEnd } = scratch;
   const segStart = new IntList(n >> 9);
-  const segTokens = new IntList(n >> 9);
+  // The chunk's token count where each unit starts: the units' tokens are the differences.
+  const segFirstToken = new IntList(n >> 9);
   const docFirstSeg = new IntList(n >> 12);
   const docOpen = new IntList(n >> 12);
   const docClose = new IntList(n >> 12);
@@ -102,20 +109,12 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   let tokens = 0;
   let inDoc = false;
   let docLine = 0;
-  let seg = -1;
   let newSegNext = false;
-  let docTokens = 0;
+  // Tokens since the window last restarted (at a document, or a sentence tag with `boundary` s).
+  let windowTokens = 0;
   let ringAt = 0;
   let a = 0;
   let b = 0;
-  // Tokens of the current unit, stored when the next unit starts (or at the end).
-  let unitTokens = 0;
-  const startUnit = (at: number): number => {
-    if (seg >= 0) segTokens.push(unitTokens);
-    unitTokens = 0;
-    segStart.push(at);
-    return segStart.length - 1;
-  };
 
   let pos = task.fileStart && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let li = 0;
@@ -125,7 +124,7 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
     if (c0 === NL) {
       warnings.emptyLine++;
       if (inDoc && newSegNext) {
-        seg = startUnit(pos);
+        startUnit(segStart, segFirstToken, pos, tokens);
         newSegNext = false;
       }
       pos++;
@@ -139,33 +138,41 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       if (bytes[end - 1] === CR) throw new LineProblem(lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
       role = tagRole(bytes, pos, end, names);
     }
+    // Inline, not a closure: a new closure per chunk would deoptimise this loop at every chunk.
+    if (role !== TagRole.NotTag && (role === TagRole.DocOpen || (inDoc && restartsWindow(role, names)))) {
+      ringA.fill(0);
+      ringB.fill(0);
+      windowTokens = 0;
+      ringAt = 0;
+      a = 0;
+      b = 0;
+    }
     if (role === TagRole.NotTag) {
       end = hashWord(bytes, pos, n, th);
       while (end < n && bytes[end] !== NL) end++;
       if (bytes[end - 1] === CR) throw new LineProblem(lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
       if (!inDoc) throw new LineProblem(lineNo, `token outside <${docTag}>`);
       if (newSegNext) {
-        seg = startUnit(pos);
+        startUnit(segStart, segFirstToken, pos, tokens);
         newSegNext = false;
       }
-      unitTokens++;
-      tokens++;
       const slot = ringAt;
       ringAt = ringAt + 1 === ngram ? 0 : ringAt + 1;
       a = roll(a, LANE_MUL_A, powA, th[0] | 0, ringA[slot]);
       b = roll(b, LANE_MUL_B, powB, th[1] | 0, ringB[slot]);
       ringA[slot] = th[0] | 0;
       ringB[slot] = th[1] | 0;
-      docTokens++;
-      if (docTokens >= ngram) {
+      windowTokens++;
+      if (windowTokens >= ngram) {
         const l = keyLo(a);
         const h = keyHi(l, b);
         lo[occCount] = l;
         hi[occCount] = h;
-        occSeg[occCount] = seg;
+        occEnd[occCount] = tokens;
         counts[(h >>> shift) + 1]++;
         occCount++;
       }
+      tokens++;
     } else if (role === TagRole.DocOpen) {
       if (inDoc) throw new LineProblem(lineNo, `<${docTag}> inside the <${docTag}> opened at line {line} (missing </${docTag}>)`, docLine);
       inDoc = true;
@@ -173,14 +180,8 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       docFirstSeg.push(segStart.length);
       // The file's first line keeps a UTF-8 byte-order mark the scan skipped.
       docOpen.push(li === 0 ? 0 : pos);
-      seg = startUnit(Math.min(end + 1, n));
+      startUnit(segStart, segFirstToken, Math.min(end + 1, n), tokens);
       newSegNext = false;
-      ringA.fill(0);
-      ringB.fill(0);
-      docTokens = 0;
-      ringAt = 0;
-      a = 0;
-      b = 0;
     } else if (role === TagRole.DocClose) {
       if (!inDoc) throw new LineProblem(lineNo, `</${docTag}> without an open <${docTag}>`);
       // The closing tag stays in the document's last unit, as in onion.
@@ -192,18 +193,36 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
     } else if (!inDoc) {
       warnings.tagOutsideDoc++;
     } else if (role === TagRole.UnitOpen) {
-      seg = startUnit(pos);
+      startUnit(segStart, segFirstToken, pos, tokens);
       newSegNext = false;
     } else {
-      if (newSegNext) seg = startUnit(pos);
+      if (newSegNext) startUnit(segStart, segFirstToken, pos, tokens);
       newSegNext = role === TagRole.UnitClose;
     }
     pos = end + 1;
   }
   if (inDoc) throw new LineProblem(docLine, `<${docTag}> is never closed (missing </${docTag}>)`);
   docFirstSeg.push(segStart.length);
-  if (seg >= 0) segTokens.push(unitTokens);
+  const segTokens = differences(segFirstToken.view(), tokens);
+  const { occ, bucketStart } = byBucket(scratch, occCount, counts, task);
+  const layout = packLayout(li, segStart.view(), segTokens, docFirstSeg.view(), docOpen.view(), docClose.view(), docEnd.view());
+  return { occ, bucketStart, layout, bytes: task.bytes instanceof Uint8Array ? task.bytes : null, tokens, lines: li, warnings };
+}
 
+// The scan's last steps, as functions of their own: the scan's optimised code is compiled
+// while its loop runs and would leave loops after it to the interpreter.
+
+/** Tokens per unit from the token count at each unit's start and the chunk's total. */
+function differences(first: Int32Array, total: number): Int32Array {
+  const out = new Int32Array(first.length);
+  for (let u = 0; u < first.length; u++) out[u] = (u + 1 < first.length ? first[u + 1] : total) - first[u];
+  return out;
+}
+
+/** The occurrences grouped by bucket (a counting sort; `counts[b + 1]`: bucket b's size). */
+function byBucket(found: typeof scratch, occCount: number, counts: Uint32Array, task: OccurrenceTask): { occ: Uint32Array; bucketStart: Uint32Array } {
+  const shift = 32 - BUCKET_BITS;
+  const { lo, hi, end } = found;
   for (let i = 1; i <= BUCKETS; i++) counts[i] += counts[i - 1];
   const bucketStart = counts.slice();
   const occBytes = occCount * OCC_WORDS * 4;
@@ -213,10 +232,18 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
     const at = counts[hi[i] >>> shift]++ * OCC_WORDS;
     occ[at] = lo[i];
     occ[at + 1] = hi[i];
-    occ[at + 2] = occSeg[i];
+    occ[at + 2] = end[i];
   }
-  const layout = packLayout(li, segStart.view(), segTokens.view(), docFirstSeg.view(), docOpen.view(), docClose.view(), docEnd.view());
-  return { occ, bucketStart, layout, bytes: task.bytes instanceof Uint8Array ? task.bytes : null, tokens, lines: li, warnings };
+  return { occ, bucketStart };
+}
+
+/**
+ * Starts a unit at byte `at`, `tokens` tokens into the chunk. A module function, not a
+ * closure: a new closure per chunk would deoptimise the scan at every chunk.
+ */
+function startUnit(segStart: IntList, segFirstToken: IntList, at: number, tokens: number): void {
+  segStart.push(at);
+  segFirstToken.push(tokens);
 }
 
 /** The n-gram pass as a worker task: bad input comes back as a value, with its lines. */

@@ -1,9 +1,21 @@
+/** What a unit's duplicate share counts (over its tokens): see README "Semantics". */
+export const COUNT_RULES = ["ngrams", "tokens"] as const;
+export type CountRule = (typeof COUNT_RULES)[number];
+
+/** Where n-gram windows restart: at documents only, or also at every `<s>` sentence tag. */
+export const BOUNDARIES = ["doc", "s"] as const;
+export type Boundary = (typeof BOUNDARIES)[number];
+
 /** What decides and what is written by `vertdup paragraphs` (see README "Paragraph dedup"). */
 export interface ParagraphOptions {
-  /** Tokens per n-gram; the window runs across paragraphs but restarts at every document. */
+  /** Tokens per n-gram. */
   ngram: number;
-  /** A paragraph is a duplicate when repeated n-grams / its tokens > threshold (onion's test). */
+  /** A paragraph is a duplicate when its repeated share (`count`) / its tokens > threshold (onion's test). */
   threshold: number;
+  /** `ngrams`: repeated n-grams (the 2017 lecture, later onion); `tokens`: tokens covered by them (onion 1.2). */
+  count: CountRule;
+  /** `doc`: windows run across units and restart at every document; `s`: also at every `<s>`, `</s>`, `<s/>`. */
+  boundary: Boundary;
   /** The tag whose open tags (and the line after whose closing tags) start a unit. */
   structure: string;
   /** The document tag: n-gram windows, smoothing and empty-document removal work per document. */
@@ -17,6 +29,8 @@ export interface ParagraphOptions {
 export const DEFAULT_PARAGRAPH: ParagraphOptions = {
   ngram: 7,
   threshold: 0.5,
+  count: "ngrams",
+  boundary: "doc",
   structure: "p",
   docTag: "doc",
   maxStub: 20,

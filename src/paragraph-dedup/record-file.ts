@@ -2,8 +2,8 @@ import { closeSync, openSync, readSync, writeSync } from "node:fs";
 
 /**
  * Files of records `chunk, words, words × u32`, appended in chunk order: the n-gram runs of a
- * bucket (payload: occurrences) and the repeated counts of a group of chunks (payload:
- * `unit, count` pairs). Both are read back in blocks of fixed size, so that no file is ever
+ * bucket (payload: occurrences) and the repeated n-grams of a group of chunks (payload:
+ * their ends, repeats.ts). Both are read back in blocks of fixed size, so that no file is ever
  * held whole in memory however large the corpus makes it.
  */
 export class RecordWriter {

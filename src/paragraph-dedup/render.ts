@@ -1,5 +1,6 @@
 import { unpackLayout } from "./chunk-layout.js";
-import { decideUnits } from "./decide.js";
+import { decideUnits, repeatedPerUnit } from "./decide.js";
+import type { CountRule } from "./options.js";
 import { loadStored, type Stored } from "./stored.js";
 
 export interface RenderTask {
@@ -7,8 +8,10 @@ export interface RenderTask {
   bytes: Stored;
   /** Its packed layout (chunk-layout.ts), from the n-gram pass. */
   layout: Stored;
-  /** Repeated n-gram occurrences per unit of the chunk. */
+  /** The chunk's repeated n-gram ends, one bit per token (repeated-ends.ts). */
   repeated: Uint32Array;
+  count: CountRule;
+  ngram: number;
   threshold: number;
   maxStub: number;
   mark: boolean;
@@ -51,7 +54,8 @@ export function renderChunk(task: RenderTask): Rendered {
   const loaded = loadStored(task.layout);
   const layout = unpackLayout(new Int32Array(loaded.buffer, loaded.byteOffset, loaded.byteLength >> 2));
   const { segStart, segTokens, docFirstSeg, docOpen, docClose, docEnd } = layout;
-  const verdict = decideUnits(segTokens, task.repeated, docFirstSeg, task.threshold, task.maxStub);
+  const repeated = repeatedPerUnit(segTokens, task.repeated, task.count, task.ngram);
+  const verdict = decideUnits(segTokens, repeated, docFirstSeg, task.threshold, task.maxStub);
   const raw = loadStored(task.bytes, readBuffer);
   const src = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   const n = src.length;

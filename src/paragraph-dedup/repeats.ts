@@ -67,8 +67,9 @@ class KeySet {
  * (a chunk may come in several consecutive parts). Keys of different buckets never meet, so
  * buckets are independent tasks. The table holds each distinct key once, 8 bytes at a load of
  * at most 1/2, sized for `expected` keys (the bucket's occurrences, which the coordinator keeps
- * under its budget by splitting buckets). Returns records `chunk, words, (unit, count) × words/2`
- * (record-file.ts), one per chunk with repeats: one buffer, however many chunks.
+ * under its budget by splitting buckets). Returns records `chunk, words, end × words`
+ * (record-file.ts; `end` as in occurrences.ts), one per chunk with repeats: one buffer,
+ * however many chunks.
  */
 export function findRepeats(parts: Iterable<RecordPart>, expected: number): Uint32Array {
   const keys = new KeySet(expected);
@@ -76,7 +77,6 @@ export function findRepeats(parts: Iterable<RecordPart>, expected: number): Uint
   let used = 0;
   let header = -1;
   let chunk = -1;
-  let lastSeg = -1;
   const room = (words: number) => {
     if (used + words <= out.length) return;
     const grown = new Uint32Array(Math.max(out.length * 2, used + words));
@@ -87,7 +87,6 @@ export function findRepeats(parts: Iterable<RecordPart>, expected: number): Uint
     if (header >= 0 && used === header + 2) used = header;
     else if (header >= 0) out[header + 1] = used - header - 2;
     header = -1;
-    lastSeg = -1;
   };
   for (const part of parts) {
     if (part.chunk !== chunk) {
@@ -99,18 +98,8 @@ export function findRepeats(parts: Iterable<RecordPart>, expected: number): Uint
       out[used++] = 0;
     }
     const occ = part.data;
-    for (let i = 0; i < occ.length; i += OCC_WORDS) {
-      if (!keys.seen(occ[i], occ[i + 1])) continue;
-      const seg = occ[i + 2];
-      if (seg === lastSeg) {
-        out[used - 1]++;
-        continue;
-      }
-      room(2);
-      out[used++] = seg;
-      out[used++] = 1;
-      lastSeg = seg;
-    }
+    room(occ.length / OCC_WORDS);
+    for (let i = 0; i < occ.length; i += OCC_WORDS) if (keys.seen(occ[i], occ[i + 1])) out[used++] = occ[i + 2];
   }
   finish();
   return out.slice(0, used);

@@ -1,9 +1,10 @@
 import { noSkippedDocs, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { skippedDocumentsWarning } from "../output/run-warnings.js";
-import { access } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import { dirname } from "node:path";
-import { checkReadable } from "../corpus/open-input.js";
+import { checkReadable, compressionOf } from "../corpus/open-input.js";
+import { InProcessPool, type TaskPool } from "../coordinator/in-process-pool.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { temporaryDirectory } from "../coordinator/workdir-use.js";
 import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
@@ -14,7 +15,6 @@ import { VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
 import { packageVersion } from "../util/package-info.js";
 import type { RepeatsTask } from "./bucket-task.js";
-import { layoutUnits } from "./chunk-layout.js";
 import { corpusChunks, type CorpusChunk } from "./corpus-chunks.js";
 import { CorpusStore } from "./corpus-store.js";
 import { InOrder } from "./in-order.js";
@@ -24,8 +24,17 @@ import { OCC_WORDS, type ChunkOccurrences, type LineWarnings, type OccurrenceTas
 import { DEFAULT_MEMORY, type ParagraphOptions } from "./options.js";
 import { openOutput, type OutputFile } from "./output-file.js";
 import type { Rendered, RenderStats, RenderTask } from "./render.js";
-import { RepeatCounts } from "./repeat-counts.js";
+import { RepeatedEnds } from "./repeated-ends.js";
 import { splitBuckets, tableKeys } from "./split-plan.js";
+import { paragraphTasks } from "./tasks.js";
+
+/**
+ * Inputs of less text than this run in this thread: starting the worker pool (threads that
+ * each load the modules) costs more than the workers save. Measured in README "Paragraph dedup".
+ */
+export const IN_PROCESS_BELOW = 16 * 1024 ** 2;
+/** A compressed input counts as this many times its size (gzip of vertical text: about 4×). */
+const COMPRESSED_TEXT_GUESS = 4;
 
 /** The JSON report of a `vertdup paragraphs` run (also what the library call returns). */
 export interface ParagraphReport {
@@ -34,6 +43,8 @@ export interface ParagraphReport {
   output: string;
   options: ParagraphOptions;
   mode: "memory" | "external";
+  /** The passes ran in the main thread (small inputs), not on the worker pool. */
+  inProcess: boolean;
   /** `tables`: bucket tables of the repeats pass (more than the 256 buckets when split). */
   counts: RenderStats & { chunks: number; lines: number; ngrams: number; tables: number };
   /** With the documents skipped for their size (--oversize skip), left out of the output. */
@@ -46,6 +57,20 @@ export interface ParagraphRun {
   memory?: number;
   /** Where the report goes; none when undefined. */
   reportPath?: string;
+  /** Run in this thread (true) or on the worker pool (false); by default by size (IN_PROCESS_BELOW). */
+  inProcess?: boolean;
+}
+
+/** Whether the inputs hold less text than IN_PROCESS_BELOW (standard input and pipes: unknown, so no). */
+export async function smallInputs(inputs: readonly string[]): Promise<boolean> {
+  let text = 0;
+  for (const input of inputs) {
+    if (input === "-") return false;
+    const s = await stat(input);
+    if (!s.isFile()) return false;
+    text += compressionOf(input) === "none" ? s.size : s.size * COMPRESSED_TEXT_GUESS;
+  }
+  return text < IN_PROCESS_BELOW;
 }
 
 async function checkWritableDir(output: string): Promise<void> {
@@ -62,7 +87,7 @@ async function checkWritableDir(output: string): Promise<void> {
  * Three passes on the worker pool, each over chunks split before document tags:
  * 1. n-grams: every chunk's n-gram occurrences, grouped into buckets by key;
  * 2. repeats: per bucket, in corpus order, the occurrences whose key was already seen
- *    (first occurrence wins), counted per unit;
+ *    (first occurrence wins), gathered per chunk as bits by the n-grams' last tokens;
  * 3. render: per chunk, the onion decision and the output lines, written here in order.
  * The result equals the sequential definition whatever the workers, chunk size and mode.
  */
@@ -79,25 +104,26 @@ export async function paragraphs(
   await refuseOverwritingInputs(run.reportPath === undefined ? [output] : [output, run.reportPath], inputs);
   await checkWritableDir(output);
   if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
+  const inProcess = run.inProcess ?? (await smallInputs(inputs));
   const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-paragraphs-");
   const dir = scratch.path;
   const memory = run.memory ?? DEFAULT_MEMORY;
   const store = new CorpusStore(dir, memory);
-  const pool = new WorkerPool("paragraphs", exec.workers);
+  const pool: TaskPool = inProcess ? new InProcessPool(paragraphTasks) : new WorkerPool("paragraphs", exec.workers);
   const clock = new PhaseClock();
   // Opened inside the try: whatever fails after, the temporary output is removed.
   let out: OutputFile | null = null;
   const warnings: LineWarnings = { emptyLine: 0, tagOutsideDoc: 0 };
   const skipped = noSkippedDocs();
   const totals = { chunks: 0, lines: 0, ngrams: 0, tables: 0 };
-  let repeats: RepeatCounts | null = null;
+  let repeats: RepeatedEnds | null = null;
   try {
     out = await openOutput(output);
     const written = out;
     // Pass 1: n-gram occurrences and layout per chunk.
     clock.start("ngrams");
     const places = new InputPlaces(inputs);
-    const units: number[] = [];
+    const chunkTokens: number[] = [];
     let tokens = 0;
     const freeOcc: ArrayBuffer[] = [];
     // Line of each chunk's start in its file, known once the chunks ahead are counted.
@@ -111,7 +137,7 @@ export async function paragraphs(
       store.add(chunk.index, r.bytes ?? chunk.bytes, r);
       // Written to the run files by now: the buffer can take a later chunk's occurrences.
       if (store.external && r.occ.buffer instanceof ArrayBuffer) freeOcc.push(r.occ.buffer);
-      units[chunk.index] = layoutUnits(r.layout);
+      chunkTokens[chunk.index] = r.tokens;
       totals.lines += r.lines;
       totals.ngrams += r.occ.length / OCC_WORDS;
       warnings.emptyLine += r.warnings.emptyLine;
@@ -121,7 +147,7 @@ export async function paragraphs(
     });
     for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize, options.docTag), skipped)) {
       const reuse = freeOcc.pop() ?? null;
-      const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
+      const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, boundary: options.boundary, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
       // Buffers are moved to the worker (and back), not copied each way.
       const moved = [...(chunk.bytes instanceof Uint8Array ? [chunk.bytes.buffer as ArrayBuffer] : []), ...(reuse === null ? [] : [reuse])];
       await pass1.submit(task, chunk, moved);
@@ -139,7 +165,7 @@ export async function paragraphs(
     const maxKeys = store.external ? tableKeys(memory, exec.workers) : Infinity;
     const leaves = await splitBuckets(pool, store.buckets(), maxKeys);
     totals.tables = leaves.length;
-    repeats = new RepeatCounts(dir, units, store.external);
+    repeats = new RepeatedEnds(dir, chunkTokens, store.external);
     const counts = repeats;
     const p2 = reporter.progress("repeats", "buckets", leaves.length);
     let bucketsDone = 0;
@@ -169,7 +195,7 @@ export async function paragraphs(
     });
     for (let c = 0; c < totals.chunks; c++) {
       const reuse = free.pop() ?? null;
-      const task: RenderTask = { ...store.take(c), repeated: counts.take(c), threshold: options.threshold, maxStub: options.maxStub, mark: options.mark, reuse };
+      const task: RenderTask = { ...store.take(c), repeated: counts.take(c), count: options.count, ngram: options.ngram, threshold: options.threshold, maxStub: options.maxStub, mark: options.mark, reuse };
       // The coordinator is done with these buffers: moved, not copied.
       const owned = [task.bytes, task.layout, task.repeated].flatMap((b) => (b instanceof Uint8Array || b instanceof Uint32Array) && b.buffer instanceof ArrayBuffer ? [b.buffer] : []);
       await pass3.submit(task, null, reuse === null ? owned : [...owned, reuse]);
@@ -186,6 +212,7 @@ export async function paragraphs(
       output,
       options,
       mode: store.external ? "external" : "memory",
+      inProcess,
       counts: { ...stats, ...totals },
       warnings: skipped.documents > 0 ? { ...warnings, oversizeSkipped: skipped } : warnings,
       phases: clock.timings(),

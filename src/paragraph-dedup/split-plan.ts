@@ -1,4 +1,4 @@
-import type { WorkerPool } from "../coordinator/pool.js";
+import type { TaskPool } from "../coordinator/in-process-pool.js";
 import { MAX_SPLIT_LEVEL, SPLIT_WAYS, type SplitTask } from "./bucket-split.js";
 import type { BucketSource } from "./bucket-task.js";
 import { InOrder } from "./in-order.js";
@@ -20,7 +20,7 @@ export function tableKeys(memory: number, workers: number): number {
  * left; returns the buckets to find repeats in. Memory-mode buckets are never split: they
  * fit in memory by definition.
  */
-export async function splitBuckets(pool: WorkerPool, buckets: readonly BucketSource[], maxKeys: number): Promise<BucketSource[]> {
+export async function splitBuckets(pool: TaskPool, buckets: readonly BucketSource[], maxKeys: number): Promise<BucketSource[]> {
   const leaves: BucketSource[] = [];
   let todo = buckets;
   while (todo.length > 0) {

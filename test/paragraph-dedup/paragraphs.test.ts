@@ -1,10 +1,12 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, truncateSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { decompress } from "zstd-napi";
+import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { silentReporter } from "../../src/coordinator/progress.js";
-import { DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/paragraph-dedup/options.js";
-import { paragraphs, type ParagraphReport } from "../../src/paragraph-dedup/run-paragraphs.js";
+import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/paragraph-dedup/options.js";
+import { IN_PROCESS_BELOW, paragraphs, smallInputs, type ParagraphReport } from "../../src/paragraph-dedup/run-paragraphs.js";
+import { vertdup } from "../helpers/cli.js";
 import { cleanupVerts, missingPath, writeVert, type VertKind } from "../helpers/vert.js";
 import { randomCorpus } from "./random-corpus.js";
 import { referenceParagraphs } from "./reference.js";
@@ -18,6 +20,8 @@ interface Setup {
   chunkBytes?: number;
   memory?: number;
   out?: VertKind;
+  /** Default here: the worker pool, which the small test corpora would not get by size. */
+  inProcess?: boolean;
 }
 
 async function dedup(input: string | string[], opts: Partial<ParagraphOptions> = {}, s: Setup = {}): Promise<{ text: string; report: ParagraphReport }> {
@@ -28,7 +32,7 @@ async function dedup(input: string | string[], opts: Partial<ParagraphOptions> =
     { ...DEFAULT_PARAGRAPH, ...opts },
     { workers: s.workers ?? 2, chunkBytes: s.chunkBytes ?? 1 << 20 },
     silentReporter,
-    { memory: s.memory },
+    { memory: s.memory, inProcess: s.inProcess ?? false },
   );
   const raw = readFileSync(output);
   const bytes = s.out === "gz" ? gunzipSync(raw) : s.out === "zst" ? decompress(raw) : raw;
@@ -114,6 +118,148 @@ describe("vertdup paragraphs: equals the sequential reference", () => {
     expect(two.report.counts.docsOut).toBeLessThan(two.report.counts.docsIn);
     expect(two.report.counts.duplicates).toBeGreaterThan(500);
   }, 60_000);
+});
+
+describe("vertdup paragraphs: counting rules and sentence boundaries", () => {
+  const rules = COUNT_RULES.flatMap((count) => BOUNDARIES.map((boundary) => ({ count, boundary })));
+
+  it("every rule and boundary, in process and on pools of 1–3 workers, memory and external: the reference's bytes", async () => {
+    const text = randomCorpus(21, 100);
+    const path = writeVert(text);
+    for (const rule of rules) {
+      const opts = { ...rule, ngram: 3, mark: true };
+      const expected = referenceParagraphs(text, { ...DEFAULT_PARAGRAPH, ...opts });
+      const local = await dedup(path, opts, { chunkBytes: 700, inProcess: true });
+      expect(local.report.inProcess).toBe(true);
+      expect(local.text).toBe(expected);
+      // 3000 bytes split every bucket; 20000 goes external with few splits.
+      for (const [workers, memory] of [[1, 20_000], [2, undefined], [3, 3000]] as const) {
+        const pooled = await dedup(path, opts, { workers, chunkBytes: 700, memory });
+        expect(pooled.report.inProcess).toBe(false);
+        expect(pooled.report.mode).toBe(memory === undefined ? "memory" : "external");
+        expect(pooled.text).toBe(expected);
+        // Tables differ with --memory and workers (the bucket splits), nothing else.
+        expect({ ...pooled.report.counts, tables: 0 }).toEqual({ ...local.report.counts, tables: 0 });
+      }
+    }
+  }, 120_000);
+
+  it("property: random corpora and settings equal the reference (in process: the same chunks, buckets, splits and runs)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1e6 }),
+          docs: fc.integer({ min: 1, max: 40 }),
+          ngram: fc.integer({ min: 1, max: 8 }),
+          threshold: fc.constantFrom(0, 0.3, 0.5, 0.9),
+          count: fc.constantFrom(...COUNT_RULES),
+          boundary: fc.constantFrom(...BOUNDARIES),
+          structure: fc.constantFrom("p", "s"),
+          maxStub: fc.constantFrom(-1, 5, 20),
+          workers: fc.integer({ min: 1, max: 3 }),
+          chunkBytes: fc.integer({ min: 100, max: 5000 }),
+          // External mode from the first chunk; 4000 splits buckets too.
+          memory: fc.constantFrom(undefined, 4000, 30_000),
+        }),
+        async ({ seed, docs, workers, chunkBytes, memory, ...opts }) => {
+          const text = randomCorpus(seed, docs);
+          const got = await dedup(writeVert(text), { ...opts, mark: true }, { workers, chunkBytes, memory, inProcess: true });
+          expect(got.text).toBe(referenceParagraphs(text, { ...DEFAULT_PARAGRAPH, ...opts, mark: true }));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it("tokens: covered tokens, not repeated n-grams, over the paragraph's tokens (onion 1.2)", async () => {
+    // Three repeated 3-grams that do not overlap cover 9 of 10 tokens; 3 of the 10 are n-grams.
+    const seen = v(...doc("1", ["a", "b", "c"]), ...doc("2", ["d", "e", "f"]), ...doc("3", ["g", "h", "i"]));
+    const input = seen + v(...doc("4", ["a", "b", "c", "d", "e", "f", "g", "h", "i", "z"]));
+    const opts = { ngram: 3, maxStub: -1 };
+    expect((await dedup(writeVert(input), { ...opts, count: "ngrams" }, { inProcess: true })).report.counts.duplicates).toBe(0);
+    const tokens = await dedup(writeVert(input), { ...opts, count: "tokens" }, { inProcess: true });
+    expect(tokens.report.counts.duplicates).toBe(1);
+    expect(tokens.text).toBe(seen);
+  });
+
+  it("tokens: an n-gram that starts in the paragraph before covers only its tokens in this one", async () => {
+    // "x a b" repeats and ends at the second paragraph's first token: 1 of its 4 tokens is covered.
+    const input = v(...doc("1", ["x", "a", "b"]), ...doc("2", ["x", "a"], ["b", "q", "r", "s"]));
+    const r = await dedup(writeVert(input), { ngram: 3, maxStub: -1, threshold: 0.3, count: "tokens" }, { inProcess: true });
+    expect(r.report.counts.duplicates).toBe(0);
+    const lower = await dedup(writeVert(input), { ngram: 3, maxStub: -1, threshold: 0.2, count: "tokens" }, { inProcess: true });
+    expect(lower.report.counts.duplicates).toBe(1);
+  });
+
+  const sentences = (...ss: string[][]) => ["<p>", ...ss.flatMap((x) => ["<s>", ...x, "</s>"]), "</p>"];
+  const docOf = (id: string, ...lines: string[]) => [`<doc id="${id}">`, ...lines, "</doc>"];
+
+  it("boundary s: no n-gram crosses a sentence start or end", async () => {
+    // "b c" occurs in document 1 only across two sentences.
+    const input = v(...docOf("1", ...sentences(["a", "b"], ["c", "d"])), ...docOf("2", ...sentences(["b", "c"])));
+    const opts = { ngram: 2, maxStub: -1, threshold: 0.4 };
+    expect((await dedup(writeVert(input), { ...opts, boundary: "doc" }, { inProcess: true })).report.counts.duplicates).toBe(1);
+    expect((await dedup(writeVert(input), { ...opts, boundary: "s" }, { inProcess: true })).report.counts.duplicates).toBe(0);
+  });
+
+  it("boundary s: a sentence shorter than n has no n-gram; its tokens still count", async () => {
+    const short = sentences(...words("w", 12).map((w) => [w]), ["p", "q", "r"]);
+    const input = v(...docOf("1", ...short), ...docOf("2", ...short));
+    const opts = { ngram: 3, maxStub: -1 };
+    const across = await dedup(writeVert(input), { ...opts, boundary: "doc" }, { inProcess: true });
+    expect(across.report.counts.duplicates).toBe(1);
+    // Only "p q r" is an n-gram: 1 repeated of 15 tokens (ngrams), 3 covered of 15 (tokens).
+    for (const count of COUNT_RULES) {
+      const bounded = await dedup(writeVert(input), { ...opts, boundary: "s", count }, { inProcess: true });
+      expect(bounded.report.counts.duplicates).toBe(0);
+      expect(bounded.text).toBe(input);
+    }
+    const low = await dedup(writeVert(input), { ...opts, boundary: "s", count: "tokens", threshold: 0.19 }, { inProcess: true });
+    expect(low.report.counts.duplicates).toBe(1);
+  });
+
+  it("in process and on the pool: byte-identical outputs and reports but the flag, removal mode, gz output", async () => {
+    const path = writeVert(randomCorpus(8, 200), "gz");
+    for (const rule of rules) {
+      const local = await dedup(path, rule, { inProcess: true, out: "gz", chunkBytes: 1500 });
+      const pooled = await dedup(path, rule, { inProcess: false, out: "gz", chunkBytes: 1500 });
+      expect(pooled.text).toBe(local.text);
+      expect({ ...pooled.report, output: "", phases: {}, inProcess: true }).toEqual({ ...local.report, output: "", phases: {} });
+    }
+  });
+
+  it("the CLI passes --count and --boundary on (and refuses other values)", () => {
+    const input = writeVert(randomCorpus(6, 40));
+    const output = missingPath(".vert");
+    const r = vertdup(["paragraphs", input, "-o", output, "--count", "tokens", "--boundary", "s", "--ngram", "3", "--mark", "--quiet"]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(readFileSync(`${output}.report.json`, "utf8")).options).toMatchObject({ count: "tokens", boundary: "s" });
+    expect(readFileSync(output, "utf8")).toBe(referenceParagraphs(readFileSync(input, "utf8"), { ...DEFAULT_PARAGRAPH, count: "tokens", boundary: "s", ngram: 3, mark: true }));
+    const bad = vertdup(["paragraphs", input, "-o", missingPath(".vert"), "--boundary", "p"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/Argument: boundary, Given: "p", Choices: "doc", "s"/);
+  });
+
+  it("in process below 16 MiB of text: plain files by size, compressed ones at 4×, never standard input", async () => {
+    const sized = (bytes: number, kind: VertKind) => {
+      const path = writeVert("", kind);
+      truncateSync(path, bytes);
+      return path;
+    };
+    expect(await smallInputs([sized(IN_PROCESS_BELOW - 1, "plain")])).toBe(true);
+    expect(await smallInputs([sized(IN_PROCESS_BELOW, "plain")])).toBe(false);
+    expect(await smallInputs([sized(IN_PROCESS_BELOW / 8, "plain"), sized(IN_PROCESS_BELOW / 8, "gz")])).toBe(true);
+    expect(await smallInputs([sized(IN_PROCESS_BELOW / 4, "zst")])).toBe(false);
+    expect(await smallInputs([sized(10, "plain"), "-"])).toBe(false);
+  });
+
+  it("chooses by size: a small input runs in process; the report records the options", async () => {
+    const text = randomCorpus(4, 30);
+    const output = missingPath(".vert");
+    const report = await paragraphs([writeVert(text)], output, { ...DEFAULT_PARAGRAPH, count: "tokens", boundary: "s" }, { workers: 2, chunkBytes: 1 << 20 }, silentReporter, {});
+    expect(report.inProcess).toBe(true);
+    expect(report.options).toMatchObject({ count: "tokens", boundary: "s" });
+  });
 });
 
 describe("vertdup paragraphs: decisions", () => {

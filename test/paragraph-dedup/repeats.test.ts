@@ -3,7 +3,7 @@ import { findRepeats } from "../../src/paragraph-dedup/repeats.js";
 import { rng } from "./random-corpus.js";
 
 describe("findRepeats", () => {
-  it("counts every occurrence of a key seen before, also when the table outgrows its first size", () => {
+  it("returns the end of every occurrence of a key seen before, also when the table outgrows its first size", () => {
     const r = rng(3);
     // Parts of two chunks, the second chunk's in two pieces; keys drawn from a small range.
     const part = (chunk: number, n: number) => {
@@ -31,7 +31,7 @@ describe("findRepeats", () => {
       const records = findRepeats(parts, sizedFor);
       for (let at = 0; at < records.length; at += 2 + records[at + 1]) {
         const chunk = records[at];
-        for (let i = at + 2; i < at + 2 + records[at + 1]; i += 2) got.set(`${chunk}:${records[i]}`, (got.get(`${chunk}:${records[i]}`) ?? 0) + records[i + 1]);
+        for (let i = at + 2; i < at + 2 + records[at + 1]; i++) got.set(`${chunk}:${records[i]}`, (got.get(`${chunk}:${records[i]}`) ?? 0) + 1);
       }
       expect(got).toEqual(expected);
     }
