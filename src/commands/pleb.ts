@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, withOptions } from "../cli-options.js";
+import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, withOptions } from "../cli-options.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { takeWorkdir } from "../coordinator/workdir-use.js";
 import { stderrReporter } from "../coordinator/progress.js";
@@ -7,7 +7,7 @@ import { runSummary } from "./summary.js";
 
 const builder = (y: Argv) =>
   withOptions(
-    y,
+    y.option("report", HTML_REPORT_OPTION),
     ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "seed", "workers", "quiet"],
     { workdir: { describe: "prepared work directory" } },
   );
@@ -20,7 +20,7 @@ export const plebCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume };
+    const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume, report: a.report };
     const lock = await takeWorkdir(a.w, { create: false });
     const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), output).finally(() => lock.release());
     process.stdout.write(runSummary(a.o, manifest) + "\n");

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
+import { HTML_REPORT_OPTION, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { useWorkdir } from "../coordinator/workdir-use.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
@@ -21,7 +21,7 @@ const RUN_OPTIONS = [
 ] as const;
 
 const builder = (y: Argv) =>
-  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }), RUN_OPTIONS, {
+  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }).option("report", HTML_REPORT_OPTION), RUN_OPTIONS, {
     workdir: { demandOption: false, describe: "work directory to keep (default: temporary, removed)" },
     // Their defaults depend on the method (methodDefaults).
     threshold: { default: undefined, describe: "minimum similarity [lsh-cosine 0.9, minhash 0.8, paragraphs 0.8]" },
@@ -29,7 +29,7 @@ const builder = (y: Argv) =>
   });
 
 /** The files a run writes in its output directory. */
-const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv"];
+const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv", "report.html"];
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -48,11 +48,11 @@ export const runCommand = {
       await ensureWritableDir(a.o);
       if (a.method === "lsh-cosine") {
         await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
-        const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
+        const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report: a.report, maxDocBytes: exec.maxDocBytes };
         const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
         process.stdout.write(runSummary(a.o, manifest) + "\n");
       } else {
-        const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
+        const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report }, exec, reporter);
         process.stdout.write(methodSummary(a.o, manifest) + "\n");
       }
     });

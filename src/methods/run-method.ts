@@ -22,6 +22,7 @@ import { paragraphGraph, type ParagraphShard } from "./paragraphs.js";
 import type { ChunkTask, ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { simhashGraph, type SimhashShard } from "./simhash384.js";
+import { writeReport } from "../report/write-report.js";
 
 export type SetMethod = Exclude<MethodName, "lsh-cosine">;
 
@@ -47,6 +48,8 @@ export interface MethodRun {
   keep: KeepPolicy;
   /** pairs.tsv: edges (the default) or every document pair. */
   pairs?: PairsOutput;
+  /** Write report.html (default); `--no-report` skips it. */
+  report?: boolean;
 }
 
 /** Reads the corpus once, running the method's chunk task on the pool; shards in corpus order. */
@@ -164,6 +167,7 @@ export async function runMethod(
       phases: clock.timings(),
     };
     await writeMethodManifest(outdir, manifest);
+    if (run.report !== false) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
     return manifest;
   } finally {
     await pool.close();
