@@ -1,4 +1,4 @@
-import { barSvg, escapeXml as esc, lineSvg, type Bar, type Series } from "../eval/svg-plot.js";
+import { barSvg, escapeXml as esc, lineSvg, scatterSvg, type Bar, type Series } from "../eval/svg-plot.js";
 import type { CalibrationRow } from "./calibration.js";
 import type { DocText } from "./doc-texts.js";
 import { SIMILARITY_BINS, type ClusterScan, type PairScan } from "./output-scan.js";
@@ -35,7 +35,12 @@ const MAX_LIST = 50;
 /** Tokens of a representative shown beside its cluster. */
 export const SNIPPET_TOKENS = 40;
 
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+/** `s` cut to `n` UTF-16 units (never between the two halves of a surrogate pair). */
+function cut(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const end = /[\ud800-\udbff]/.test(s[n - 1]) ? n - 1 : n;
+  return `${s.slice(0, end)}…`;
+}
 const text = (s: string, n = MAX_VALUE) => esc(cut(s, n));
 const id = (s: string) => `<code>${text(s, MAX_ID)}</code>`;
 /** 1234567 → 1,234,567 (fixed, not the locale's). */
@@ -53,37 +58,62 @@ th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .doc mark{background:#ffd27f}
 .note{color:#666;font-size:.9em}
 .plots{display:flex;flex-wrap:wrap;gap:1em}
+mark{background:#ffd27f}
+.kv{display:inline-block;margin-right:1.2em;white-space:nowrap}.kv b{font-weight:600;color:#555}
 `;
 
-/** A manifest value as a nested table; lists and strings capped. */
+/** A manifest value: an object as `key value` items, lists and strings capped. */
 function valueHtml(v: unknown): string {
   if (Array.isArray(v)) {
     const shown = v.slice(0, MAX_LIST).map(valueHtml).join("<br>");
     return v.length > MAX_LIST ? `${shown}<br><span class="note">… and ${count(v.length - MAX_LIST)} more</span>` : shown;
   }
   if (v !== null && typeof v === "object") {
-    const rows = Object.entries(v).slice(0, MAX_LIST);
-    return `<table>${rows.map(([k, x]) => `<tr><th>${text(k)}</th><td>${valueHtml(x)}</td></tr>`).join("")}</table>`;
+    const items = Object.entries(v).slice(0, MAX_LIST);
+    return items.map(([k, x]) => `<span class="kv"><b>${text(k)}</b> ${valueHtml(x)}</span>`).join(" ");
   }
-  return typeof v === "string" ? text(v) : text(JSON.stringify(v) ?? "");
+  return typeof v === "number" ? count(v) : typeof v === "string" ? text(v) : text(JSON.stringify(v) ?? "");
 }
 
+/** Manifest entries that vary with --workers, --chunk-size or the clock: shown in #timings only. */
+const VARYING = ["created", "phases"];
+const VARYING_COUNTS = ["shards"];
+
 function parametersSection(m: Record<string, unknown>): string {
-  const shown = Object.entries(m).filter(([k]) => !["created", "phases"].includes(k));
+  const counts = m.counts !== null && typeof m.counts === "object" ? Object.fromEntries(Object.entries(m.counts).filter(([k]) => !VARYING_COUNTS.includes(k))) : m.counts;
+  const shown = Object.entries({ ...m, counts }).filter(([k]) => !VARYING.includes(k)).slice(0, MAX_LIST);
   return `<section id="parameters"><h2>Parameters and counts</h2>
 <table>${shown.map(([k, v]) => `<tr><th>${text(k)}</th><td>${valueHtml(v)}</td></tr>`).join("\n")}</table></section>`;
 }
 
-/** Cluster sizes in bins [2^k, 2^(k+1)). */
-function sizeBars(sizes: Uint32Array): Bar[] {
-  const bins: number[] = [];
+/** Sizes up to this are plotted one point per size; larger ones in bins (the plot's size stays bounded). */
+const EXACT_SIZES = 1000;
+/** Bins per doubling of the size beyond EXACT_SIZES. */
+const BINS_PER_DOUBLING = 16;
+
+/**
+ * The cluster-size distribution as points (size, clusters of that size): one per size up to
+ * EXACT_SIZES, then one per bin of sizes [b, b·2^(1/16)) at its lower edge with the mean
+ * number of clusters per size of the bin, so that both parts are on one scale.
+ */
+export function sizePoints(sizes: Uint32Array): [number, number][] {
+  const exact = new Float64Array(EXACT_SIZES + 1);
+  const binned: number[] = [];
   for (const s of sizes) {
-    const k = 31 - Math.clz32(s);
-    bins[k] = (bins[k] ?? 0) + 1;
+    if (s <= EXACT_SIZES) exact[s]++;
+    else {
+      const k = Math.floor(Math.log2(s / EXACT_SIZES) * BINS_PER_DOUBLING);
+      binned[k] = (binned[k] ?? 0) + 1;
+    }
   }
-  const bars: Bar[] = [];
-  bins.forEach((n, k) => bars.push({ from: 2 ** k, to: 2 ** (k + 1), count: n }));
-  return bars;
+  const points: [number, number][] = [];
+  exact.forEach((n, s) => n > 0 && points.push([s, n]));
+  binned.forEach((n, k) => {
+    const from = Math.ceil(EXACT_SIZES * 2 ** (k / BINS_PER_DOUBLING));
+    const to = Math.ceil(EXACT_SIZES * 2 ** ((k + 1) / BINS_PER_DOUBLING));
+    points.push([from, n / Math.max(1, to - from)]);
+  });
+  return points;
 }
 
 function tokensHtml(tokens: readonly string[], same?: Uint8Array): string {
@@ -101,11 +131,20 @@ function clustersSection(d: ReportData): string {
   const documents = typeof (d.manifest.counts as Record<string, unknown> | undefined)?.documents === "number" ? ((d.manifest.counts as Record<string, number>).documents) : undefined;
   const head = `<p>${count(c.documents)} documents in ${count(c.sizes.length)} clusters of two or more${documents === undefined ? "" : ` (of ${count(documents)} documents; the other ${count(documents - c.documents)} are in no cluster)`}.</p>`;
   if (c.sizes.length === 0) return `<section id="clusters"><h2>Clusters</h2>${head}</section>`;
-  const bars = sizeBars(c.sizes);
-  const maxCount = Math.max(...bars.map((b) => b.count));
-  const plot = barSvg(
-    { title: "Cluster sizes (log–log)", xLabel: "cluster size (bins [2^k, 2^(k+1)))", yLabel: "clusters", x: [2, bars[bars.length - 1].to], y: [0.5, maxCount * 2], logX: true, logY: true },
-    bars,
+  const points = sizePoints(c.sizes);
+  const ys = points.map((p) => p[1]);
+  const plot = scatterSvg(
+    {
+      title: "Cluster sizes (log–log)",
+      xLabel: `cluster size (beyond ${EXACT_SIZES}: bins, clusters per size)`,
+      yLabel: "clusters of that size",
+      x: [1, Math.max(10, points[points.length - 1][0] * 2)],
+      y: [Math.min(0.5, Math.min(...ys) / 2), Math.max(...ys) * 2],
+      logX: true,
+      logY: true,
+    },
+    [{ name: "clusters", color: "#4477aa", points }],
+    3,
   );
   const rows = c.largest.map(
     (l, k) =>
@@ -180,9 +219,10 @@ ${rows.map((r) => `<tr><td class="n">${f(r.threshold)}</td><td class="n">${f(r.r
 
 function timingsSection(m: Record<string, unknown>): string {
   const phases = (m.phases ?? {}) as Record<string, { seconds?: number; peakRssMiB?: number }>;
+  const shards = (m.counts as Record<string, unknown> | undefined)?.shards;
   const rows = Object.entries(phases).slice(0, MAX_LIST).map(([name, t]) => `<tr><td>${text(name)}</td><td class="n">${t.seconds ?? ""}</td><td class="n">${t.peakRssMiB ?? ""}</td></tr>`);
   return `<section id="timings"><h2>Timings</h2>
-<p>Created ${text(String(m.created ?? ""))}. This section varies from run to run; the others depend only on the corpus, the options and the seed.</p>
+<p>Created ${text(String(m.created ?? ""))}${typeof shards === "number" ? `; the corpus was read in ${count(shards)} shards` : ""}. This section varies from run to run (the time, --workers, --chunk-size); the others depend only on the corpus, the options and the seed.</p>
 <table><tr><th>phase</th><th>seconds</th><th>peak RSS (MiB)</th></tr>
 ${rows.join("\n")}</table></section>`;
 }

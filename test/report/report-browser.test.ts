@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -37,12 +38,12 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       await page.setViewport({ width: 1280, height: 900 });
       await page.goto(url, { waitUntil: "load" });
       const dom = await page.evaluate(() => ({
-        sections: [...document.querySelectorAll("section")].map((s) => s.id),
+        sections: Array.from(document.querySelectorAll("section")).map((s) => s.id),
         pairs: document.querySelectorAll("#sample .pair").length,
         withTexts: document.querySelectorAll("#sample .pair .docs").length,
         declared: Number(document.querySelector("#sample")?.getAttribute("data-pairs")),
         marks: document.querySelectorAll("#sample .doc mark").length,
-        svgs: [...document.querySelectorAll("svg")].map((s) => ({ bars: s.querySelectorAll("rect").length, width: s.getBoundingClientRect().width })),
+        svgs: Array.from(document.querySelectorAll("svg")).map((s) => ({ marks: s.querySelectorAll("rect, circle").length, width: s.getBoundingClientRect().width })),
         largest: document.querySelectorAll("#largest tr").length - 1,
         scripts: document.querySelectorAll("script").length,
       }));
@@ -57,7 +58,7 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       expect(dom.marks).toBeGreaterThan(0);
       expect(dom.svgs.length).toBe(2);
       for (const svg of dom.svgs) {
-        expect(svg.bars).toBeGreaterThan(1);
+        expect(svg.marks).toBeGreaterThan(2);
         expect(svg.width).toBeGreaterThan(100);
       }
       expect(dom.largest).toBe(20);
