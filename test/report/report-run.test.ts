@@ -80,14 +80,14 @@ describe("report.html of vertdup run", () => {
   });
 
   it("stays small whatever the documents hold: tokens, ids and lists are cut", async () => {
-    // 40 pairs of documents with 300 tokens of 2,000 characters and ids of 5,000: 48 MB of text.
-    const token = (d: number, t: number) => `${"x".repeat(1990)}${String(d * 1000 + t).padStart(10, "0")}`;
-    const doc = (d: number, copy: number) => `<doc id="${"i".repeat(5000)}${d}-${copy}">\n${Array.from({ length: 300 }, (_, t) => token(d, t === 7 && copy === 1 ? 999 : t)).join("\n")}\n</doc>\n`;
+    // 40 pairs of documents with 300 tokens of 2,000 characters and ids of 5,000, all `&` (5 bytes escaped): 48 MB of text.
+    const token = (d: number, t: number) => `${"&".repeat(1990)}${String(d * 1000 + t).padStart(10, "0")}`;
+    const doc = (d: number, copy: number) => `<doc id="${"&amp;".repeat(1000)}${d}-${copy}">\n${Array.from({ length: 300 }, (_, t) => token(d, t === 7 && copy === 1 ? 999 : t)).join("\n")}\n</doc>\n`;
     const dir = tempDir();
     const corpus = join(dir, "big.vert");
     writeFileSync(corpus, Array.from({ length: 40 }, (_, d) => doc(d, 0) + doc(d, 1)).join(""));
     const out = await run([corpus, "--quiet", "--method", "minhash", "--shingle-size", "1"]);
     expect(sampled(report(out))).toBe(20);
-    expect(statSync(join(out, "report.html")).size).toBeLessThan(1_200_000);
+    expect(statSync(join(out, "report.html")).size).toBeLessThan(5_000_000);
   });
 });
