@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import { describeStreamError, openInput } from "../corpus/open-input.js";
-import { unescapeField } from "../output/tsv-field.js";
+import { escapeField, unescapeField } from "../output/tsv-field.js";
 import { Sfc32 } from "../sketch/random-vectors.js";
 import { VertdupError } from "../util/errors.js";
 import { growableU32 } from "../util/typed-arrays.js";
@@ -39,9 +39,14 @@ export interface PairScan {
 
 const bin = (s: number) => Math.min(SIMILARITY_BINS - 1, Math.max(0, Math.floor(s * SIMILARITY_BINS)));
 
-async function* lines(path: string): AsyncGenerator<string> {
+/**
+ * Calls `each` with every line and its 1-based number until it returns false (a callback: an
+ * async generator per line costs several times the reading).
+ */
+async function forEachLine(path: string, each: (text: string, line: number) => boolean | void): Promise<void> {
+  let line = 0;
   try {
-    yield* createInterface({ input: openInput(path), crlfDelay: Infinity });
+    for await (const text of createInterface({ input: openInput(path), crlfDelay: Infinity })) if (each(text, ++line) === false) break;
   } catch (err) {
     if (err instanceof VertdupError) throw err;
     throw describeStreamError(path, err);
@@ -72,17 +77,15 @@ export async function scanPairs(path: string, size: number, seed: number): Promi
   let cosineAt = -1;
   const sample: SampledPair[] = [];
   let n = 0;
-  let lineNo = 0;
-  for await (const text of lines(path)) {
-    lineNo++;
+  await forEachLine(path, (text, lineNo) => {
     if (lineNo === 1) {
       const header = text.split("\t");
       if (header[0] !== "doc_a" || header[1] !== "doc_b" || header[2] !== "similarity") throw new VertdupError(`${path}:1: expected the header doc_a<TAB>doc_b<TAB>similarity`);
       cosineAt = header.indexOf("cosine");
       if (cosineAt >= 0) cosine = new Float64Array(SIMILARITY_BINS);
-      continue;
+      return;
     }
-    if (text.length === 0) continue;
+    if (text.length === 0) return;
     const f = text.split("\t");
     const s = numberField(path, lineNo, "similarity", f[2]);
     similarity[bin(s)]++;
@@ -95,7 +98,7 @@ export async function scanPairs(path: string, size: number, seed: number): Promi
       if (sample.length < size) sample.push(pair);
       else sample[slot] = pair;
     }
-  }
+  });
   sample.sort((x, y) => x.line - y.line);
   return { pairs: n, similarity, ...(cosine === undefined ? {} : { cosine }), sample };
 }
@@ -124,26 +127,33 @@ export interface ClusterScan {
 /** Most rows of one id remembered to place a sampled pair (ids are meant to be unique). */
 const PLACES_PER_ID = 16;
 
+/** A row of clusters.tsv; `field` is the id as written (escaped). One object, reused for every row. */
 interface Row {
-  id: string;
+  field: string;
   ordinal: number;
   cluster: number;
   representative: boolean;
 }
 
-async function* clusterRows(path: string): AsyncGenerator<Row> {
-  let lineNo = 0;
-  for await (const text of lines(path)) {
-    lineNo++;
-    if (lineNo === 1 || text.length === 0) continue;
-    const f = text.split("\t");
-    const ordinal = Number(f[1]);
-    const cluster = Number(f[2]);
-    if (f.length < 6 || !Number.isSafeInteger(ordinal) || ordinal < 1 || !Number.isSafeInteger(cluster) || cluster < 1) {
+/** The rows of clusters.tsv, read by their first four fields only (this runs once per clustered document). */
+function forEachClusterRow(path: string, each: (row: Row) => boolean | void): Promise<void> {
+  const row: Row = { field: "", ordinal: 0, cluster: 0, representative: false };
+  return forEachLine(path, (text, lineNo) => {
+    if (lineNo === 1 || text.length === 0) return;
+    const t0 = text.indexOf("\t");
+    const t1 = text.indexOf("\t", t0 + 1);
+    const t2 = text.indexOf("\t", t1 + 1);
+    const ordinal = Number(text.slice(t0 + 1, t1));
+    const cluster = Number(text.slice(t1 + 1, t2));
+    if (t0 < 0 || t1 < 0 || t2 < 0 || !Number.isSafeInteger(ordinal) || ordinal < 1 || !Number.isSafeInteger(cluster) || cluster < 1) {
       throw new VertdupError(`${path}:${lineNo}: expected doc, ordinal, cluster, representative, dup_of, similarity`);
     }
-    yield { id: unescapeField(f[0]), ordinal: ordinal - 1, cluster, representative: f[3] === "1" };
-  }
+    row.field = text.slice(0, t0);
+    row.ordinal = ordinal - 1;
+    row.cluster = cluster;
+    row.representative = text.charCodeAt(t2 + 1) === 0x31 && text.charCodeAt(t2 + 2) === 0x09;
+    return each(row);
+  });
 }
 
 /** The `count` largest clusters (ties: the earlier cluster), largest first. */
@@ -171,11 +181,12 @@ function largestClusters(sizes: Uint32Array, count: number): number[] {
  */
 export async function scanClusters(path: string, pairs: readonly SampledPair[], largest: number, members: number): Promise<ClusterScan> {
   const sizes = growableU32();
+  // Keyed by the ids as written, so that no row's id needs unescaping.
   const wanted = new Map<string, { ordinal: number; cluster: number }[]>();
-  for (const p of pairs) for (const id of [p.a, p.b]) wanted.set(id, []);
+  for (const p of pairs) for (const id of [p.a, p.b]) wanted.set(escapeField(id), []);
   let documents = 0;
   const representatives = growableU32();
-  for await (const row of clusterRows(path)) {
+  await forEachClusterRow(path, (row) => {
     documents++;
     // Clusters are numbered in corpus order of their first documents.
     if (row.cluster > documents) throw new VertdupError(`${path}:${documents + 1}: cluster ${row.cluster} before its first document`);
@@ -187,12 +198,12 @@ export async function scanClusters(path: string, pairs: readonly SampledPair[], 
     }
     sizes.values[row.cluster - 1]++;
     if (row.representative) representatives.values[row.cluster - 1] = row.ordinal;
-    const places = wanted.get(row.id);
+    const places = wanted.size === 0 ? undefined : wanted.get(row.field);
     if (places !== undefined && places.length < PLACES_PER_ID) places.push({ ordinal: row.ordinal, cluster: row.cluster });
-  }
+  });
   const pairOrdinals = pairs.map((p) => {
-    for (const x of wanted.get(p.a) ?? []) {
-      const y = (wanted.get(p.b) ?? []).find((y) => y.cluster === x.cluster && y.ordinal > x.ordinal);
+    for (const x of wanted.get(escapeField(p.a)) ?? []) {
+      const y = (wanted.get(escapeField(p.b)) ?? []).find((y) => y.cluster === x.cluster && y.ordinal > x.ordinal);
       if (y !== undefined) return { a: x.ordinal, b: y.ordinal };
     }
     return { a: NaN, b: NaN };
@@ -201,13 +212,18 @@ export async function scanClusters(path: string, pairs: readonly SampledPair[], 
   const top = largestClusters(size, largest);
   const rank = new Map(top.map((c, k) => [c + 1, k]));
   const found: LargeCluster[] = top.map((c) => ({ cluster: c + 1, size: size[c], representative: representatives.values[c], representativeId: "", members: [] }));
+  // Read until every listed cluster has its representative and members.
+  let incomplete = found.length;
+  const complete = (l: LargeCluster) => l.representativeId !== "" && l.members.length === Math.min(members, l.size - 1);
   if (found.length > 0) {
-    for await (const row of clusterRows(path)) {
+    await forEachClusterRow(path, (row) => {
       const k = rank.get(row.cluster);
-      if (k === undefined) continue;
-      if (row.representative) found[k].representativeId = row.id;
-      else if (found[k].members.length < members) found[k].members.push(row.id);
-    }
+      if (k === undefined || complete(found[k])) return;
+      if (row.representative) found[k].representativeId = unescapeField(row.field);
+      else if (found[k].members.length < members) found[k].members.push(unescapeField(row.field));
+      if (complete(found[k])) incomplete--;
+      return incomplete > 0;
+    });
   }
   return { documents, sizes: size, largest: found, pairOrdinals };
 }
