@@ -75,19 +75,21 @@ export async function scanPairs(path: string, size: number, seed: number): Promi
   const similarity = new Float64Array(SIMILARITY_BINS);
   let cosine: Float64Array | undefined;
   let cosineAt = -1;
+  let similarityAt = 2;
   const sample: SampledPair[] = [];
   let n = 0;
   await forEachLine(path, (text, lineNo) => {
     if (lineNo === 1) {
       const header = text.split("\t");
-      if (header[0] !== "doc_a" || header[1] !== "doc_b" || header[2] !== "similarity") throw new VertdupError(`${path}:1: expected the header doc_a<TAB>doc_b<TAB>similarity`);
+      similarityAt = header.indexOf("similarity");
+      if (header[0] !== "doc_a" || header[1] !== "doc_b" || similarityAt < 2) throw new VertdupError(`${path}:1: expected the header doc_a<TAB>doc_b<TAB>similarity`);
       cosineAt = header.indexOf("cosine");
       if (cosineAt >= 0) cosine = new Float64Array(SIMILARITY_BINS);
       return;
     }
     if (text.length === 0) return;
     const f = text.split("\t");
-    const s = numberField(path, lineNo, "similarity", f[2]);
+    const s = numberField(path, lineNo, "similarity", f[similarityAt]);
     similarity[bin(s)]++;
     const c = cosine === undefined ? undefined : numberField(path, lineNo, "cosine", f[cosineAt]);
     if (cosine !== undefined && c !== undefined) cosine[bin(c)]++;

@@ -85,6 +85,11 @@ describe("scanPairs", () => {
     for (const p of s.sample) expect(p.cosine).toBe(Number((0.5 + ((p.line - 1) % 5) / 10).toFixed(4)));
   });
 
+  it("finds the similarity and cosine columns by name", async () => {
+    const s = await scanPairs(file("doc_a\tdoc_b\tcosine\tsimilarity\nx\ty\t0.5\t0.97\n"), 5, 1);
+    expect(s.sample).toEqual([{ line: 1, a: "x", b: "y", similarity: 0.97, cosine: 0.5 }]);
+  });
+
   it("names the file and line of a similarity that is not a number", async () => {
     await expect(scanPairs(file("doc_a\tdoc_b\tsimilarity\nx\ty\t0.9\nx\tz\tzz\n"), 5, 1)).rejects.toThrow(/f\d+\.tsv:3: similarity is not a number/);
   });
