@@ -5,6 +5,7 @@
  */
 
 export interface Series {
+  /** Shown in the legend; an empty name leaves the series out of it. */
   name: string;
   points: [number, number][];
   color: string;
@@ -69,7 +70,7 @@ function frame(o: ChartOptions, body: (sx: (x: number) => number, sy: (y: number
   parts.push(`<text x="${W / 2}" y="${H - 10}" text-anchor="middle">${esc(o.xLabel)}</text>`);
   parts.push(`<text transform="translate(14 ${H / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`);
   parts.push(body(sx, sy));
-  legend.forEach((s, k) => {
+  legend.filter((s) => s.name !== "").forEach((s, k) => {
     const y = m.t + 14 + 14 * k;
     parts.push(
       `<line x1="${m.l + 10}" x2="${m.l + 30}" y1="${y - 4}" y2="${y - 4}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="4 3"' : ""}/>`,

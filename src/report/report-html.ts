@@ -202,13 +202,14 @@ function calibrationSection(d: ReportData): string {
   const xs = rows.map((r) => r.threshold);
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
-  const plot = lineSvg({ title: "Recall and precision against the exact reference (95 % intervals dashed)", xLabel: "threshold", yLabel: "fraction", x: lo < hi ? [lo, hi] : [lo - 0.01, hi + 0.01], y: [0, 1] }, [
+  const bottom = Math.max(0, Math.floor(Math.min(...rows.flatMap((r) => [r.recallLow, r.precisionLow])) * 10) / 10 - 0.1);
+  const plot = lineSvg({ title: "Recall and precision against the exact reference (95 % intervals dashed)", xLabel: "threshold", yLabel: "fraction", x: lo < hi ? [lo, hi] : [lo - 0.01, hi + 0.01], y: [bottom, 1] }, [
     line("recall", "#228833", "recall"),
-    line("recall, low", "#228833", "recallLow", true),
-    line("recall, high", "#228833", "recallHigh", true),
+    line("", "#228833", "recallLow", true),
+    line("", "#228833", "recallHigh", true),
     line("precision", "#aa3377", "precision"),
-    line("precision, low", "#aa3377", "precisionLow", true),
-    line("precision, high", "#aa3377", "precisionHigh", true),
+    line("", "#aa3377", "precisionLow", true),
+    line("", "#aa3377", "precisionHigh", true),
   ]);
   const f = (x: number) => x.toFixed(4);
   return `<section id="calibration"><h2>Calibration</h2>

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import puppeteer from "puppeteer-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { readTsv, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+import { readTsv, removeTempDirs, tempDir, vertdupAsync } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);
 
@@ -19,7 +19,7 @@ if (reason !== null) console.warn(`report.html browser test skipped: ${reason}`)
 describe.skipIf(reason !== null)("report.html in a real browser (headless chromium)", () => {
   it("shows every section, the sampled pairs with their diffs and the plots, offline and without errors", async () => {
     const out = tempDir();
-    const r = vertdup(["run", "data-samples/sample.vert.gz", "-o", out, "--quiet", "--workers", "2", "--iterations", "20"]);
+    const r = await vertdupAsync(["run", "data-samples/sample.vert.gz", "-o", out, "--quiet", "--workers", "2", "--iterations", "20"]);
     expect(r.status, r.stderr).toBe(0);
     const pairLines = readTsv(join(out, "pairs.tsv")).length;
     expect(pairLines).toBeGreaterThan(20);

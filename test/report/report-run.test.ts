@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, readTsv, removeTempDirs, tempDir, type CliResult } from "../helpers/cli.js";
+import { readTsv, removeTempDirs, tempDir, vertdupAsync as vertdup } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);
 
@@ -14,18 +13,6 @@ const report = (dir: string) => readFileSync(join(dir, "report.html"), "utf8");
 /** The report without its #timings section, the only part that varies between runs. */
 const stable = (html: string) => html.replace(/<section id="timings">[\s\S]*?<\/section>/, "");
 const sampled = (html: string) => Number(/<section id="sample" data-pairs="(\d+)"/.exec(html)?.[1]);
-
-/** `vertdup args…` without blocking the test thread (runs take seconds). */
-async function vertdup(args: string[], input?: Buffer): Promise<CliResult> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => (stdout += c));
-  child.stderr.on("data", (c) => (stderr += c));
-  child.stdin.end(input);
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { status, stdout, stderr };
-}
 
 async function run(args: string[]): Promise<string> {
   const out = tempDir();
