@@ -176,6 +176,12 @@ function positiveDf(name: string, value: number, argv: Readonly<Record<string, u
   if (value === 0) throw new VertdupError(`--${name} must be positive, got 0`);
 }
 
+/**
+ * `--no-report` of the commands that write an output directory: not in OPTIONS, where
+ * `report` is the file of `paragraphs`' JSON report.
+ */
+export const HTML_REPORT_OPTION = { type: "boolean", default: true, describe: "write report.html into the output directory (--no-report: skip it)" } as const;
+
 export type OptionName = keyof typeof OPTIONS;
 type Spec<K extends OptionName> = (typeof OPTIONS)[K];
 /** What a command changes in an option of the schema: its default, help text or, where the option means something else there, its check. */

@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, withOptions } from "../cli-options.js";
+import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, withOptions } from "../cli-options.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
 import { takeWorkdir } from "../coordinator/workdir-use.js";
 import { stderrReporter } from "../coordinator/progress.js";
@@ -8,7 +8,7 @@ import { DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calib
 
 const builder = (y: Argv) =>
   withOptions(
-    y,
+    y.option("report", HTML_REPORT_OPTION),
     ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall", "seed", "workers", "quiet"],
     { workdir: { describe: "prepared work directory" } },
   );
@@ -21,11 +21,15 @@ export const plebCommand = {
   builder,
   handler: async (a: Args) => {
     const exec = executionOptionsFrom(a);
-    const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume };
+    // A calibrated run writes its report after calibration.tsv, so that the report shows it.
+    const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume, report: a.report !== false && !a["estimate-recall"] };
     const lock = await takeWorkdir(a.w, { create: false });
     try {
       const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), output);
-      if (a["estimate-recall"]) process.stderr.write(`vertdup: ${await calibrateStep(a.w, a.o, a["target-recall"] ?? DEFAULT_TARGET_RECALL, exec.workers)}\n`);
+      if (a["estimate-recall"]) {
+        const then = a.report === false ? undefined : { warn: (m: string) => process.stderr.write(`vertdup: warning: ${m}\n`) };
+        process.stderr.write(`vertdup: ${await calibrateStep(a.w, a.o, a["target-recall"] ?? DEFAULT_TARGET_RECALL, exec.workers, then)}\n`);
+      }
       process.stdout.write(runSummary(a.o, manifest) + "\n");
     } finally {
       await lock.release();

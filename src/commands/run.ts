@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
+import { HTML_REPORT_OPTION, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { prepare } from "../coordinator/prepare.js";
 import { useWorkdir } from "../coordinator/workdir-use.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
@@ -25,7 +25,7 @@ const RUN_OPTIONS = [
 ] as const;
 
 const builder = (y: Argv) =>
-  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }), RUN_OPTIONS, {
+  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }).option("report", HTML_REPORT_OPTION), RUN_OPTIONS, {
     workdir: { demandOption: false, describe: "work directory to keep (default: temporary, removed)" },
     // Their defaults depend on the method (methodDefaults).
     threshold: { default: undefined, describe: "minimum similarity [lsh-cosine 0.9, minhash 0.8, paragraphs 0.8]" },
@@ -33,7 +33,7 @@ const builder = (y: Argv) =>
   });
 
 /** The files a run writes in its output directory. */
-const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv", CALIBRATION_FILE];
+const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv", CALIBRATION_FILE, "report.html"];
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -55,12 +55,17 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
     await ensureWritableDir(a.o);
     if (a.method === "lsh-cosine") {
       await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
-      const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
+      // A calibrated run writes its report after calibration.tsv, so that the report shows it.
+      const report = a.report !== false && calibrateTo === undefined;
+      const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
       const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
-      if (calibrateTo !== undefined) process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers)}\n`);
+      if (calibrateTo !== undefined) {
+        const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
+        process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers, then)}\n`);
+      }
       return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
     }
-    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);
+    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report }, exec, reporter);
     return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };
   });
 }

@@ -23,6 +23,7 @@ import { paragraphGraph, type ParagraphShard } from "./paragraphs.js";
 import type { ChunkTask, ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { simhashGraph, type SimhashShard } from "./simhash384.js";
+import { writeReport } from "../report/write-report.js";
 
 export type SetMethod = Exclude<MethodName, "lsh-cosine">;
 
@@ -48,6 +49,8 @@ export interface MethodRun {
   keep: KeepPolicy;
   /** pairs.tsv: edges (the default) or every document pair. */
   pairs?: PairsOutput;
+  /** Write report.html (default); `--no-report` skips it. */
+  report?: boolean;
 }
 
 /**
@@ -174,6 +177,7 @@ export async function runMethod(
       phases: clock.timings(),
     };
     await writeMethodManifest(outdir, manifest);
+    if (run.report !== false) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
     return manifest;
   } finally {
     await pool.close();

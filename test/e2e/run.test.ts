@@ -71,7 +71,7 @@ describe("vertdup run on the bundled sample", () => {
       expect(m.phases[phase].seconds).toBeGreaterThanOrEqual(0);
       expect(m.phases[phase].peakRssMiB).toBeGreaterThan(0);
     }
-    expect(readdirSync(out).sort()).toEqual(["clusters.tsv", "groups.tsv", "manifest.json", "pairs.tsv", "pleb-log.tsv"]);
+    expect(readdirSync(out).sort()).toEqual(["clusters.tsv", "groups.tsv", "manifest.json", "pairs.tsv", "pleb-log.tsv", "report.html"]);
   });
 });
 

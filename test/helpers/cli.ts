@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,6 +16,18 @@ export interface CliResult {
 export function vertdup(args: string[], input?: Buffer | string): CliResult {
   const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `vertdup args…` without blocking the test thread (a run of seconds would stall vitest's own messages). */
+export async function vertdupAsync(args: string[], input?: Buffer): Promise<CliResult> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c) => (stdout += c));
+  child.stderr.on("data", (c) => (stderr += c));
+  child.stdin.end(input);
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { status, stdout, stderr };
 }
 
 const made: string[] = [];

@@ -9,6 +9,7 @@ import { writeAtomic } from "../../util/atomic.js";
 import { peakRssMiB } from "../../util/package-info.js";
 import { WorkerPool } from "../pool.js";
 import { readPrepareManifest } from "../prepare-manifest.js";
+import { writeReport, type ReportOptions } from "../../report/write-report.js";
 
 export const CALIBRATION_FILE = "calibration.tsv";
 
@@ -32,9 +33,10 @@ export interface CalibrationManifest {
  * Calibrates a finished lsh-cosine run of a work directory (README "Calibrating"): the same
  * document sample as PLEB's estimate (`recallSample` documents, the run's seed), the exact
  * cosine of each sampled document with the whole corpus in one streaming pass, the run's
- * clusters.tsv → calibration.tsv, the recommendation in manifest.json, and a line for stderr.
+ * clusters.tsv → calibration.tsv, the recommendation in manifest.json, and a line for stderr;
+ * then report.html when `report` is given (written last, so that it shows the calibration).
  */
-export async function calibrateStep(workdir: string, outdir: string, targetRecall: number, workers: number): Promise<string> {
+export async function calibrateStep(workdir: string, outdir: string, targetRecall: number, workers: number, report?: Omit<ReportOptions, "seed">): Promise<string> {
   const t0 = performance.now();
   const prepared = await readPrepareManifest(workdir);
   const manifest = JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as RunManifest;
@@ -64,6 +66,7 @@ export async function calibrateStep(workdir: string, outdir: string, targetRecal
   manifest.calibration = calibration;
   manifest.phases.calibrate = { seconds: Number(seconds.toFixed(3)), peakRssMiB: peakRssMiB() };
   await writeManifest(outdir, manifest);
+  if (report !== undefined) await writeReport(outdir, { ...report, seed: manifest.pleb.seed });
   const threshold = calibration.threshold === undefined ? `no cosine threshold ≥ ${CALIBRATION_THRESHOLDS[0]}` : `cosine ≥ ${calibration.threshold.toFixed(2)}`;
   const iterations = calibration.iterations === undefined ? "not within the iterations run" : `after ${calibration.iterations} iterations`;
   return (

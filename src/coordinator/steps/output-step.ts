@@ -19,6 +19,7 @@ import { packageVersion } from "../../util/package-info.js";
 import type { PrepareManifest } from "../prepare-manifest.js";
 import { collectGroups, plebPhaseName, type PlebPlan } from "./pleb-step.js";
 import { phaseTiming } from "./timing.js";
+import { writeReport } from "../../report/write-report.js";
 import { PhaseClock } from "../phase-clock.js";
 import { writeMarker } from "../workdir.js";
 
@@ -30,6 +31,10 @@ export interface OutputOptions {
   reference?: string;
   /** The sampled recall to log after each iteration group (`--estimate-recall`, `--target-recall`). */
   recall?: SampleRecall;
+  /** Write report.html (default); `--no-report` skips it. */
+  report?: boolean;
+  /** The run's --max-doc-bytes, for the report's second read of the corpus. */
+  maxDocBytes?: number;
 }
 
 /** Refuses a reference without `--pairs all`: its recall counts every document pair found. */
@@ -106,6 +111,7 @@ export async function outputStep(
     phases: { ...prepared.phases, ...(pleb === undefined ? {} : { pleb }), ...clock.timings() },
   };
   await writeManifest(outdir, manifest);
+  if (opts.report !== false) await writeReport(outdir, { seed: plan.options.seed, maxDocBytes: opts.maxDocBytes, warn: (m) => process.stderr.write(`vertdup: warning: ${m}\n`) });
   await writeMarker(workdir, `output-${plan.fingerprint}`, { outdir });
   return manifest;
 }

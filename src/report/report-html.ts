@@ -1,0 +1,246 @@
+import { barSvg, escapeXml as esc, lineSvg, scatterSvg, type Bar, type Series } from "../eval/svg-plot.js";
+import type { CalibrationRow } from "./calibration.js";
+import type { DocText } from "./doc-texts.js";
+import { SIMILARITY_BINS, type ClusterScan, type PairScan } from "./output-scan.js";
+import { tokenDiff } from "./token-diff.js";
+
+/**
+ * report.html of a run: one self-contained page (inline CSS and SVG, no script, no external
+ * resource, a Content-Security-Policy that forbids loading any) whose size is bounded
+ * whatever the corpus: every list is capped and every string from the corpus or the
+ * options is cut and escaped. Everything but the last section (#timings: creation time and
+ * phase timings) depends only on the outputs, the corpus and the seed.
+ */
+
+export interface ReportData {
+  /** manifest.json as written by the run. */
+  manifest: Record<string, unknown>;
+  seed: number;
+  pairs: PairScan;
+  clusters: ClusterScan;
+  /** Document beginnings by 0-based ordinal (sampled pairs and largest clusters' representatives). */
+  texts: Map<number, DocText>;
+  /** Why the document texts are missing, when they could not be read. */
+  textsNote?: string;
+  calibration?: CalibrationRow[];
+  /** Why a calibration.tsv present was not shown. */
+  calibrationNote?: string;
+}
+
+/** Caps that keep the page small: characters of a value, a token, an id; entries of a list. */
+const MAX_VALUE = 300;
+const MAX_TOKEN = 60;
+const MAX_ID = 120;
+const MAX_LIST = 50;
+/** Tokens of a representative shown beside its cluster. */
+export const SNIPPET_TOKENS = 40;
+
+/** `s` cut to `n` UTF-16 units (never between the two halves of a surrogate pair). */
+function cut(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const end = /[\ud800-\udbff]/.test(s[n - 1]) ? n - 1 : n;
+  return `${s.slice(0, end)}…`;
+}
+const text = (s: string, n = MAX_VALUE) => esc(cut(s, n));
+const id = (s: string) => `<code>${text(s, MAX_ID)}</code>`;
+/** 1234567 → 1,234,567 (fixed, not the locale's). */
+const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+const STYLE = `
+body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#222}
+h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.2em .5em;text-align:left;vertical-align:top}
+th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.pair{border:1px solid #ccc;border-radius:4px;margin:1em 0;padding:.5em}
+.pair h3{font-size:1em;margin:.2em 0 .5em}
+.docs{display:grid;grid-template-columns:1fr 1fr;gap:1em}
+.doc{font-size:.9em;line-height:1.5;overflow-wrap:anywhere}
+.doc mark{background:#ffd27f}
+.note{color:#666;font-size:.9em}
+.plots{display:flex;flex-wrap:wrap;gap:1em}
+mark{background:#ffd27f}
+.kv{display:inline-block;margin-right:1.2em;white-space:nowrap}.kv b{font-weight:600;color:#555}
+`;
+
+/** A manifest value: an object as `key value` items, lists and strings capped. */
+function valueHtml(v: unknown): string {
+  if (Array.isArray(v)) {
+    const shown = v.slice(0, MAX_LIST).map(valueHtml).join("<br>");
+    return v.length > MAX_LIST ? `${shown}<br><span class="note">… and ${count(v.length - MAX_LIST)} more</span>` : shown;
+  }
+  if (v !== null && typeof v === "object") {
+    const items = Object.entries(v).slice(0, MAX_LIST);
+    return items.map(([k, x]) => `<span class="kv"><b>${text(k)}</b> ${valueHtml(x)}</span>`).join(" ");
+  }
+  return typeof v === "number" ? count(v) : typeof v === "string" ? text(v) : text(JSON.stringify(v) ?? "");
+}
+
+/** Manifest entries that vary with --workers, --chunk-size or the clock: shown in #timings only. */
+const VARYING = ["created", "phases"];
+const VARYING_COUNTS = ["shards"];
+
+function parametersSection(m: Record<string, unknown>): string {
+  const counts = m.counts !== null && typeof m.counts === "object" ? Object.fromEntries(Object.entries(m.counts).filter(([k]) => !VARYING_COUNTS.includes(k))) : m.counts;
+  const shown = Object.entries({ ...m, counts }).filter(([k]) => !VARYING.includes(k)).slice(0, MAX_LIST);
+  return `<section id="parameters"><h2>Parameters and counts</h2>
+<table>${shown.map(([k, v]) => `<tr><th>${text(k)}</th><td>${valueHtml(v)}</td></tr>`).join("\n")}</table></section>`;
+}
+
+/** Sizes up to this are plotted one point per size; larger ones in bins (the plot's size stays bounded). */
+const EXACT_SIZES = 1000;
+/** Bins per doubling of the size beyond EXACT_SIZES. */
+const BINS_PER_DOUBLING = 16;
+
+/**
+ * The cluster-size distribution as points (size, clusters of that size): one per size up to
+ * EXACT_SIZES, then one per bin of sizes [b, b·2^(1/16)) at its lower edge with the mean
+ * number of clusters per size of the bin, so that both parts are on one scale.
+ */
+export function sizePoints(sizes: Uint32Array): [number, number][] {
+  const exact = new Float64Array(EXACT_SIZES + 1);
+  const binned: number[] = [];
+  for (const s of sizes) {
+    if (s <= EXACT_SIZES) exact[s]++;
+    else {
+      const k = Math.floor(Math.log2(s / EXACT_SIZES) * BINS_PER_DOUBLING);
+      binned[k] = (binned[k] ?? 0) + 1;
+    }
+  }
+  const points: [number, number][] = [];
+  exact.forEach((n, s) => n > 0 && points.push([s, n]));
+  binned.forEach((n, k) => {
+    const from = Math.ceil(EXACT_SIZES * 2 ** (k / BINS_PER_DOUBLING));
+    const to = Math.ceil(EXACT_SIZES * 2 ** ((k + 1) / BINS_PER_DOUBLING));
+    points.push([from, n / Math.max(1, to - from)]);
+  });
+  return points;
+}
+
+function tokensHtml(tokens: readonly string[], same?: Uint8Array): string {
+  return tokens.map((t, k) => (same !== undefined && same[k] === 0 ? `<mark>${text(t, MAX_TOKEN)}</mark>` : text(t, MAX_TOKEN))).join(" ");
+}
+
+function snippet(doc: DocText | undefined, tokens: number): string {
+  if (doc === undefined) return "";
+  const shown = doc.tokens.slice(0, tokens);
+  return `${tokensHtml(shown)}${doc.total > shown.length ? " …" : ""}`;
+}
+
+function clustersSection(d: ReportData): string {
+  const c = d.clusters;
+  const documents = typeof (d.manifest.counts as Record<string, unknown> | undefined)?.documents === "number" ? ((d.manifest.counts as Record<string, number>).documents) : undefined;
+  const head = `<p>${count(c.documents)} documents in ${count(c.sizes.length)} clusters of two or more${documents === undefined ? "" : ` (of ${count(documents)} documents; the other ${count(documents - c.documents)} are in no cluster)`}.</p>`;
+  if (c.sizes.length === 0) return `<section id="clusters"><h2>Clusters</h2>${head}</section>`;
+  const points = sizePoints(c.sizes);
+  const ys = points.map((p) => p[1]);
+  const plot = scatterSvg(
+    {
+      title: "Cluster sizes (log–log)",
+      xLabel: `cluster size (beyond ${EXACT_SIZES}: bins, clusters per size)`,
+      yLabel: "clusters of that size",
+      x: [1, Math.max(10, points[points.length - 1][0] * 2)],
+      y: [Math.min(0.5, Math.min(...ys) / 2), Math.max(...ys) * 2],
+      logX: true,
+      logY: true,
+    },
+    [{ name: "clusters", color: "#4477aa", points }],
+    3,
+  );
+  const rows = c.largest.map(
+    (l, k) =>
+      `<tr><td class="n">${k + 1}</td><td class="n">${l.cluster}</td><td class="n">${count(l.size)}</td><td>${id(l.representativeId)} <span class="note">#${l.representative + 1}</span></td><td>${l.members.map(id).join(" ")}${l.size - 1 > l.members.length ? " …" : ""}</td><td class="doc">${snippet(d.texts.get(l.representative), SNIPPET_TOKENS)}</td></tr>`,
+  );
+  return `<section id="clusters"><h2>Clusters</h2>${head}
+<div class="plots">${plot}</div>
+<h3>The ${c.largest.length} largest clusters</h3>
+<table id="largest"><tr><th>#</th><th>cluster</th><th>size</th><th>representative (corpus position)</th><th>first other members</th><th>beginning of the representative</th></tr>
+${rows.join("\n")}</table></section>`;
+}
+
+function histogram(title: string, bins: Float64Array): string {
+  const bars: Bar[] = [];
+  bins.forEach((n, k) => bars.push({ from: k / SIMILARITY_BINS, to: (k + 1) / SIMILARITY_BINS, count: n }));
+  const first = bars.findIndex((b) => b.count > 0);
+  const from = Math.floor(bars[first].from * 10) / 10;
+  return barSvg({ title, xLabel: "similarity", yLabel: "pairs", x: [from, 1], y: [0, Math.max(...bins)] }, bars.slice(first));
+}
+
+function similaritySection(d: ReportData): string {
+  const p = d.pairs;
+  const similarity = typeof d.manifest.similarity === "string" ? d.manifest.similarity : "similarity";
+  if (p.pairs === 0) return `<section id="similarity"><h2>Similarity of the pairs</h2><p>pairs.tsv holds no pair.</p></section>`;
+  const plots = [histogram("pairs.tsv: similarity", p.similarity), ...(p.cosine === undefined ? [] : [histogram("pairs.tsv: exact cosine", p.cosine)])];
+  return `<section id="similarity"><h2>Similarity of the pairs</h2>
+<p>${count(p.pairs)} lines of pairs.tsv; similarity: ${text(similarity)}.</p>
+<div class="plots">${plots.join("\n")}</div></section>`;
+}
+
+function sampleSection(d: ReportData, tokens: number): string {
+  const p = d.pairs;
+  const pairs = p.sample.map((s, k) => {
+    const at = d.clusters.pairOrdinals[k];
+    const a = d.texts.get(at.a);
+    const b = d.texts.get(at.b);
+    const head = `<h3>line ${count(s.line)}: ${id(s.a)} and ${id(s.b)} — similarity ${s.similarity.toFixed(4)}${s.cosine === undefined ? "" : `, cosine ${s.cosine.toFixed(4)}`}</h3>`;
+    if (a === undefined || b === undefined) return `<div class="pair">${head}<p class="note">texts not shown</p></div>`;
+    const diff = tokenDiff(a.tokens, b.tokens);
+    const side = (x: DocText, same: Uint8Array, ordinal: number) =>
+      `<div class="doc"><div class="note">#${ordinal + 1}, ${count(x.total)} tokens${x.total > x.tokens.length ? `, the first ${x.tokens.length} shown` : ""}</div>${tokensHtml(x.tokens, same)}</div>`;
+    return `<div class="pair">${head}<div class="docs">${side(a, diff.aSame, at.a)}${side(b, diff.bSame, at.b)}</div></div>`;
+  });
+  const note = d.textsNote === undefined ? "" : `<p class="note">Texts not shown: ${text(d.textsNote)}</p>`;
+  return `<section id="sample" data-pairs="${p.sample.length}"><h2>A sample of pairs</h2>
+<p>${p.sample.length} of ${count(p.pairs)} lines of pairs.tsv drawn at random (seed ${d.seed}), the first ${tokens} tokens of each document; tokens <mark>highlighted</mark> are not in the longest common subsequence of the two.</p>
+${note}${pairs.join("\n")}</section>`;
+}
+
+function calibrationSection(d: ReportData): string {
+  if (d.calibrationNote !== undefined) return `<section id="calibration"><h2>Calibration</h2><p class="note">${text(d.calibrationNote)}</p></section>`;
+  const rows = d.calibration;
+  if (rows === undefined || rows.length === 0) return "";
+  const line = (name: string, color: string, key: keyof CalibrationRow, dashed = false): Series => ({ name, color, dashed, points: rows.map((r) => [r.threshold, r[key]]) });
+  const xs = rows.map((r) => r.threshold);
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  const bottom = Math.max(0, Math.floor(Math.min(...rows.flatMap((r) => [r.recallLow, r.precisionLow])) * 10) / 10 - 0.1);
+  const plot = lineSvg({ title: "Recall and precision against the exact reference (95 % intervals dashed)", xLabel: "threshold", yLabel: "fraction", x: lo < hi ? [lo, hi] : [lo - 0.01, hi + 0.01], y: [bottom, 1] }, [
+    line("recall", "#228833", "recall"),
+    line("", "#228833", "recallLow", true),
+    line("", "#228833", "recallHigh", true),
+    line("precision", "#aa3377", "precision"),
+    line("", "#aa3377", "precisionLow", true),
+    line("", "#aa3377", "precisionHigh", true),
+  ]);
+  const f = (x: number) => x.toFixed(4);
+  return `<section id="calibration"><h2>Calibration</h2>
+<div class="plots">${plot}</div>
+<table><tr><th>threshold</th><th>recall</th><th>95 % interval</th><th>precision</th><th>95 % interval</th></tr>
+${rows.map((r) => `<tr><td class="n">${f(r.threshold)}</td><td class="n">${f(r.recall)}</td><td class="n">${f(r.recallLow)}–${f(r.recallHigh)}</td><td class="n">${f(r.precision)}</td><td class="n">${f(r.precisionLow)}–${f(r.precisionHigh)}</td></tr>`).join("\n")}</table></section>`;
+}
+
+function timingsSection(m: Record<string, unknown>): string {
+  const phases = (m.phases ?? {}) as Record<string, { seconds?: number; peakRssMiB?: number }>;
+  const shards = (m.counts as Record<string, unknown> | undefined)?.shards;
+  const rows = Object.entries(phases).slice(0, MAX_LIST).map(([name, t]) => `<tr><td>${text(name)}</td><td class="n">${t.seconds ?? ""}</td><td class="n">${t.peakRssMiB ?? ""}</td></tr>`);
+  return `<section id="timings"><h2>Timings</h2>
+<p>Created ${text(String(m.created ?? ""))}${typeof shards === "number" ? `; the corpus was read in ${count(shards)} shards` : ""}. This section varies from run to run (the time, --workers, --chunk-size); the others depend only on the corpus, the options and the seed.</p>
+<table><tr><th>phase</th><th>seconds</th><th>peak RSS (MiB)</th></tr>
+${rows.join("\n")}</table></section>`;
+}
+
+export function reportHtml(d: ReportData, tokens: number): string {
+  const method = typeof d.manifest.method === "string" ? d.manifest.method : "";
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>vertdup report: ${text(method)}</title><style>${STYLE}</style></head>
+<body><h1>vertdup run: ${text(method)}</h1>
+${parametersSection(d.manifest)}
+${clustersSection(d)}
+${similaritySection(d)}
+${sampleSection(d, tokens)}
+${calibrationSection(d)}
+${timingsSection(d.manifest)}
+</body></html>
+`;
+}

@@ -1,0 +1,73 @@
+/// <reference lib="dom" />
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import puppeteer from "puppeteer-core";
+import { afterAll, describe, expect, it } from "vitest";
+import { readTsv, removeTempDirs, tempDir, vertdupAsync } from "../helpers/cli.js";
+
+afterAll(removeTempDirs);
+
+/** Debian's chromium (.ci/run installs it); VERTDUP_CHROMIUM names another. */
+const CHROMIUM = process.env.VERTDUP_CHROMIUM ?? "/usr/bin/chromium";
+/** Where the screenshot goes (kept after the test, ignored by git). */
+const SHOTS = resolve("test/output");
+
+const reason = existsSync(CHROMIUM) ? null : `${CHROMIUM} is not installed (apt-get install chromium, or set VERTDUP_CHROMIUM)`;
+if (reason !== null) console.warn(`report.html browser test skipped: ${reason}`);
+
+describe.skipIf(reason !== null)("report.html in a real browser (headless chromium)", () => {
+  it("shows every section, the sampled pairs with their diffs and the plots, offline and without errors", async () => {
+    const out = tempDir();
+    const r = await vertdupAsync(["run", "data-samples/sample.vert.gz", "-o", out, "--quiet", "--workers", "2", "--iterations", "20"]);
+    expect(r.status, r.stderr).toBe(0);
+    const pairLines = readTsv(join(out, "pairs.tsv")).length;
+    expect(pairLines).toBeGreaterThan(20);
+    const url = pathToFileURL(join(out, "report.html")).href;
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless"] });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      const requests: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error" || m.type() === "warn") problems.push(`console ${m.type()}: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => problems.push(`page error: ${String(e)}`));
+      page.on("requestfailed", (q) => problems.push(`request failed: ${q.url()}`));
+      page.on("request", (q) => requests.push(q.url()));
+      await page.setViewport({ width: 1280, height: 900 });
+      await page.goto(url, { waitUntil: "load" });
+      const dom = await page.evaluate(() => ({
+        sections: Array.from(document.querySelectorAll("section")).map((s) => s.id),
+        pairs: document.querySelectorAll("#sample .pair").length,
+        withTexts: document.querySelectorAll("#sample .pair .docs").length,
+        declared: Number(document.querySelector("#sample")?.getAttribute("data-pairs")),
+        marks: document.querySelectorAll("#sample .doc mark").length,
+        svgs: Array.from(document.querySelectorAll("svg")).map((s) => ({ marks: s.querySelectorAll("rect, circle").length, width: s.getBoundingClientRect().width })),
+        largest: document.querySelectorAll("#largest tr").length - 1,
+        scripts: document.querySelectorAll("script").length,
+      }));
+      const shot = join(SHOTS, "report.png");
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: shot, fullPage: true });
+      console.log(`report.html screenshot: ${shot}`);
+      expect(dom.sections).toEqual(["parameters", "clusters", "similarity", "sample", "timings"]);
+      expect(dom.pairs).toBe(20);
+      expect(dom.declared).toBe(20);
+      expect(dom.withTexts).toBe(20);
+      expect(dom.marks).toBeGreaterThan(0);
+      expect(dom.svgs.length).toBe(2);
+      for (const svg of dom.svgs) {
+        expect(svg.marks).toBeGreaterThan(2);
+        expect(svg.width).toBeGreaterThan(100);
+      }
+      expect(dom.largest).toBe(20);
+      expect(dom.scripts).toBe(0);
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([url]);
+      expect(readFileSync(shot).subarray(1, 4).toString()).toBe("PNG");
+    } finally {
+      await browser.close();
+    }
+  });
+});
