@@ -44,7 +44,8 @@ function cut(s: string, n: number): string {
 const text = (s: string, n = MAX_VALUE) => esc(cut(s, n));
 const id = (s: string) => `<code>${text(s, MAX_ID)}</code>`;
 /** 1234567 → 1,234,567 (fixed, not the locale's). */
-const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+/** Integers with thousands separators; fractions to 4 decimals (never grouped). */
+const count = (n: number) => (Number.isInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",") : String(Number(n.toFixed(4))));
 
 const STYLE = `
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#222}

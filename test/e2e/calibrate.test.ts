@@ -62,6 +62,12 @@ describe("calibrate", () => {
     const reference = join(tempDir(), "sim.tsv");
     expect(vertdup(["similarity", "-w", work, "-o", reference, "--threshold", "0.5"]).status).toBe(0);
     const rows = readTsv(join(out, "calibration.tsv"));
+    // report.html is written after calibration.tsv, so that it shows the table.
+    const report = readFileSync(join(out, "report.html"), "utf8");
+    const section = /<section id="calibration">.*?<\/section>/s.exec(report)?.[0] ?? "";
+    expect(section).toContain("Recall and precision against the exact reference");
+    // Fractions of the manifest are shown as numbers, not grouped like counts.
+    expect(report).toMatch(/<b>recall<\/b> 0\.\d{1,4}</);
     expect(rows.map((r) => r[0])).toEqual(["0.50", "0.55", "0.60", "0.65", "0.70", "0.75", "0.80", "0.85", "0.90", "0.95", "1.00"]);
     for (const [threshold, , low, high] of rows) {
       const recall = await fullRecall(work, out, reference, Number(threshold));
