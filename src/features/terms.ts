@@ -1,6 +1,7 @@
 import type { TokenReader } from "../corpus/vertical.js";
 import { finishString, hashSequence, hashString, mixA, mixB, STRING_SEED_A, STRING_SEED_B } from "./hash.js";
 import { normalizeToken, type NormalizeOptions } from "./normalize.js";
+import { growableF64, growableU32, type GrowableArray } from "../util/typed-arrays.js";
 
 export interface TermOptions extends NormalizeOptions {
   /** k consecutive kept tokens form one term (the thesis's `shingle_size`). */
@@ -110,33 +111,50 @@ export function shingles(hashes: number[], k: number): number[] {
   return out;
 }
 
-/** Open-addressing scratch of `countTerms` (keys stored + 1, 0 = empty), reused across calls. */
+/** Open-addressing scratch of `countInto` (keys stored + 1, 0 = empty), reused across calls. */
 let slotKeys = new Float64Array(1024);
 let slotAt = new Int32Array(1024);
 
-export function countTerms(sequence: readonly number[]): { terms: number[]; counts: number[] } {
+/**
+ * Appends the distinct values of sequence[from, to) to `terms`, in order of first
+ * occurrence, and their numbers of occurrences to `counts`; returns how many were appended.
+ */
+export function countInto(sequence: ArrayLike<number>, from: number, to: number, terms: GrowableArray<Float64Array>, counts: GrowableArray<Uint32Array>): number {
   let size = 16;
-  while (size < sequence.length * 2) size *= 2;
+  while (size < (to - from) * 2) size *= 2;
   if (slotKeys.length < size) {
     slotKeys = new Float64Array(size);
     slotAt = new Int32Array(size);
   } else slotKeys.fill(0, 0, size);
   const keys = slotKeys;
   const mask = size - 1;
-  const terms: number[] = [];
-  const counts: number[] = [];
-  for (const h of sequence) {
+  const first = terms.length;
+  // Room for every value distinct, so that the arrays are not reallocated in the loop.
+  const termValues = terms.reserve(to - from);
+  const countValues = counts.reserve(to - from);
+  let m = first;
+  for (let k = from; k < to; k++) {
+    const h = sequence[k];
     const stored = h + 1;
     let i = ((h >>> 0) ^ Math.imul(Math.floor(h / 0x1_0000_0000), 0x9e3779b1)) & mask;
     while (keys[i] !== 0 && keys[i] !== stored) i = (i + 1) & mask;
     if (keys[i] === 0) {
       keys[i] = stored;
-      slotAt[i] = terms.length;
-      terms.push(h);
-      counts.push(1);
-    } else counts[slotAt[i]]++;
+      slotAt[i] = m;
+      termValues[m] = h;
+      countValues[m++] = 1;
+    } else countValues[slotAt[i]]++;
   }
-  return { terms, counts };
+  terms.length = m;
+  counts.length = m;
+  return m - first;
+}
+
+export function countTerms(sequence: readonly number[]): { terms: number[]; counts: number[] } {
+  const terms = growableF64(sequence.length);
+  const counts = growableU32(sequence.length);
+  countInto(sequence, 0, sequence.length, terms, counts);
+  return { terms: Array.from(terms.view()), counts: Array.from(counts.view()) };
 }
 
 /** Term counts of a document's kept token hashes. */
