@@ -47,6 +47,11 @@ function countDocStarts(buf: Buffer, from: number, to: number): number {
   return n;
 }
 
+/** The document starts and the newlines of a chunk's bytes: where the next chunk's ordinals and lines start. */
+export function chunkExtent(bytes: Buffer): { docCount: number; lines: number } {
+  return { docCount: countDocStarts(bytes, 0, bytes.length), lines: countByte(bytes, NL) };
+}
+
 /**
  * File offsets of the document starts that `piece` (at file offset `base`) decides: those
  * whose `\n<doc` and next byte are all read by now, including the ones begun in `carry`,
@@ -226,10 +231,10 @@ export async function* chunkCorpus(
     let docStart = 0;
     let firstLine = 1;
     const emit = (bytes: Buffer): Chunk => {
-      const docCount = countDocStarts(bytes, 0, bytes.length);
+      const { docCount, lines } = chunkExtent(bytes);
       const chunk: Chunk = { index: index++, file: path, firstLine, firstDoc: docOrdinal, docCount, bytes };
       docOrdinal += docCount;
-      firstLine += countByte(bytes, NL);
+      firstLine += lines;
       return chunk;
     };
     const checkSize = (to: number) => {

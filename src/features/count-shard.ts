@@ -1,5 +1,6 @@
 import type { Chunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
+import { loadStored, type Stored } from "../corpus/stored.js";
 import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenReader } from "../corpus/vertical.js";
 import { encodeRecords } from "../runs/run-file.js";
 import { writeAtomic } from "../util/atomic.js";
@@ -83,7 +84,8 @@ export function documentFrequencies(docTerms: Float64Array): ShardDf {
 
 export interface CountTask {
   workdir: string;
-  chunk: Chunk;
+  /** A chunk whose bytes are in memory or a byte range of a plain file the worker reads. */
+  chunk: Omit<Chunk, "bytes"> & { bytes: Stored };
   options: ReaderOptions & TermOptions;
 }
 
@@ -146,6 +148,9 @@ class ShardCounter implements DocSink {
   }
 }
 
+// A worker's buffer for the chunks it reads from their files (nothing keeps their bytes).
+const readBuffer = { bytes: new Uint8Array(0) };
+
 /**
  * Pass 1 of the preparatory phase for one chunk: parse, normalise, count terms per
  * document and document frequencies, and write the shard's three files atomically.
@@ -154,7 +159,8 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   const { chunk, options, workdir } = task;
   const warnings = emptyWarnings();
   const counter = new ShardCounter(options);
-  scanChunk(chunk, options, warnings, counter);
+  const raw = loadStored(chunk.bytes, readBuffer);
+  scanChunk({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings, counter);
   const { ids } = counter;
   if (ids.length !== chunk.docCount) {
     throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);

@@ -3,7 +3,7 @@ import { IntList, packLayout } from "./chunk-layout.js";
 import { LineProblem, type ProblemFound } from "./line-problem.js";
 import { tagNames, tagRole, TagRole } from "./line-tag.js";
 import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
-import { loadStored, type Stored } from "./stored.js";
+import { loadStored, type Stored } from "../corpus/stored.js";
 
 /** n-gram keys are spread over this many buckets by the top bits of their high lane. */
 export const BUCKET_BITS = 8;

@@ -1,6 +1,6 @@
 import { unpackLayout } from "./chunk-layout.js";
 import { decideUnits } from "./decide.js";
-import { loadStored, type Stored } from "./stored.js";
+import { loadStored, type Stored } from "../corpus/stored.js";
 
 export interface RenderTask {
   /** The chunk's bytes. */

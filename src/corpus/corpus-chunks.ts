@@ -1,10 +1,10 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { chunkCorpus, HeadCheck, tooLong, type ReadLimits } from "../corpus/chunker.js";
-import { displayName } from "../corpus/open-input.js";
+import { chunkCorpus, chunkExtent, HeadCheck, tooLong, type ReadLimits } from "./chunker.js";
+import { displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { VertdupError } from "../util/errors.js";
 import type { InputPlaces } from "./input-places.js";
-import type { Stored } from "./stored.js";
+import { loadStored, type Stored } from "./stored.js";
 
 /** A chunk of the paragraph pass: whole documents of one input, in corpus order. */
 export interface CorpusChunk {
@@ -79,7 +79,7 @@ function checkRange(fd: number, buf: Buffer, path: string, start: number, cut: n
  * as the core chunker checks them, and a document that spans more than `maxDocBytes` past a
  * range's target size stops the reading (a range holds at most targetBytes + maxDocBytes).
  */
-function* fileRanges(path: string, size: number, targetBytes: number, limits: ReadLimits): Generator<{ offset: number; length: number }> {
+export function* fileRanges(path: string, size: number, targetBytes: number, limits: ReadLimits): Generator<{ offset: number; length: number }> {
   const fd = openSync(path, "r");
   const buf = Buffer.allocUnsafe(WINDOW);
   try {
@@ -135,4 +135,23 @@ export async function* corpusChunks(inputs: readonly string[], places: InputPlac
       yield { index: index++, file: path, fileStart: chunk.firstLine === 1, bytes };
     }
   }
+}
+
+/** A byte range of a plain file, as `fileRanges` cuts it. */
+export interface FileRange {
+  path: string;
+  offset: number;
+  length: number;
+}
+
+// A worker's buffer for the ranges it measures.
+const measureBuffer = { bytes: new Uint8Array(0) };
+
+/**
+ * The document starts and newlines of a byte range, read in a worker: the coordinator
+ * numbers documents and lines from them without reading the file itself.
+ */
+export function measureRange(range: FileRange): { docCount: number; lines: number } {
+  const raw = loadStored(range, measureBuffer);
+  return chunkExtent(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
 }

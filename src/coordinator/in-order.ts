@@ -1,4 +1,4 @@
-import type { WorkerPool } from "../coordinator/pool.js";
+import type { WorkerPool } from "./pool.js";
 
 /** Runs tasks of one kind through the pool and consumes the results in submission order. */
 export class InOrder<T, C> {
