@@ -242,6 +242,12 @@ export interface DocSink {
   /** A token line of the open document: its column's bytes [start, end). */
   token(bytes: Buffer, start: number, end: number): void;
   /**
+   * Optional, for column 0: a token line of the open document whose token starts at `start`;
+   * the sink reads it up to the first tab or newline before `limit` and returns where it
+   * stopped, so that the line's bytes are read once.
+   */
+  tokenAt?(bytes: Buffer, start: number, limit: number): number;
+  /**
    * The open document ends; with `ReaderOptions.paragraphs`, the token ranges of its `<p>`
    * elements, flat as [start0, end0, start1, end1, …] (an unclosed `<p>` ends at the next
    * `<p>` or `</doc>`).
@@ -276,7 +282,19 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
   const n = bytes.length;
   // A byte-order mark at the start is not part of the first line (as TextDecoder drops it).
   let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const tokenAt = column === 0 && sink.tokenAt !== undefined;
   while (pos < n) {
+    if (tokenAt && docLine >= 0 && bytes[pos] !== LT && bytes[pos] !== NL) {
+      let end = sink.tokenAt!(bytes, pos, n);
+      while (end < n && bytes[end] !== NL) end++;
+      lineNo++;
+      if (bytes[end - 1] === CR) {
+        throw new InputError(file, lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
+      }
+      docTokens++;
+      pos = end + 1;
+      continue;
+    }
     // A loop rather than Buffer.indexOf: most lines are a few bytes, shorter than a native
     // call; it notes the first tab too, so the word column needs no second scan.
     let end = pos;

@@ -1,12 +1,12 @@
 import type { Chunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { loadStored, type Stored } from "../corpus/stored.js";
-import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenReader } from "../corpus/vertical.js";
+import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings } from "../corpus/vertical.js";
 import { encodeRecords } from "../runs/run-file.js";
 import { writeAtomic } from "../util/atomic.js";
 import { InputError } from "../util/errors.js";
 import { hashSequence } from "./hash.js";
-import { countInto, DROPPED, tokenHash, type TermOptions } from "./terms.js";
+import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
 import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
@@ -102,14 +102,14 @@ class ShardCounter implements DocSink {
   readonly terms = growableF64();
   readonly counts = growableU32();
   keptTokens = 0;
-  private readonly hash: TokenReader<number>;
+  private readonly hasher: TokenHasher;
   private kept = new Float64Array(1 << 12);
   private keptLength = 0;
   private docTokens = 0;
   private shingled = new Float64Array(0);
 
   constructor(private readonly options: TermOptions) {
-    this.hash = tokenHash(options);
+    this.hasher = new TokenHasher(options);
   }
 
   open(ordinal: number, id: string): void {
@@ -120,8 +120,16 @@ class ShardCounter implements DocSink {
   }
 
   token(bytes: Buffer, start: number, end: number): void {
+    this.keep(this.hasher.hashWord(bytes, start, end));
+  }
+
+  tokenAt(bytes: Buffer, start: number, limit: number): number {
+    this.keep(this.hasher.hashWord(bytes, start, limit));
+    return this.hasher.end;
+  }
+
+  private keep(h: number): void {
     this.docTokens++;
-    const h = this.hash(bytes, start, end);
     if (h === DROPPED) return;
     if (this.keptLength === this.kept.length) {
       const grown = new Float64Array(2 * this.kept.length);

@@ -47,16 +47,28 @@ const LOWER = (() => {
   return table;
 })();
 
+const TAB = 0x09;
+const NL = 0x0a;
+
 /**
- * A token reader giving `hashString(normalizeToken(token))`, or DROPPED, straight from the
- * token's UTF-8 bytes. Tokens of 1- and 2-byte characters that contain an ASCII letter (so
- * no Unicode class test is needed) or are all ASCII are decoded, lowercased and hashed
- * code unit by code unit as they are decoded, without a string; any other token is decoded and takes the string path,
+ * `hashString(normalizeToken(token))`, or DROPPED, straight from the token's UTF-8 bytes.
+ * Tokens of 1- and 2-byte characters that contain an ASCII letter (so no Unicode class test
+ * is needed) or are all ASCII are decoded, lowercased and hashed code unit by code unit as
+ * they are decoded, without a string; any other token is decoded and takes the string path,
  * so the hashes are those of `tokenHashes` exactly.
  */
-export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
-  const viaString = (bytes: Buffer, start: number, end: number) => termHash(bytes.toString("utf8", start, end), opts);
-  return (bytes, start, end) => {
+export class TokenHasher {
+  /** Where the last `hashWord` stopped: at the tab or newline that ends the token, or at the limit. */
+  end = 0;
+
+  constructor(private readonly opts: NormalizeOptions) {}
+
+  /**
+   * The hash of the token that starts at `start` and ends at the first tab or newline before
+   * `limit` (or at `limit`), which it reads once, as the parser's line scan would.
+   */
+  hashWord(bytes: Buffer, start: number, limit: number): number {
+    const lowercase = this.opts.lowercase;
     let a = STRING_SEED_A;
     let b = STRING_SEED_B;
     let letter = false;
@@ -64,36 +76,53 @@ export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
     let other = false;
     let ascii = true;
     let n = 0;
-    for (let i = start; i < end; i++) {
+    let i = start;
+    for (; i < limit; i++) {
       let c = bytes[i];
       if (c < 0x80) {
         const folded = c | 0x20;
         if (folded >= 0x61 && folded <= 0x7a) {
           letter = true;
-          if (opts.lowercase) c = folded;
+          if (lowercase) c = folded;
         } else if (c >= 0x30 && c <= 0x39) digit = true;
+        else if (c === TAB || c === NL) break;
         else other = true;
       } else if (c < 0xe0) {
         // A 2-byte sequence (the chunk is valid UTF-8).
         c = ((c & 0x1f) << 6) | (bytes[++i] & 0x3f);
-        if (opts.lowercase) {
+        if (lowercase) {
           c = LOWER[c];
-          if (c === 0) return viaString(bytes, start, end);
+          if (c === 0) return this.viaString(bytes, start, i, limit);
         }
         ascii = false;
-      } else return viaString(bytes, start, end);
+      } else return this.viaString(bytes, start, i, limit);
       a = mixA(a, c);
       b = mixB(b, c);
       n++;
     }
+    this.end = i;
     if (!letter) {
       // Without an ASCII letter the Unicode classes decide; for ASCII, \p{L} is a letter
       // and \p{N} a digit: drop tokens with neither, and digit-only ones unless kept.
-      if (!ascii) return viaString(bytes, start, end);
-      if (!digit || (!opts.keepNumbers && !other)) return DROPPED;
+      if (!ascii) return this.viaString(bytes, start, i, limit);
+      if (!digit || (!this.opts.keepNumbers && !other)) return DROPPED;
     }
     return finishString(a, b, n);
-  };
+  }
+
+  /** The string path for the token at `start`, read up to `from` so far. */
+  private viaString(bytes: Buffer, start: number, from: number, limit: number): number {
+    let end = from;
+    while (end < limit && bytes[end] !== TAB && bytes[end] !== NL) end++;
+    this.end = end;
+    return termHash(bytes.toString("utf8", start, end), this.opts);
+  }
+}
+
+/** `TokenHasher.hashWord` as a token reader of the column value [start, end). */
+export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
+  const hasher = new TokenHasher(opts);
+  return (bytes, start, end) => hasher.hashWord(bytes, start, end);
 }
 
 /** The kept hashes of a token-hash sequence (DROPPED entries left out), in order. */
