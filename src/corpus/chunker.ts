@@ -52,6 +52,11 @@ function countDocStarts(buf: Buffer, from: number, to: number): number {
   return n;
 }
 
+/** The document starts and the newlines of a chunk's bytes: where the next chunk's ordinals and lines start. */
+export function chunkExtent(bytes: Buffer): { docCount: number; lines: number } {
+  return { docCount: countDocStarts(bytes, 0, bytes.length), lines: countByte(bytes, NL) };
+}
+
 /**
  * File offsets of the document starts that `piece` (at file offset `base`) decides: those
  * whose `\n<doc` and next byte are all read by now, including the ones begun in `carry`,
@@ -250,6 +255,17 @@ export class HeadCheck {
   }
 }
 
+/**
+ * What stays of a document skipped for its size: its `<doc` line (`firstLine`, null when it
+ * had not ended) and `</doc>`, so that it keeps its ordinal and id but has no content. A
+ * `<doc` line longer than the limit loses its attributes (its id is its ordinal), whichever
+ * way the input was read.
+ */
+export function skippedStub(firstLine: Buffer | null, maxDocBytes: number): Buffer {
+  const line = firstLine !== null && firstLine.length <= maxDocBytes ? firstLine : Buffer.from("<doc>\n");
+  return Buffer.concat([line, Buffer.from("</doc>\n")]);
+}
+
 export function tooLong(file: string, line: number, limit: number): InputError {
   return new InputError(file, line, `more than ${limit} bytes from this line to the next <doc>: a document or line larger than --max-doc-bytes`);
 }
@@ -280,10 +296,10 @@ export async function* chunkCorpus(
     let docStart = 0;
     let firstLine = 1;
     const emit = (bytes: Buffer): Chunk => {
-      const docCount = countDocStarts(bytes, 0, bytes.length);
+      const { docCount, lines } = chunkExtent(bytes);
       const chunk: Chunk = { index: index++, file: path, firstLine, firstDoc: docOrdinal, docCount, bytes };
       docOrdinal += docCount;
-      firstLine += countByte(bytes, NL);
+      firstLine += lines;
       return chunk;
     };
     // Reading an oversized document's bytes only to drop them (--oversize skip).
@@ -300,7 +316,7 @@ export async function* chunkCorpus(
       const start = pending.head(8);
       if (countDocStarts(start, 0, start.length) === 0) throw tooLong(file, line, limits.maxDocBytes);
       // A `<doc` line too long to have ended yet loses its attributes (its id is its ordinal).
-      const bytes = Buffer.concat([pending.firstLine() ?? Buffer.from("<doc>\n"), Buffer.from("</doc>\n")]);
+      const bytes = skippedStub(pending.firstLine(), limits.maxDocBytes);
       // The first lines were a tag line and a document: nothing more to check there.
       head.done = true;
       yield { index: index++, file: path, firstLine, firstDoc: docOrdinal++, docCount: 1, bytes, skipped: true };

@@ -208,10 +208,7 @@ export function parseChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWa
 
 /**
  * Parses one chunk on its bytes and calls `onDoc` for each document, in order; each token
- * line's column value becomes `readToken(bytes, start, end)`. Structural errors that make
- * the corpus ambiguous (text outside a document, nested or unclosed `<doc>`, a stray
- * `</doc>`, CRLF line ends, invalid UTF-8, a missing column) throw an InputError naming the
- * file and line; harmless irregularities are counted in `warnings`.
+ * line's column value becomes `readToken(bytes, start, end)`. See `scanChunk`.
  */
 export function parseChunkWith<T>(
   chunk: Chunk,
@@ -220,16 +217,64 @@ export function parseChunkWith<T>(
   readToken: TokenReader<T>,
   onDoc: (doc: Doc<T>) => void,
 ): void {
+  let doc: Doc<T> = { ordinal: 0, id: "", line: 0, tokens: [] };
+  scanChunk(chunk, opts, warnings, {
+    open: (ordinal, id, line) => {
+      doc = { ordinal, id, line, tokens: [] };
+    },
+    token: (bytes, start, end) => {
+      doc.tokens.push(readToken(bytes, start, end));
+    },
+    close: (paragraphs) => {
+      if (paragraphs !== undefined) doc.paragraphs = paragraphs;
+      onDoc(doc);
+    },
+  });
+}
+
+/**
+ * What `scanChunk` reports, document by document: a sink that keeps only what it needs
+ * (the count pass keeps no token list) spares an array per document.
+ */
+export interface DocSink {
+  /** A document starts at its `<doc` line. */
+  open(ordinal: number, id: string, line: number): void;
+  /** A token line of the open document: its column's bytes [start, end). */
+  token(bytes: Buffer, start: number, end: number): void;
+  /**
+   * Optional, for column 0: a token line of the open document whose token starts at `start`;
+   * the sink reads it up to the first tab or newline before `limit` and returns where it
+   * stopped, so that the line's bytes are read once.
+   */
+  tokenAt?(bytes: Buffer, start: number, limit: number): number;
+  /**
+   * The open document ends; with `ReaderOptions.paragraphs`, the token ranges of its `<p>`
+   * elements, flat as [start0, end0, start1, end1, …] (an unclosed `<p>` ends at the next
+   * `<p>` or `</doc>`).
+   */
+  close(paragraphs: number[] | undefined): void;
+}
+
+/**
+ * Parses one chunk on its bytes and reports its documents and tokens to `sink`, in order.
+ * Structural errors that make the corpus ambiguous (text outside a document, nested or
+ * unclosed `<doc>`, a stray `</doc>`, CRLF line ends, invalid UTF-8, a missing column) throw
+ * an InputError naming the file and line; harmless irregularities are counted in `warnings`.
+ */
+export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWarnings, sink: DocSink): void {
   const file = displayName(chunk.file);
   checkUtf8(chunk);
   // A Buffer view: chunks arrive in workers as plain Uint8Arrays (structured clone).
   const bytes = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength);
   const column = opts.column;
   const open: string[] = [];
-  let doc: Doc<T> | null = null;
+  const tag = emptyTagShape();
+  let docLine = -1;
+  let docTokens = 0;
+  let paragraphs: number[] | undefined;
   let paragraphStart = -1;
-  const endParagraph = (d: Doc<T>) => {
-    if (paragraphStart >= 0) d.paragraphs?.push(paragraphStart, d.tokens.length);
+  const endParagraph = () => {
+    if (paragraphStart >= 0) paragraphs?.push(paragraphStart, docTokens);
     paragraphStart = -1;
   };
   let ordinal = chunk.firstDoc;
@@ -237,7 +282,19 @@ export function parseChunkWith<T>(
   const n = bytes.length;
   // A byte-order mark at the start is not part of the first line (as TextDecoder drops it).
   let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const tokenAt = column === 0 && sink.tokenAt !== undefined;
   while (pos < n) {
+    if (tokenAt && docLine >= 0 && bytes[pos] !== LT && bytes[pos] !== NL) {
+      let end = sink.tokenAt!(bytes, pos, n);
+      while (end < n && bytes[end] !== NL) end++;
+      lineNo++;
+      if (bytes[end - 1] === CR) {
+        throw new InputError(file, lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
+      }
+      docTokens++;
+      pos = end + 1;
+      continue;
+    }
     // A loop rather than Buffer.indexOf: most lines are a few bytes, shorter than a native
     // call; it notes the first tab too, so the word column needs no second scan.
     let end = pos;
@@ -257,9 +314,8 @@ export function parseChunkWith<T>(
     if (bytes[end - 1] === CR) {
       throw new InputError(file, lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
     }
-    const tag = bytes[start] === LT ? parseTag(bytes, start, end) : null;
-    if (tag === null) {
-      if (doc === null) throw new InputError(file, lineNo, "token outside <doc>");
+    if (bytes[start] !== LT || !readTag(bytes, start, end, tag)) {
+      if (docLine < 0) throw new InputError(file, lineNo, "token outside <doc>");
       // The column's bytes: between the column-th tab and the next one.
       let from = start;
       let to = tab < 0 ? end : tab;
@@ -270,35 +326,39 @@ export function parseChunkWith<T>(
         from = to + 1;
         to = tabOrEnd(bytes, from, end);
       }
-      doc.tokens.push(readToken(bytes, from, to));
+      sink.token(bytes, from, to);
+      docTokens++;
       continue;
     }
-    const { closing, name, selfClosing } = tag;
+    const { closing, selfClosing } = tag;
+    const name = tag.name ?? tagName(bytes, tag.nameStart, tag.nameEnd);
     if (name === "doc") {
       if (selfClosing) throw new InputError(file, lineNo, "empty <doc/> element");
       if (closing) {
-        if (doc === null) throw new InputError(file, lineNo, "</doc> without an open <doc>");
+        if (docLine < 0) throw new InputError(file, lineNo, "</doc> without an open <doc>");
         warnings.unclosedStructure += open.length;
         open.length = 0;
-        endParagraph(doc);
-        onDoc(doc);
-        doc = null;
+        endParagraph();
+        sink.close(paragraphs);
+        docLine = -1;
       } else {
-        if (doc !== null) throw new InputError(file, lineNo, `<doc> inside the <doc> opened at line ${doc.line} (missing </doc>)`);
+        if (docLine >= 0) throw new InputError(file, lineNo, `<doc> inside the <doc> opened at line ${docLine} (missing </doc>)`);
         const id = attributeValue(bytes.toString("utf8", start, end), opts.idAttr) ?? String(ordinal + 1);
-        doc = { ordinal: ordinal++, id, line: lineNo, tokens: [] };
-        if (opts.paragraphs) doc.paragraphs = [];
+        docLine = lineNo;
+        docTokens = 0;
+        paragraphs = opts.paragraphs ? [] : undefined;
+        sink.open(ordinal++, id, lineNo);
       }
       continue;
     }
     if (selfClosing) continue; // <g/> and other empty elements carry no token
-    if (doc === null) {
+    if (docLine < 0) {
       warnings.tagOutsideDoc++;
       continue;
     }
-    if (name === "p" && doc.paragraphs !== undefined) {
-      endParagraph(doc);
-      if (!closing) paragraphStart = doc.tokens.length;
+    if (name === "p" && paragraphs !== undefined) {
+      endParagraph();
+      if (!closing) paragraphStart = docTokens;
     }
     if (!closing) {
       open.push(name);
@@ -311,5 +371,5 @@ export function parseChunkWith<T>(
       }
     }
   }
-  if (doc !== null) throw new InputError(file, doc.line, "<doc> is never closed (missing </doc>)");
+  if (docLine >= 0) throw new InputError(file, docLine, "<doc> is never closed (missing </doc>)");
 }

@@ -1,6 +1,7 @@
 import type { TokenReader } from "../corpus/vertical.js";
 import { finishString, hashSequence, hashString, mixA, mixB, STRING_SEED_A, STRING_SEED_B } from "./hash.js";
 import { normalizeToken, type NormalizeOptions } from "./normalize.js";
+import { growableF64, growableU32, type GrowableArray } from "../util/typed-arrays.js";
 
 export interface TermOptions extends NormalizeOptions {
   /** k consecutive kept tokens form one term (the thesis's `shingle_size`). */
@@ -46,16 +47,28 @@ const LOWER = (() => {
   return table;
 })();
 
+const TAB = 0x09;
+const NL = 0x0a;
+
 /**
- * A token reader giving `hashString(normalizeToken(token))`, or DROPPED, straight from the
- * token's UTF-8 bytes. Tokens of 1- and 2-byte characters that contain an ASCII letter (so
- * no Unicode class test is needed) or are all ASCII are decoded, lowercased and hashed
- * code unit by code unit as they are decoded, without a string; any other token is decoded and takes the string path,
+ * `hashString(normalizeToken(token))`, or DROPPED, straight from the token's UTF-8 bytes.
+ * Tokens of 1- and 2-byte characters that contain an ASCII letter (so no Unicode class test
+ * is needed) or are all ASCII are decoded, lowercased and hashed code unit by code unit as
+ * they are decoded, without a string; any other token is decoded and takes the string path,
  * so the hashes are those of `tokenHashes` exactly.
  */
-export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
-  const viaString = (bytes: Buffer, start: number, end: number) => termHash(bytes.toString("utf8", start, end), opts);
-  return (bytes, start, end) => {
+export class TokenHasher {
+  /** Where the last `hashWord` stopped: at the tab or newline that ends the token, or at the limit. */
+  end = 0;
+
+  constructor(private readonly opts: NormalizeOptions) {}
+
+  /**
+   * The hash of the token that starts at `start` and ends at the first tab or newline before
+   * `limit` (or at `limit`), which it reads once, as the parser's line scan would.
+   */
+  hashWord(bytes: Buffer, start: number, limit: number): number {
+    const lowercase = this.opts.lowercase;
     let a = STRING_SEED_A;
     let b = STRING_SEED_B;
     let letter = false;
@@ -63,36 +76,53 @@ export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
     let other = false;
     let ascii = true;
     let n = 0;
-    for (let i = start; i < end; i++) {
+    let i = start;
+    for (; i < limit; i++) {
       let c = bytes[i];
       if (c < 0x80) {
         const folded = c | 0x20;
         if (folded >= 0x61 && folded <= 0x7a) {
           letter = true;
-          if (opts.lowercase) c = folded;
+          if (lowercase) c = folded;
         } else if (c >= 0x30 && c <= 0x39) digit = true;
+        else if (c === TAB || c === NL) break;
         else other = true;
       } else if (c < 0xe0) {
         // A 2-byte sequence (the chunk is valid UTF-8).
         c = ((c & 0x1f) << 6) | (bytes[++i] & 0x3f);
-        if (opts.lowercase) {
+        if (lowercase) {
           c = LOWER[c];
-          if (c === 0) return viaString(bytes, start, end);
+          if (c === 0) return this.viaString(bytes, start, i, limit);
         }
         ascii = false;
-      } else return viaString(bytes, start, end);
+      } else return this.viaString(bytes, start, i, limit);
       a = mixA(a, c);
       b = mixB(b, c);
       n++;
     }
+    this.end = i;
     if (!letter) {
       // Without an ASCII letter the Unicode classes decide; for ASCII, \p{L} is a letter
       // and \p{N} a digit: drop tokens with neither, and digit-only ones unless kept.
-      if (!ascii) return viaString(bytes, start, end);
-      if (!digit || (!opts.keepNumbers && !other)) return DROPPED;
+      if (!ascii) return this.viaString(bytes, start, i, limit);
+      if (!digit || (!this.opts.keepNumbers && !other)) return DROPPED;
     }
     return finishString(a, b, n);
-  };
+  }
+
+  /** The string path for the token at `start`, read up to `from` so far. */
+  private viaString(bytes: Buffer, start: number, from: number, limit: number): number {
+    let end = from;
+    while (end < limit && bytes[end] !== TAB && bytes[end] !== NL) end++;
+    this.end = end;
+    return termHash(bytes.toString("utf8", start, end), this.opts);
+  }
+}
+
+/** `TokenHasher.hashWord` as a token reader of the column value [start, end). */
+export function tokenHash(opts: NormalizeOptions): TokenReader<number> {
+  const hasher = new TokenHasher(opts);
+  return (bytes, start, end) => hasher.hashWord(bytes, start, end);
 }
 
 /** The kept hashes of a token-hash sequence (DROPPED entries left out), in order. */
@@ -110,33 +140,50 @@ export function shingles(hashes: number[], k: number): number[] {
   return out;
 }
 
-/** Open-addressing scratch of `countTerms` (keys stored + 1, 0 = empty), reused across calls. */
+/** Open-addressing scratch of `countInto` (keys stored + 1, 0 = empty), reused across calls. */
 let slotKeys = new Float64Array(1024);
 let slotAt = new Int32Array(1024);
 
-export function countTerms(sequence: readonly number[]): { terms: number[]; counts: number[] } {
+/**
+ * Appends the distinct values of sequence[from, to) to `terms`, in order of first
+ * occurrence, and their numbers of occurrences to `counts`; returns how many were appended.
+ */
+export function countInto(sequence: ArrayLike<number>, from: number, to: number, terms: GrowableArray<Float64Array>, counts: GrowableArray<Uint32Array>): number {
   let size = 16;
-  while (size < sequence.length * 2) size *= 2;
+  while (size < (to - from) * 2) size *= 2;
   if (slotKeys.length < size) {
     slotKeys = new Float64Array(size);
     slotAt = new Int32Array(size);
   } else slotKeys.fill(0, 0, size);
   const keys = slotKeys;
   const mask = size - 1;
-  const terms: number[] = [];
-  const counts: number[] = [];
-  for (const h of sequence) {
+  const first = terms.length;
+  // Room for every value distinct, so that the arrays are not reallocated in the loop.
+  const termValues = terms.reserve(to - from);
+  const countValues = counts.reserve(to - from);
+  let m = first;
+  for (let k = from; k < to; k++) {
+    const h = sequence[k];
     const stored = h + 1;
     let i = ((h >>> 0) ^ Math.imul(Math.floor(h / 0x1_0000_0000), 0x9e3779b1)) & mask;
     while (keys[i] !== 0 && keys[i] !== stored) i = (i + 1) & mask;
     if (keys[i] === 0) {
       keys[i] = stored;
-      slotAt[i] = terms.length;
-      terms.push(h);
-      counts.push(1);
-    } else counts[slotAt[i]]++;
+      slotAt[i] = m;
+      termValues[m] = h;
+      countValues[m++] = 1;
+    } else countValues[slotAt[i]]++;
   }
-  return { terms, counts };
+  terms.length = m;
+  counts.length = m;
+  return m - first;
+}
+
+export function countTerms(sequence: readonly number[]): { terms: number[]; counts: number[] } {
+  const terms = growableF64(sequence.length);
+  const counts = growableU32(sequence.length);
+  countInto(sequence, 0, sequence.length, terms, counts);
+  return { terms: Array.from(terms.view()), counts: Array.from(counts.view()) };
 }
 
 /** Term counts of a document's kept token hashes. */

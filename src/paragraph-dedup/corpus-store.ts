@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { BucketSource } from "./bucket-task.js";
 import { BUCKETS, OCC_WORDS, type ChunkOccurrences } from "./occurrences.js";
 import { RecordWriter, type RecordPart } from "./record-file.js";
-import type { Stored } from "./stored.js";
+import type { Stored } from "../corpus/stored.js";
 
 /**
  * What the coordinator keeps between the n-gram pass and the output pass: each chunk's

@@ -4,7 +4,7 @@ import { LineProblem, type ProblemFound } from "./line-problem.js";
 import { restartsWindow, tagNames, tagRole, TagRole } from "./line-tag.js";
 import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
 import type { Boundary } from "./options.js";
-import { loadStored, type Stored } from "./stored.js";
+import { loadStored, type Stored } from "../corpus/stored.js";
 
 /** n-gram keys are spread over this many buckets by the top bits of their high lane. */
 export const BUCKET_BITS = 8;

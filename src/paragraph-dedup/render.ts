@@ -1,7 +1,7 @@
 import { unpackLayout } from "./chunk-layout.js";
 import { decideUnits, repeatedPerUnit } from "./decide.js";
 import type { CountRule } from "./options.js";
-import { loadStored, type Stored } from "./stored.js";
+import { loadStored, type Stored } from "../corpus/stored.js";
 
 export interface RenderTask {
   /** The chunk's bytes. */

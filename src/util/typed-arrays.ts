@@ -54,6 +54,6 @@ class GrowableArray<T extends Growable> {
   }
 }
 
-export const growableF64 = () => new GrowableArray(new Float64Array(1 << 16), (n) => new Float64Array(n));
-export const growableU32 = () => new GrowableArray(new Uint32Array(1 << 16), (n) => new Uint32Array(n));
+export const growableF64 = (capacity = 1 << 16) => new GrowableArray(new Float64Array(capacity), (n) => new Float64Array(n));
+export const growableU32 = (capacity = 1 << 16) => new GrowableArray(new Uint32Array(capacity), (n) => new Uint32Array(n));
 export type { GrowableArray };

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hashSequence, hashString } from "../../src/features/hash.js";
 import { countTerms, DROPPED, shingles, termCounts, termHash, tokenHash, tokenHashes } from "../../src/features/terms.js";
@@ -109,6 +110,21 @@ describe("tokenHash (on bytes)", () => {
         }
       }
     }
+  });
+
+  it("equals termHash of the decoded token for arbitrary Unicode tokens (property)", () => {
+    // Characters where lowercasing or the Unicode classes are special, mixed with any code point.
+    const special = fc.constantFrom(..."AZaz09ŠšΣσςİıǅẞßŸµÅKΩ٣１Ⅻ\u00a0\ufeff<>-_.,😀日");
+    const char = fc.oneof(special, fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }));
+    const token = fc.array(char, { maxLength: 12 }).map((cs) => cs.join("").replace(/[\t\n]/g, ""));
+    const options = fc.record({ lowercase: fc.boolean(), keepNumbers: fc.boolean() });
+    fc.assert(
+      fc.property(token, options, (t, opts) => {
+        const bytes = Buffer.from(`\t${t}\n`);
+        expect(tokenHash(opts)(bytes, 1, bytes.length - 1)).toBe(termHash(t, opts));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it("gives DROPPED for dropped tokens", () => {

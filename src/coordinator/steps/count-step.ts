@@ -1,7 +1,11 @@
 import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../../corpus/chunker.js";
+import { fileRanges, skippedRangeStub, type FileRange } from "../../corpus/corpus-chunks.js";
+import { InputPlaces } from "../../corpus/input-places.js";
 import { displayName } from "../../corpus/open-input.js";
-import type { ShardStats } from "../../features/count-shard.js";
+import type { CountTask, ShardStats } from "../../features/count-shard.js";
+import { InOrder } from "../in-order.js";
 import { writeAtomic } from "../../util/atomic.js";
+import { VertdupError } from "../../util/errors.js";
 import type { WorkerPool } from "../pool.js";
 import type { Reporter } from "../progress.js";
 import type { RunConfig } from "../run-config.js";
@@ -18,9 +22,13 @@ export interface ChunkCounts {
 
 /**
  * Pass 1 for the chunks of one slice: term counts, ids and partial df per chunk, each chunk
- * a task on the pool that leaves its marker. Every slice reads the corpus through to find
- * the chunk boundaries (they depend on the bytes alone), skips chunks of other slices and
- * chunks already done, and records the corpus's chunk and document counts.
+ * a task on the pool that leaves its marker. Chunk boundaries depend on the bytes alone.
+ * A plain file is cut by reading small windows at the cut points; workers count each
+ * range's documents and lines (`measure`, in corpus order they number the next range's) and
+ * read their ranges themselves, so the coordinator never reads the file. Compressed inputs
+ * and standard input are read and cut by the coordinator, and their bytes moved to the
+ * workers. Every slice measures all ranges, skips chunks of other slices and chunks already
+ * done, and records the corpus's chunk and document counts.
  */
 export async function countStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<ChunkCounts> {
   const progress = reporter.progress("reading", "docs");
@@ -28,24 +36,55 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
   let shards = 0;
   let documents = 0;
   const skipped = noSkippedDocs();
-  const inputs = config.inputs.map((i) => i.path);
-  for await (const chunk of chunkCorpus(inputs, config.chunkBytes, readLimits(config.maxDocBytes, config.oversize))) {
+  const limits = readLimits(config.maxDocBytes, config.oversize);
+  const count = async (chunk: CountTask["chunk"], transfer: ArrayBuffer[]) => {
     shards++;
     if (chunk.skipped) noteSkipped(skipped, displayName(chunk.file), chunk.firstLine);
     documents += chunk.docCount;
-    if (!inSlice(chunk.index, slice) || existsSync(markerFile(workdir, `count-${shardName(chunk.index)}`))) {
-      progress.update(documents);
+    if (inSlice(chunk.index, slice) && !existsSync(markerFile(workdir, `count-${shardName(chunk.index)}`))) {
+      const task: CountTask = { workdir, chunk, options: config.prepare };
+      const { result } = await pool.submit<ShardStats>("count", task, transfer);
+      pending.push(result);
+    }
+    progress.update(documents);
+  };
+  const inputs = config.inputs.map((i) => i.path);
+  const places = new InputPlaces(inputs);
+  for (const path of inputs) {
+    const size = places.size(path);
+    if (size === null) {
+      for await (const chunk of chunkCorpus([path], config.chunkBytes, limits)) {
+        // Copy into a buffer of its own so that it can be transferred, not cloned.
+        const own = new Uint8Array(chunk.bytes.length);
+        own.set(chunk.bytes);
+        await count({ ...chunk, index: shards, firstDoc: documents, bytes: own }, [own.buffer]);
+      }
       continue;
     }
-    // Copy into a buffer of its own so that it can be transferred, not cloned.
-    const own = new Uint8Array(chunk.bytes.length);
-    own.set(chunk.bytes);
-    const task = { workdir, chunk: { ...chunk, bytes: own }, options: config.prepare };
-    const { result } = await pool.submit<ShardStats>("count", task, [own.buffer]);
-    pending.push(result);
-    progress.update(documents);
+    if (size === 0) throw new VertdupError(`${displayName(path)}: input is empty`);
+    let firstLine = 1;
+    const measured = new InOrder<{ docCount: number; lines: number }, { range: FileRange; line?: number }>(pool, "measure", async ({ docCount, lines }, { range, line }) => {
+      // After a skipped document, the next range knows its line (the skip counted them).
+      if (line !== undefined) firstLine = line;
+      const chunk = { index: shards, file: path, firstLine, firstDoc: documents, docCount, bytes: range };
+      firstLine += lines;
+      await count(chunk, []);
+    });
+    for (const cut of fileRanges(path, size, config.chunkBytes, limits)) {
+      if (cut.skipped) {
+        // Rare: the ranges before it are numbered first, then its stub (as the chunker's).
+        await measured.drain();
+        const stub = skippedRangeStub(path, cut, limits.maxDocBytes);
+        await count({ index: shards, file: path, firstLine: cut.firstLine ?? firstLine, firstDoc: documents, docCount: 1, bytes: stub, skipped: true }, []);
+        continue;
+      }
+      const range: FileRange = { path, offset: cut.offset, length: cut.length };
+      await measured.submit(range, { range, line: cut.firstLine });
+    }
+    await measured.drain();
   }
   await Promise.all(pending);
+  places.checkUnchanged();
   progress.finish();
   const counts: ChunkCounts = { shards, documents, ...(skipped.documents > 0 ? { skipped } : {}) };
   await writeAtomic(chunksFile(workdir), JSON.stringify(counts) + "\n");

@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { compressionOf } from "../corpus/open-input.js";
+import { compressionOf } from "./open-input.js";
 import { VertdupError } from "../util/errors.js";
 
 /**

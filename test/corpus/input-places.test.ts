@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputPlaces } from "../../src/paragraph-dedup/input-places.js";
-import { loadStored } from "../../src/paragraph-dedup/stored.js";
+import { InputPlaces } from "../../src/corpus/input-places.js";
+import { loadStored } from "../../src/corpus/stored.js";
 import { VertdupError } from "../../src/util/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-places-"));

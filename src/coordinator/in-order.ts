@@ -1,4 +1,4 @@
-import type { TaskPool } from "../coordinator/in-process-pool.js";
+import type { TaskPool } from "./in-process-pool.js";
 
 /** Runs tasks of one kind through the pool and consumes the results in submission order. */
 export class InOrder<T, C> {

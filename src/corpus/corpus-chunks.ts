@@ -1,10 +1,10 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { chunkCorpus, HeadCheck, noteSkipped, tooLong, type ReadLimits, type SkippedDocs } from "../corpus/chunker.js";
-import { displayName } from "../corpus/open-input.js";
+import { chunkCorpus, chunkExtent, HeadCheck, noteSkipped, skippedStub, tooLong, type ReadLimits, type SkippedDocs } from "./chunker.js";
+import { displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { VertdupError } from "../util/errors.js";
 import type { InputPlaces } from "./input-places.js";
-import type { Stored } from "./stored.js";
+import { loadStored, type Stored } from "./stored.js";
 
 /** A chunk of the paragraph pass: whole documents of one input, in corpus order. */
 export interface CorpusChunk {
@@ -75,6 +75,29 @@ function isDocAt(fd: number, buf: Buffer, at: number): boolean {
   return got - from >= 5 && buf.toString("latin1", from, from + 4) === "<doc" && isDocStart(buf, from);
 }
 
+/**
+ * The stub of a document skipped for its size (chunker.ts skippedStub): its `<doc` line,
+ * read in windows up to `maxDocBytes`, and `</doc>`.
+ */
+export function skippedRangeStub(path: string, range: CutRange, maxDocBytes: number): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.allocUnsafe(WINDOW);
+    const parts: Buffer[] = [];
+    for (let at = range.offset, end = range.offset + Math.min(range.length, maxDocBytes + 1); at < end; ) {
+      const got = readSync(fd, buf, 0, Math.min(WINDOW, end - at), at);
+      if (got === 0) break;
+      const nl = buf.subarray(0, got).indexOf(NL);
+      parts.push(Buffer.from(buf.subarray(0, nl === -1 ? got : nl + 1)));
+      if (nl !== -1) return skippedStub(Buffer.concat(parts), maxDocBytes);
+      at += got;
+    }
+    return skippedStub(null, maxDocBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Line numbers of increasing file offsets, each byte counted once. */
 class LineCounter {
   private offset = 0;
@@ -95,8 +118,8 @@ class LineCounter {
   }
 }
 
-/** A byte range of a file; `skipped` for a document over the limit (--oversize skip). */
-interface FileRange {
+/** A byte range of a file's ranges; `skipped` for a document over the limit (--oversize skip). */
+export interface CutRange {
   offset: number;
   length: number;
   /** The line of its first byte, when known without reading the ranges before it. */
@@ -112,7 +135,7 @@ interface FileRange {
  * range's target size stops the reading (a range holds at most targetBytes + maxDocBytes),
  * or (skip) ends the range before it and comes as a `skipped` range of its own.
  */
-function* fileRanges(path: string, size: number, targetBytes: number, limits: ReadLimits): Generator<FileRange> {
+export function* fileRanges(path: string, size: number, targetBytes: number, limits: ReadLimits): Generator<CutRange> {
   const fd = openSync(path, "r");
   const buf = Buffer.allocUnsafe(WINDOW);
   const lines = new LineCounter(fd, Buffer.allocUnsafe(WINDOW));
@@ -189,4 +212,23 @@ export async function* corpusChunks(inputs: readonly string[], places: InputPlac
       yield { index: index++, file: path, fileStart: chunk.firstLine === 1, firstLine: chunk.firstLine, bytes };
     }
   }
+}
+
+/** A byte range of a plain file, as `fileRanges` cuts it. */
+export interface FileRange {
+  path: string;
+  offset: number;
+  length: number;
+}
+
+// A worker's buffer for the ranges it measures.
+const measureBuffer = { bytes: new Uint8Array(0) };
+
+/**
+ * The document starts and newlines of a byte range, read in a worker: the coordinator
+ * numbers documents and lines from them without reading the file itself.
+ */
+export function measureRange(range: FileRange): { docCount: number; lines: number } {
+  const raw = loadStored(range, measureBuffer);
+  return chunkExtent(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
 }
