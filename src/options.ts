@@ -32,6 +32,8 @@ export interface PlebOptions {
   seed: number;
   /** Pairs kept by the iterations: their spanning forest (`edges`) or every one (`all`). */
   pairs: PairsOutput["mode"];
+  /** `--verify`: candidates are kept when their exact cosine is ≥ this (absent: `--no-verify`). */
+  cosineThreshold?: number;
 }
 
 export interface ExecutionOptions {
@@ -72,6 +74,9 @@ export const DEFAULT_PLEB: PlebOptions = {
   seed: 1,
   pairs: DEFAULT_PAIRS.mode,
 };
+
+/** `--cosine-threshold`: the cosine the default Hamming threshold 0.9 estimates (1 − arccos(0.95)/π = 0.899). */
+export const DEFAULT_COSINE_THRESHOLD = 0.95;
 
 /** Resolves a df limit given as a count or as a fraction (< 1) of `docs`. */
 export function dfLimit(value: number, docs: number): number {

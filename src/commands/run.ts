@@ -15,7 +15,7 @@ import { methodSummary, runSummary } from "./summary.js";
 const RUN_OPTIONS = [
   "outdir", "workdir", "tmp-dir", "resume", "method", "pairs", "pairs-limit", "keep",
   "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
-  "threshold", "beam", "shift-count", "iterations", "iterations-per-group",
+  "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
   "workers", "chunk-size", "max-doc-bytes", "quiet",
 ] as const;
@@ -24,7 +24,7 @@ const builder = (y: Argv) =>
   withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }), RUN_OPTIONS, {
     workdir: { demandOption: false, describe: "work directory to keep (default: temporary, removed)" },
     // Their defaults depend on the method (methodDefaults).
-    threshold: { default: undefined, describe: "minimum similarity [lsh-cosine 0.9, minhash 0.8, paragraphs 0.8]" },
+    threshold: { default: undefined, describe: "minimum similarity [lsh-cosine: from --cosine-threshold, 0.9 with --no-verify; minhash 0.8, paragraphs 0.8]" },
     "shingle-size": { default: undefined, describe: "consecutive kept words per term/shingle [lsh-cosine 1, minhash 5]" },
   });
 
@@ -49,7 +49,7 @@ export const runCommand = {
       if (a.method === "lsh-cosine") {
         await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
         const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume };
-        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
+        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output);
         process.stdout.write(runSummary(a.o, manifest) + "\n");
       } else {
         const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, methodRunFrom(opts), exec, reporter);

@@ -1,12 +1,13 @@
 import type { ExecutionOptions, PlebOptions } from "../options.js";
 import { loadSignatureStore } from "../runs/signature-store.js";
 import type { RunManifest } from "../output/manifest.js";
+import type { PairVerifier } from "../pleb/pair-verifier.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 import { WorkerPool } from "./pool.js";
 import { readPrepareManifest } from "./prepare-manifest.js";
 import type { Reporter } from "./progress.js";
 import { checkReference, outputStep, type OutputOptions } from "./steps/output-step.js";
-import { plebPhaseName, plebPlan, plebStep, resetPlan } from "./steps/pleb-step.js";
+import { planVerifier, plebPhaseName, plebPlan, plebStep, resetPlan } from "./steps/pleb-step.js";
 import { timed } from "./steps/timing.js";
 import { WHOLE } from "./workdir.js";
 
@@ -30,10 +31,15 @@ export async function plebPhase(
   checkReference(plan, output);
   if (!output.resume) await resetPlan(workdir, plan);
   const pool = new WorkerPool("pleb", exec.workers);
+  // Loaded once for the iterations and the output's cosine column (part of PLEB's time).
+  let verifier: PairVerifier | undefined;
   try {
-    await timed(workdir, plebPhaseName(plan), WHOLE, () => plebStep(workdir, store, plan, WHOLE, exec, pool, reporter));
+    await timed(workdir, plebPhaseName(plan), WHOLE, async () => {
+      verifier = await planVerifier(workdir, store, plan);
+      await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, verifier);
+    });
   } finally {
     await pool.close();
   }
-  return outputStep(workdir, outdir, prepared, store, plan, output);
+  return outputStep(workdir, outdir, prepared, store, plan, output, verifier);
 }
