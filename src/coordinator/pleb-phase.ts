@@ -35,7 +35,7 @@ export async function plebPhase(
   let verifier: PairVerifier | undefined;
   try {
     await timed(workdir, plebPhaseName(plan), WHOLE, async () => {
-      verifier = await planVerifier(workdir, store, plan);
+      verifier = await planVerifier(workdir, store, plan, pool);
       await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, verifier);
     });
   } finally {

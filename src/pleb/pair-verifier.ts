@@ -1,6 +1,7 @@
+import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { rowCosine, type SparseRows } from "../exact/sparse-rows.js";
-import { loadWorkdirVectors } from "../exact/workdir-vectors.js";
+import { loadWorkdirVectors, loadWorkdirVectorsOnPool } from "../exact/workdir-vectors.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 
 /**
@@ -34,12 +35,13 @@ export class PairVerifier {
     this.scratch = new Float64Array(rows.columns);
   }
 
-  /** The vectors of the signatures' first documents, from a prepared work directory. */
-  static load(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number): PairVerifier {
+  /** The vectors of the signatures' first documents, from a prepared work directory (read on the pool, if given). */
+  static async load(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool?: WorkerPool): Promise<PairVerifier> {
     const documents = prepared.counts.documents;
-    const first = new Uint8Array(documents);
+    const first = new Uint8Array(new SharedArrayBuffer(documents));
     for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
-    return new PairVerifier(loadWorkdirVectors(workdir, prepared, first), store, documents, threshold);
+    const rows = pool === undefined ? loadWorkdirVectors(workdir, prepared, first) : await loadWorkdirVectorsOnPool(workdir, prepared, pool, first);
+    return new PairVerifier(rows, store, documents, threshold);
   }
 
   /** Exact cosine of signatures i and j (NaN when one has no vector). */

@@ -68,10 +68,10 @@ interface GroupRecord extends PairColumns {
   rejected?: number;
 }
 
-/** `--verify`'s verifier of a plan (the vectors of its work directory), or undefined under `--no-verify`. */
-export async function planVerifier(workdir: string, store: SignatureStore, plan: PlebPlan): Promise<PairVerifier | undefined> {
+/** `--verify`'s verifier of a plan (the vectors of its work directory, read on `pool` if given), or undefined under `--no-verify`. */
+export async function planVerifier(workdir: string, store: SignatureStore, plan: PlebPlan, pool?: WorkerPool): Promise<PairVerifier | undefined> {
   const threshold = plan.options.cosineThreshold;
-  return threshold === undefined ? undefined : PairVerifier.load(workdir, await readPrepareManifest(workdir), store, threshold);
+  return threshold === undefined ? undefined : PairVerifier.load(workdir, await readPrepareManifest(workdir), store, threshold, pool);
 }
 
 /** The container of a plan's pairs: every pair, or their spanning forest (O(signatures)). */
@@ -108,7 +108,7 @@ export async function plebStep(
   for (let g = 0; g < plan.groups; g++) if (inSlice(g, slice) && !existsSync(markerFile(workdir, groupTask(plan, g)))) todo.push(g);
   const progress = reporter.progress("pleb", "iterations", plan.options.iterations);
   let done = plan.options.iterations - todo.reduce((n, g) => n + groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1, 0);
-  const verify = verifier ?? (todo.length > 0 ? await planVerifier(workdir, store, plan) : undefined);
+  const verify = verifier ?? (todo.length > 0 ? await planVerifier(workdir, store, plan, pool) : undefined);
   for (const g of todo) {
     const [first, last] = groupIterations(plan, g);
     const sink = pairSink(plan, store);
