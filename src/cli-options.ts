@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Argv, InferredOptionType, Options } from "yargs";
-import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
+import { DEFAULT_CHUNK_BYTES, DEFAULT_COSINE_THRESHOLD, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
 import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
 import { METHOD_DEFAULTS, METHOD_NAMES, type KeepPolicy, type MethodName } from "./methods/method-options.js";
 import { SIMHASH_WORDS } from "./methods/simhash384.js";
@@ -8,6 +8,7 @@ import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH } from "./paragraph-dedup/op
 import { VertdupError } from "./util/errors.js";
 import { parseSize } from "./util/size.js";
 import { DEFAULT_MAX_DOC_BYTES, type Oversize } from "./corpus/chunker.js";
+import { candidateThreshold } from "./pleb/candidate-threshold.js";
 
 /**
  * The option schema of every command (README "Use" documents the limits): one entry per
@@ -112,6 +113,8 @@ export const OPTIONS = {
   beam: def({ type: "number", default: DEFAULT_PLEB.beam, describe: "neighbours compared after each signature in the sorted order (at most 100000)", check: integer(1, 100_000), methods: LSH }),
   "shift-count": def({ type: "number", default: DEFAULT_PLEB.shiftCount, describe: `random bit transpositions after each iteration (at most ${SHIFTS_PER_BIT} × bits)`, check: integer(0, (a) => SHIFTS_PER_BIT * (typeof a.bits === "number" ? a.bits : MAX_BITS)), methods: LSH }),
   iterations: def({ type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations (at most 100000)", check: integer(1, 100_000), methods: LSH }),
+  verify: def({ type: "boolean", default: true, describe: "keep a PLEB pair only when the exact cosine of its documents' vectors is ≥ --cosine-threshold (--no-verify: the raw Hamming pairs, as in the thesis)", methods: LSH }),
+  "cosine-threshold": def({ type: "number", default: DEFAULT_COSINE_THRESHOLD, describe: "--verify: minimum exact cosine; the Hamming threshold is derived from it unless --threshold is given", check: fraction(false), methods: LSH }),
   "iterations-per-group": def({ type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)", check: integer(1, 100_000), methods: LSH }),
   // Recall on a document sample (README "Calibrating").
   "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv)", methods: LSH }),
@@ -305,7 +308,8 @@ export function prepareOptionsFrom(a: ParsedPrepare): PrepareOptions {
 }
 
 interface ParsedPleb {
-  threshold: number;
+  /** Undefined when not given: derived from the cosine threshold (--verify) or the default. */
+  threshold?: number;
   beam: number;
   "shift-count": number;
   iterations: number;
@@ -314,11 +318,17 @@ interface ParsedPleb {
   "estimate-recall"?: boolean;
   sample?: number;
   "target-recall"?: number;
+  verify: boolean;
+  "cosine-threshold": number;
 }
 
-export function plebOptionsFrom(a: ParsedPleb): PlebOptions {
-  const opts: PlebOptions = { threshold: a.threshold, beam: a.beam, shiftCount: a["shift-count"], iterations: a.iterations, seed: a.seed, pairs: a.pairs ?? DEFAULT_PLEB.pairs };
+/** PLEB's options for signatures of `bits` bits; with --verify, the Hamming threshold is candidateThreshold's unless given. */
+export function plebOptionsFrom(a: ParsedPleb, bits: number): PlebOptions {
+  const cosine = a.verify ? a["cosine-threshold"] : undefined;
+  const threshold = a.threshold ?? (cosine === undefined ? DEFAULT_PLEB.threshold : candidateThreshold(cosine, bits));
+  const opts: PlebOptions = { threshold, beam: a.beam, shiftCount: a["shift-count"], iterations: a.iterations, seed: a.seed, pairs: a.pairs ?? DEFAULT_PLEB.pairs };
   // Absent unless asked for, so that the plan's fingerprint of an ordinary run stays the same.
+  if (cosine !== undefined) opts.cosineThreshold = cosine;
   if (a["estimate-recall"] === true || a["target-recall"] !== undefined) opts.recallSample = a.sample;
   if (a["target-recall"] !== undefined) opts.targetRecall = a["target-recall"];
   return opts;

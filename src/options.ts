@@ -37,6 +37,8 @@ export interface PlebOptions {
   recallSample?: number;
   /** End the iterations once the estimated recall's lower 95 % bound reaches this (needs recallSample). */
   targetRecall?: number;
+  /** `--verify`: candidates are kept when their exact cosine is ≥ this (absent: `--no-verify`). */
+  cosineThreshold?: number;
 }
 
 export interface ExecutionOptions {
@@ -82,6 +84,9 @@ export const DEFAULT_PLEB: PlebOptions = {
   seed: 1,
   pairs: DEFAULT_PAIRS.mode,
 };
+
+/** `--cosine-threshold`: the cosine the default Hamming threshold 0.9 estimates (1 − arccos(0.95)/π = 0.899). */
+export const DEFAULT_COSINE_THRESHOLD = 0.95;
 
 /** Resolves a df limit given as a count or as a fraction (< 1) of `docs`. */
 export function dfLimit(value: number, docs: number): number {

@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, withOptions } from "../cli-options.js";
 import { plebPhase } from "../coordinator/pleb-phase.js";
+import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
 import { takeWorkdir } from "../coordinator/workdir-use.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { runSummary } from "./summary.js";
@@ -9,8 +10,11 @@ import { DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calib
 const builder = (y: Argv) =>
   withOptions(
     y.option("report", HTML_REPORT_OPTION),
-    ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall", "seed", "workers", "quiet"],
-    { workdir: { describe: "prepared work directory" } },
+    ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold", "estimate-recall", "sample", "target-recall", "seed", "workers", "quiet"],
+    {
+      workdir: { describe: "prepared work directory" },
+      threshold: { default: undefined, describe: "minimum relative Hamming similarity [from --cosine-threshold, 0.9 with --no-verify]" },
+    },
   );
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
@@ -25,7 +29,7 @@ export const plebCommand = {
     const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume, report: a.report !== false && !a["estimate-recall"] };
     const lock = await takeWorkdir(a.w, { create: false });
     try {
-      const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a), exec, stderrReporter(exec.quiet), output);
+      const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a, (await readPrepareManifest(a.w)).options.bits), exec, stderrReporter(exec.quiet), output);
       if (a["estimate-recall"]) {
         const then = a.report === false ? undefined : { warn: (m: string) => process.stderr.write(`vertdup: warning: ${m}\n`) };
         process.stderr.write(`vertdup: ${await calibrateStep(a.w, a.o, a["target-recall"] ?? DEFAULT_TARGET_RECALL, exec.workers, then)}\n`);

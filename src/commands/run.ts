@@ -19,7 +19,7 @@ import { CALIBRATION_FILE, DEFAULT_TARGET_RECALL, calibrateStep } from "../coord
 const RUN_OPTIONS = [
   "outdir", "workdir", "tmp-dir", "resume", "method", "pairs", "pairs-limit", "keep",
   "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
-  "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall",
+  "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall", "verify", "cosine-threshold",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
   "workers", "chunk-size", "max-doc-bytes", "oversize", "quiet",
 ] as const;
@@ -28,7 +28,7 @@ const builder = (y: Argv) =>
   withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }).option("report", HTML_REPORT_OPTION), RUN_OPTIONS, {
     workdir: { demandOption: false, describe: "work directory to keep (default: temporary, removed)" },
     // Their defaults depend on the method (methodDefaults).
-    threshold: { default: undefined, describe: "minimum similarity [lsh-cosine 0.9, minhash 0.8, paragraphs 0.8]" },
+    threshold: { default: undefined, describe: "minimum similarity [lsh-cosine: from --cosine-threshold, 0.9 with --no-verify; minhash 0.8, paragraphs 0.8]" },
     "shingle-size": { default: undefined, describe: "consecutive kept words per term/shingle [lsh-cosine 1, minhash 5]" },
   });
 
@@ -58,7 +58,7 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
       // A calibrated run writes its report after calibration.tsv, so that the report shows it.
       const report = a.report !== false && calibrateTo === undefined;
       const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
-      const manifest = await plebPhase(workdir, a.o, plebOptionsFrom(opts), exec, reporter, output);
+      const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output);
       if (calibrateTo !== undefined) {
         const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
         process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers, then)}\n`);

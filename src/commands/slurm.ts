@@ -18,10 +18,13 @@ const runBuilder = (y: Argv) =>
     [
       "workdir", "outdir", "keep", "pairs", "pairs-limit",
       "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
-      "threshold", "beam", "shift-count", "iterations", "iterations-per-group",
+      "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold",
       "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "chunk-size", "max-doc-bytes", "oversize", "dry-run",
     ],
-    { workdir: { describe: "work directory on a filesystem all nodes share" } },
+    {
+      workdir: { describe: "work directory on a filesystem all nodes share" },
+      threshold: { default: undefined, describe: "minimum relative Hamming similarity [from --cosine-threshold, 0.9 with --no-verify]" },
+    },
   );
 
 type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
@@ -31,7 +34,7 @@ async function submitRun(a: RunArgs): Promise<void> {
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
   const workdir = resolve(a.w);
   const outdir = resolve(a.o);
-  const pleb = plebOptionsFrom(a);
+  const pleb = plebOptionsFrom(a, a.bits);
   const iterationsPerGroup = a["iterations-per-group"];
   const scriptOptions = {
     partition: a.partition,

@@ -9,7 +9,7 @@ export function runSummary(outdir: string, m: RunManifest): string {
   return (
     `pairs: ${join(outdir, "pairs.tsv")}, clusters: ${join(outdir, "clusters.tsv")}\n` +
     `${c.documents} documents, ${c.tokens} tokens, ${c.distinctSignatures} distinct signatures → ` +
-    `${c.pairs} pairs ≥ ${m.pleb.threshold} (--pairs ${m.pleb.pairs}), ${m.clusters?.clusters ?? 0} clusters, ` +
+    `${c.pairs} pairs ${m.pleb.cosineThreshold === undefined ? `≥ ${m.pleb.threshold}` : `at cosine ≥ ${m.pleb.cosineThreshold} (candidates ≥ ${m.pleb.threshold.toFixed(4)})`} (--pairs ${m.pleb.pairs}), ${m.clusters?.clusters ?? 0} clusters, ` +
     `${m.clusters?.duplicates ?? 0} duplicates in ${seconds.toFixed(1)} s`
   );
 }

@@ -2,15 +2,16 @@ import { SHIFTS_PER_BIT, type ExecutionOptions, type PlebOptions } from "../opti
 import { VertdupError } from "../util/errors.js";
 import { loadSignatureStore } from "../runs/signature-store.js";
 import type { RunManifest } from "../output/manifest.js";
+import type { PairVerifier } from "../pleb/pair-verifier.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 import { WorkerPool } from "./pool.js";
 import { readPrepareManifest } from "./prepare-manifest.js";
 import type { Reporter } from "./progress.js";
 import { checkReference, outputStep, type OutputOptions } from "./steps/output-step.js";
-import { plebPhaseName, plebPlan, plebStep, resetPlan } from "./steps/pleb-step.js";
+import { planVerifier, plebPhaseName, plebPlan, plebStep, resetPlan } from "./steps/pleb-step.js";
 import { timed } from "./steps/timing.js";
 import { WHOLE } from "./workdir.js";
-import { sampleRecallOf } from "../pleb/sample-recall.js";
+import { sampleRecallOf, type SampleRecall } from "../pleb/sample-recall.js";
 
 /**
  * The PLEB half: signature store → iteration groups (each resumable) → pairs, clusters, log
@@ -36,12 +37,18 @@ export async function plebPhase(
   const plan = plebPlan(workdir, opts, exec.iterationsPerGroup);
   checkReference(plan, output);
   if (!output.resume) await resetPlan(workdir, plan);
-  const recall = opts.recallSample === undefined ? undefined : await sampleRecallOf(store, prepared.counts.documents, opts, exec.workers, reporter);
   const pool = new WorkerPool("pleb", exec.workers);
+  // Loaded once for the iterations and the output's cosine column (part of PLEB's time).
+  let verifier: PairVerifier | undefined;
+  let recall: SampleRecall | undefined;
   try {
-    await timed(workdir, plebPhaseName(plan), WHOLE, () => plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recall));
+    await timed(workdir, plebPhaseName(plan), WHOLE, async () => {
+      verifier = await planVerifier(workdir, store, plan, pool);
+      if (opts.recallSample !== undefined) recall = await sampleRecallOf(store, prepared.counts.documents, opts, exec.workers, reporter, verifier);
+      await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recall, verifier);
+    });
   } finally {
     await pool.close();
   }
-  return outputStep(workdir, outdir, prepared, store, plan, { ...output, recall });
+  return outputStep(workdir, outdir, prepared, store, plan, { ...output, recall }, verifier);
 }

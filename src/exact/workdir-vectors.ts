@@ -1,9 +1,110 @@
 import type { ShardCounts } from "../features/count-shard.js";
+import { vocabularyIndex, type KeptTerms } from "../features/vocabulary.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
+import type { WorkerPool } from "../coordinator/pool.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
 import { readRunFileSync } from "../runs/run-file.js";
-import { NumberMap } from "../util/number-map.js";
-import { type SparseRows, unitRows } from "./sparse-rows.js";
+import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
+import type { SparseRows } from "./sparse-rows.js";
+
+/** One shard's rows, already scaled to unit length, in exact-size arrays. */
+export interface RowsPart {
+  ordinals: Uint32Array;
+  lengths: Uint32Array;
+  cols: Uint32Array;
+  vals: Float64Array;
+}
+
+/** What the rows of one shard need: the kept vocabulary's ranks and factors (vocabularyIndex), shared. */
+export interface ShardRowsTask {
+  workdir: string;
+  shard: number;
+  ranks: SharedNumberMap;
+  factors: Float64Array;
+  /** A flag per corpus ordinal: keep only those documents' rows. */
+  only?: Uint8Array;
+}
+
+/** The rank table of a worker, rebuilt once from the shared buffers. */
+let table: { ranks: SharedNumberMap; map: NumberMap } | null = null;
+
+/**
+ * The unit rows of one shard's documents (see loadWorkdirVectors): tf(t, d) · factor(t) over
+ * the kept terms of factor ≠ 0, each row divided by its L2 norm. A pool task (`rows`).
+ */
+export function shardRows(task: ShardRowsTask): RowsPart {
+  if (table === null || table.ranks.keys !== task.ranks.keys) table = { ranks: task.ranks, map: NumberMap.fromShared(task.ranks) };
+  const rank = table.map;
+  const { factors, only } = task;
+  const [counts] = readRunFileSync<ShardCounts>(shardFile(task.workdir, task.shard, "counts"));
+  const ordinals = new Uint32Array(counts.ordinals.length);
+  const lengths = new Uint32Array(counts.ordinals.length);
+  const cols = new Uint32Array(counts.terms.length);
+  const vals = new Float64Array(counts.terms.length);
+  let rows = 0;
+  let k = 0;
+  let at = 0;
+  for (let d = 0; d < counts.ordinals.length; d++) {
+    const end = at + counts.lengths[d];
+    if (only !== undefined && only[counts.ordinals[d]] === 0) {
+      at = end;
+      continue;
+    }
+    const before = k;
+    let sq = 0;
+    for (; at < end; at++) {
+      const r = rank.get(counts.terms[at]);
+      if (r === undefined || factors[r] === 0) continue;
+      const w = counts.counts[at] * factors[r];
+      cols[k] = r;
+      vals[k++] = w;
+      sq += w * w;
+    }
+    if (k === before) continue;
+    const norm = Math.sqrt(sq);
+    for (let x = before; x < k; x++) vals[x] /= norm;
+    ordinals[rows] = counts.ordinals[d];
+    lengths[rows++] = k - before;
+  }
+  return { ordinals: ordinals.slice(0, rows), lengths: lengths.slice(0, rows), cols: cols.slice(0, k), vals: vals.slice(0, k) };
+}
+
+function sharedU32(n: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(4 * n));
+}
+
+/** The shards' parts as one SparseRows in SharedArrayBuffers; each part is released once copied. */
+function joinParts(parts: (RowsPart | undefined)[], columns: number): SparseRows {
+  let rows = 0;
+  let entries = 0;
+  for (const p of parts) {
+    rows += (p as RowsPart).ordinals.length;
+    entries += (p as RowsPart).cols.length;
+  }
+  const out: SparseRows = { ordinals: sharedU32(rows), rowPtr: sharedU32(rows + 1), cols: sharedU32(entries), vals: new Float64Array(new SharedArrayBuffer(8 * entries)), columns };
+  let row = 0;
+  let k = 0;
+  for (let s = 0; s < parts.length; s++) {
+    const part = parts[s] as RowsPart;
+    parts[s] = undefined;
+    out.ordinals.set(part.ordinals, row);
+    out.cols.set(part.cols, k);
+    out.vals.set(part.vals, k);
+    for (const length of part.lengths) {
+      k += length;
+      out.rowPtr[++row] = k;
+    }
+  }
+  return out;
+}
+
+function shardTasks(workdir: string, prepared: PrepareManifest, only?: Uint8Array): { tasks: ShardRowsTask[]; columns: number } {
+  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
+  const { ranks, factors } = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
+  const shared = ranks.toShared();
+  const tasks = Array.from({ length: prepared.counts.shards }, (_, shard) => ({ workdir, shard, ranks: shared, factors, only }));
+  return { tasks, columns: kept.terms.length };
+}
 
 /**
  * The document vectors of a prepared work directory, exactly as `prepare` signed them:
@@ -11,30 +112,39 @@ import { type SparseRows, unitRows } from "./sparse-rows.js";
  * tf(t, d) · factor(t) with factor = ln(N / df(t)) under tfidf (N = all documents of the
  * corpus) or 1 under tf, terms of factor 0 are left out, and a document with no remaining
  * term has no vector (prepare gives it no signature). Term indices are ranks in vocab.zst
- * (decreasing df).
+ * (decreasing df). Rows are unit rows (as `unitRows` makes them) in SharedArrayBuffers.
+ *
+ * `only` (a flag per corpus ordinal) keeps the rows of those documents alone (PLEB's
+ * verification needs one document per distinct signature). Memory: 12 bytes per kept
+ * (document, term), at most twice that while loading (the shards' parts, then the rows).
  */
+export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest, only?: Uint8Array): SparseRows {
+  const { tasks, columns } = shardTasks(workdir, prepared, only);
+  return joinParts(tasks.map(shardRows), columns);
+}
+
+/** loadWorkdirVectors with the shards' rows made on the pool (its `rows` task). */
+export async function loadWorkdirVectorsOnPool(workdir: string, prepared: PrepareManifest, pool: WorkerPool, only?: Uint8Array): Promise<SparseRows> {
+  const { tasks, columns } = shardTasks(workdir, prepared, only);
+  return joinParts(await Promise.all(tasks.map((task) => pool.run<RowsPart>("rows", task))), columns);
+}
+
+/** The kept vocabulary's rank of each term hash and its weight factor (vocabularyIndex). */
 export interface VectorWeights {
-  /** Term hash → rank in vocab.zst. */
   rank: NumberMap;
   factor: Float64Array;
 }
 
 export function workdirWeights(workdir: string, prepared: PrepareManifest): VectorWeights {
-  const [vocab] = readRunFileSync<{ terms: Float64Array; dfs: Uint32Array }>(vocabularyFile(workdir));
-  const N = prepared.counts.documents;
-  const tfidf = prepared.options.weighting === "tfidf";
-  const rank = new NumberMap(vocab.terms.length);
-  const factor = new Float64Array(vocab.terms.length);
-  for (let r = 0; r < vocab.terms.length; r++) {
-    rank.set(vocab.terms[r], r);
-    factor[r] = tfidf ? Math.log(N / vocab.dfs[r]) : 1;
-  }
-  return { rank, factor };
+  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
+  const { ranks, factors } = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
+  return { rank: ranks, factor: factors };
 }
 
 /**
- * Visits the vectors of shards `from`..`to` − 1 in corpus order, unnormalised, in scratch
- * arrays valid only during the call; one shard's counts are in memory at a time.
+ * Visits the vectors of shards `from`..`to` − 1 in corpus order, unnormalised (the
+ * components shardRows scales), in scratch arrays valid only during the call; one shard's
+ * counts are in memory at a time.
  */
 export function forEachWorkdirVector(
   workdir: string,
@@ -65,22 +175,4 @@ export function forEachWorkdirVector(
       if (length > 0) visit(counts.ordinals[d], cols, vals, length);
     }
   }
-}
-
-/** Every document vector of a work directory as unit rows in memory. */
-export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest): SparseRows {
-  const weights = workdirWeights(workdir, prepared);
-  const ordinals: number[] = [];
-  const rowPtr: number[] = [0];
-  const cols: number[] = [];
-  const vals: number[] = [];
-  forEachWorkdirVector(workdir, weights, 0, prepared.counts.shards, (ordinal, c, v, length) => {
-    for (let k = 0; k < length; k++) {
-      cols.push(c[k]);
-      vals.push(v[k]);
-    }
-    ordinals.push(ordinal);
-    rowPtr.push(cols.length);
-  });
-  return unitRows(Uint32Array.from(ordinals), Uint32Array.from(rowPtr), Uint32Array.from(cols), Float64Array.from(vals), weights.factor.length);
 }

@@ -9,7 +9,7 @@ import { VertdupError } from "../util/errors.js";
 import type { DocIds } from "./doc-ids.js";
 import { GROUPS_FILE, GROUPS_HEADER, groupLines } from "./groups-tsv.js";
 import { writeLines } from "./line-file.js";
-import { PAIRS_HEADER, allPairLines, allPairsCount, edgeLines, edgeOrder } from "./pairs.js";
+import { PAIRS_COSINE_HEADER, PAIRS_HEADER, allPairLines, allPairsCount, edgeLines, edgeOrder } from "./pairs.js";
 
 export const PAIRS_FILE = "pairs.tsv";
 
@@ -58,7 +58,7 @@ async function writeGroupsAndPairs(outdir: string, graph: DuplicateGraph, ids: D
     process.stderr.write(`vertdup: ${PAIRS_FILE}: ${pairLines} document pairs (--pairs all)\n`);
   }
   await writeLines(join(outdir, GROUPS_FILE), GROUPS_HEADER, groupLines(groups, ids));
-  const lines = pairs.mode === "all" ? allPairLines(graph, groups, order, ids) : edgeLines(graph.edges, order, ids);
-  await writeLines(join(outdir, PAIRS_FILE), PAIRS_HEADER, lines);
+  const lines = pairs.mode === "all" ? allPairLines(graph, groups, order, ids) : edgeLines(graph.edges, order, ids, graph.cosines);
+  await writeLines(join(outdir, PAIRS_FILE), graph.cosines === undefined ? PAIRS_HEADER : PAIRS_COSINE_HEADER, lines);
   return { groups: groups.shared, documentsInGroups: groups.documentsInShared, edges: order.length, pairLines };
 }

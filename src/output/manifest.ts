@@ -28,6 +28,9 @@ export interface RunManifest {
     pairs: number;
     /** Beam positions scanned (pairs skipped as already joined included). */
     comparisons: number;
+    /** `--verify`: candidates checked against their exact cosine (a rejected pair each time it is found again), and rejected. */
+    verifiedCandidates?: number;
+    rejectedCandidates?: number;
   };
   /** clusters.tsv: components of the pairs and the keep rule. */
   clusters?: ClusterCounts;

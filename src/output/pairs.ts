@@ -14,10 +14,13 @@ export function signatureOfDocument(store: SignatureStore, documents: number): U
 }
 
 export const PAIRS_HEADER = "doc_a\tdoc_b\tsimilarity\n";
+/** pairs.tsv of verified lsh-cosine edges (DuplicateGraph.cosines). */
+export const PAIRS_COSINE_HEADER = "doc_a\tdoc_b\tsimilarity\tcosine\n";
 
-/** One line of a pairs file: the two ids (escaped) and the similarity to 4 decimals. */
-export function pairsLine(idA: string, idB: string, similarity: number): string {
-  return `${escapeField(idA)}\t${escapeField(idB)}\t${similarity.toFixed(4)}\n`;
+/** One line of a pairs file: the two ids (escaped), the similarity and the cosine if any, to 4 decimals. */
+export function pairsLine(idA: string, idB: string, similarity: number, cosine?: number): string {
+  const extra = cosine === undefined ? "" : `\t${cosine.toFixed(4)}`;
+  return `${escapeField(idA)}\t${escapeField(idB)}\t${similarity.toFixed(4)}${extra}\n`;
 }
 
 /** A stable counting sort of `order` by key(order[i]) ∈ [0, n). */
@@ -53,11 +56,11 @@ export function edgeOrder(edges: EdgeList, documents: number): Uint32Array {
   return order.subarray(0, kept);
 }
 
-/** pairs.tsv in `edges` mode: one line per edge between group leaders, corpus order. */
-export function* edgeLines(edges: EdgeList, order: Uint32Array, ids: DocIds): Generator<string> {
+/** pairs.tsv in `edges` mode: one line per edge between group leaders, corpus order (with each edge's cosine, if given). */
+export function* edgeLines(edges: EdgeList, order: Uint32Array, ids: DocIds, cosines?: Float64Array): Generator<string> {
   for (let i = 0; i < order.length; i++) {
     const k = order[i];
-    yield pairsLine(ids.get(edges.a(k)), ids.get(edges.b(k)), edges.similarity(k));
+    yield pairsLine(ids.get(edges.a(k)), ids.get(edges.b(k)), edges.similarity(k), cosines?.[k]);
   }
 }
 
@@ -74,10 +77,12 @@ export function allPairsCount(groups: IdentityGroups, edges: EdgeList, order: Ui
  * the pairs: for each document x, the documents y > x of its own group (1.0000) and of every
  * group joined to its group by an edge (the edge's similarity), merged in order through a
  * heap of those groups' member lists. Work is proportional to the lines written (times log
- * of the degree).
+ * of the degree). With `graph.cosines`, a line also gets its edge's cosine (1.0000 inside
+ * a group of identical signatures: the same direction, to the signature's precision).
  */
 export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, order: Uint32Array, ids: DocIds): Generator<string> {
-  const { firstOf, edges } = graph;
+  const { firstOf, edges, cosines } = graph;
+  const text4 = (similarity: number, k: number) => (cosines === undefined ? similarity.toFixed(4) : `${similarity.toFixed(4)}\t${cosines[k].toFixed(4)}`);
   const n = graph.documents;
   const { size, start, members } = groups;
   // Adjacency of group leaders through the edges (CSR).
@@ -148,8 +153,8 @@ export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, ord
     const g = firstOf[x];
     if (g === 0xffffffff) continue;
     lists = 0;
-    if (size[g] >= 2) add(g, "1.0000");
-    for (let p = adjStart[g]; p < adjStart[g + 1]; p++) add(adjOther[p], edges.similarity(adjEdge[p]).toFixed(4));
+    if (size[g] >= 2) add(g, cosines === undefined ? "1.0000" : "1.0000\t1.0000");
+    for (let p = adjStart[g]; p < adjStart[g + 1]; p++) add(adjOther[p], text4(edges.similarity(adjEdge[p]), adjEdge[p]));
     if (lists === 0) continue;
     heapSize = lists;
     for (let i = 0; i < lists; i++) heap[i] = i;

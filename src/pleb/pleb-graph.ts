@@ -2,6 +2,7 @@ import { EdgeList, NO_DOC, type DuplicateGraph } from "../clusters/duplicate-gra
 import { signatureOfDocument } from "../output/pairs.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import { hammingDistance } from "./hamming.js";
+import type { PairVerifier } from "./pair-verifier.js";
 import type { PairColumns } from "./spanning-forest.js";
 
 /**
@@ -13,9 +14,10 @@ import type { PairColumns } from "./spanning-forest.js";
  *   Hamming similarity 1 − d/bits (writeGraphOutputs puts edges in corpus order);
  * - similarity(a, b) is computed from the two documents' stored signatures, so every member
  *   of a cluster gets its true similarity to the representative, however it was joined.
+ * - with a `verifier` (`--verify`), each edge's exact cosine (DuplicateGraph.cosines).
  * Per document: firstOf and the signature index, 8 bytes.
  */
-export function plebGraph(store: SignatureStore, documents: number, pairs: PairColumns): DuplicateGraph {
+export function plebGraph(store: SignatureStore, documents: number, pairs: PairColumns, verifier?: PairVerifier): DuplicateGraph {
   const { offsets, docs, signatures, words } = store;
   const bits = words * 32;
   const leader = (i: number) => docs[offsets[i]];
@@ -27,5 +29,8 @@ export function plebGraph(store: SignatureStore, documents: number, pairs: PairC
   for (let k = 0; k < pairs.i.length; k++) edges.push(leader(pairs.i[k]), leader(pairs.j[k]), 1 - pairs.distance[k] / bits);
   const sigOf = signatureOfDocument(store, documents);
   const similarity = (x: number, y: number) => 1 - hammingDistance(signatures, sigOf[x], sigOf[y], words) / bits;
-  return { documents, firstOf, edges, similarity };
+  if (verifier === undefined) return { documents, firstOf, edges, similarity };
+  const cosines = new Float64Array(pairs.i.length);
+  for (let k = 0; k < pairs.i.length; k++) cosines[k] = verifier.cosine(pairs.i[k], pairs.j[k]);
+  return { documents, firstOf, edges, similarity, cosines };
 }

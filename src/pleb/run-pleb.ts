@@ -3,6 +3,7 @@ import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { FoundPairs } from "./found-pairs.js";
 import { maxDistanceFor } from "./hamming.js";
+import type { PairVerifier } from "./pair-verifier.js";
 import { SpanningForest } from "./spanning-forest.js";
 import { sortOrder } from "../util/radix-order.js";
 
@@ -44,7 +45,8 @@ export function comparisonsPerIteration(n: number, beam: number): number {
  * extraction and beam scans run in chunks on the pool; an iteration's pairs depend only on
  * the store and its permutation, never on the number of workers or on which iterations ran
  * before. Into a SpanningForest, pairs already joined when an iteration starts are not
- * compared at all. Returns the wall time of each iteration.
+ * compared at all. With a `verifier` (`--verify`) only the pairs whose exact cosine passes
+ * reach the sink, so a rejected pair joins nothing. Returns the wall time of each iteration.
  */
 export async function runIterations(
   store: SignatureStore,
@@ -55,6 +57,7 @@ export async function runIterations(
   pool: WorkerPool,
   sink: PairSink,
   onIteration: (iteration: number) => void,
+  verifier?: PairVerifier,
 ): Promise<number[]> {
   const n = store.count;
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
@@ -77,7 +80,7 @@ export async function runIterations(
           pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels }),
         ),
       );
-      for (const triples of results) sink.addTriples(triples, iteration);
+      for (const triples of results) sink.addTriples(verifier === undefined ? triples : verifier.filter(triples), iteration);
     }
     seconds.push(Number(((performance.now() - t0) / 1000).toFixed(3)));
     onIteration(iteration);

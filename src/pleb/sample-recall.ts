@@ -7,6 +7,7 @@ import type { Reporter } from "../coordinator/progress.js";
 import { sampleDocuments } from "../eval/document-sample.js";
 import { hammingFullTriples } from "../exact/hamming-full.js";
 import type { PairColumns } from "./spanning-forest.js";
+import type { PairVerifier } from "./pair-verifier.js";
 
 /**
  * PLEB's recall estimated on a document sample while it iterates (`--estimate-recall`,
@@ -76,7 +77,8 @@ export class SampleRecall {
 
 /**
  * The SampleRecall of a run: `opts.recallSample` documents drawn with the run's seed, their
- * signatures compared with all others at the Hamming threshold on a pool of exact workers.
+ * signatures compared with all others at the Hamming threshold on a pool of exact workers
+ * (and, with `verifier`, kept when their exact cosine reaches --cosine-threshold).
  */
 export async function sampleRecallOf(
   store: SignatureStore,
@@ -84,11 +86,14 @@ export async function sampleRecallOf(
   opts: Pick<PlebOptions, "recallSample" | "seed" | "threshold">,
   workers: number,
   reporter: Reporter,
+  verifier?: PairVerifier,
 ): Promise<SampleRecall> {
   const sampled = sampleDocuments(documents, opts.recallSample ?? 0, opts.seed);
   const pool = new WorkerPool("exact", workers);
   try {
-    return new SampleRecall(store, sampled, await hammingFullTriples(store, { threshold: opts.threshold, sampled }, pool, reporter));
+    const triples = await hammingFullTriples(store, { threshold: opts.threshold, sampled }, pool, reporter);
+    // With --verify PLEB keeps only pairs of cosine ≥ the threshold: so does the reference.
+    return new SampleRecall(store, sampled, verifier === undefined ? triples : verifier.filter(triples));
   } finally {
     await pool.close();
   }

@@ -7,6 +7,7 @@ import { writeGraphOutputs } from "../../output/graph-outputs.js";
 import { writeManifest, writePlebLog, type RunManifest } from "../../output/manifest.js";
 import { FoundPairs } from "../../pleb/found-pairs.js";
 import { forestLog, iterationLog } from "../../pleb/pleb-log.js";
+import type { PairVerifier } from "../../pleb/pair-verifier.js";
 import { plebGraph } from "../../pleb/pleb-graph.js";
 import { comparisonsPerIteration, identicalPairs } from "../../pleb/run-pleb.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
@@ -17,7 +18,7 @@ import type { GroupEstimate } from "../../output/manifest.js";
 import { ensureWritableDir } from "../../util/output-dir.js";
 import { packageVersion } from "../../util/package-info.js";
 import type { PrepareManifest } from "../prepare-manifest.js";
-import { collectGroups, plebPhaseName, type PlebPlan } from "./pleb-step.js";
+import { collectGroups, planVerifier, plebPhaseName, type PlebPlan } from "./pleb-step.js";
 import { phaseTiming } from "./timing.js";
 import { writeReport } from "../../report/write-report.js";
 import { PhaseClock } from "../phase-clock.js";
@@ -47,7 +48,8 @@ export function checkReference(plan: PlebPlan, opts: OutputOptions): void {
 /**
  * The outputs of a PLEB run from its iteration groups: the DuplicateGraph of the store and
  * the kept pairs written as every method's outputs (writeGraphOutputs), then pleb-log.tsv
- * and manifest.json, each written atomically.
+ * and manifest.json, each written atomically. `verifier`: the plan's (planVerifier), loaded
+ * here when not given.
  */
 export async function outputStep(
   workdir: string,
@@ -56,6 +58,7 @@ export async function outputStep(
   store: SignatureStore,
   plan: PlebPlan,
   opts: OutputOptions,
+  verifier?: PairVerifier,
 ): Promise<RunManifest> {
   checkReference(plan, opts);
   const { recall } = opts;
@@ -71,13 +74,13 @@ export async function outputStep(
     throw new VertdupError(`${workdir}: ${collected.missing.length} of ${plan.groups} PLEB iteration groups are not done (first: group ${collected.missing[0]}); run them first`);
   }
   await ensureWritableDir(outdir);
-  const { found, seconds } = collected;
+  const { found, seconds, checked, rejected } = collected;
   const clock = new PhaseClock();
   clock.start("output");
   const documents = prepared.counts.documents;
   const ids = loadDocIds(workdir, prepared.counts.shards);
   const kept = found.toColumns();
-  const graph = plebGraph(store, documents, kept);
+  const graph = plebGraph(store, documents, kept, verifier ?? (await planVerifier(workdir, store, plan)));
   const written = await writeGraphOutputs(outdir, graph, ids, loadDocTokens(workdir, prepared.counts.shards), {
     keep: opts.keep,
     pairs: { mode: plan.options.pairs, limit: opts.pairsLimit },
@@ -104,6 +107,7 @@ export async function outputStep(
       documentsInGroups: written.documentsInGroups,
       pairs: written.pairLines,
       comparisons: store.count > 1 ? comparisonsPerIteration(store.count, plan.options.beam) * seconds.length : 0,
+      ...(plan.options.cosineThreshold === undefined ? {} : { verifiedCandidates: checked, rejectedCandidates: rejected }),
     },
     ...(recall === undefined ? {} : { recallEstimate: { referencePairs: recall.total, iterations: seconds.length, byGroup: estimates.map(groupEstimate) } }),
     clusters: written.clusters,

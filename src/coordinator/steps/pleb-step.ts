@@ -4,12 +4,14 @@ import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ExecutionOptions, PlebOptions } from "../../options.js";
 import { FoundPairs } from "../../pleb/found-pairs.js";
+import { PairVerifier } from "../../pleb/pair-verifier.js";
 import { runIterations, type PairSink } from "../../pleb/run-pleb.js";
 import type { SampleRecall } from "../../pleb/sample-recall.js";
 import { SpanningForest, type PairColumns } from "../../pleb/spanning-forest.js";
 import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
 import type { WorkerPool } from "../pool.js";
+import { readPrepareManifest } from "../prepare-manifest.js";
 import type { Reporter } from "../progress.js";
 import { inSlice, markerFile, writeMarker, type Slice } from "../workdir.js";
 
@@ -59,9 +61,18 @@ function groupIterations(plan: PlebPlan, group: number): [number, number] {
   return [first, Math.min(plan.options.iterations, first + plan.iterationsPerGroup - 1)];
 }
 
-/** A group file: its pairs (`--pairs edges`: its spanning forest, in order) and times. */
+/** A group file: its pairs (`--pairs edges`: its spanning forest, in order), times and verified candidates. */
 interface GroupRecord extends PairColumns {
   seconds: Float64Array;
+  /** `--verify`: candidates checked against their exact cosine, and those rejected. */
+  checked?: number;
+  rejected?: number;
+}
+
+/** `--verify`'s verifier of a plan (the vectors of its work directory, read on `pool` if given), or undefined under `--no-verify`. */
+export async function planVerifier(workdir: string, store: SignatureStore, plan: PlebPlan, pool?: WorkerPool): Promise<PairVerifier | undefined> {
+  const threshold = plan.options.cosineThreshold;
+  return threshold === undefined ? undefined : PairVerifier.load(workdir, await readPrepareManifest(workdir), store, threshold, pool);
 }
 
 /** The container of a plan's pairs: every pair, or their spanning forest (O(signatures)). */
@@ -85,6 +96,7 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
  * update the sampled recall; the first group after which its lower bound reaches the target
  * is the last (a stop marker says so). The decision depends only on whole groups' pairs, so
  * it is the same whatever the workers, and a resumed run replays the groups done to reach it.
+ * `verifier`: the plan's (planVerifier), loaded here when not given.
  */
 export async function plebStep(
   workdir: string,
@@ -95,6 +107,7 @@ export async function plebStep(
   pool: WorkerPool,
   reporter: Reporter,
   recall?: SampleRecall,
+  verifier?: PairVerifier,
 ): Promise<void> {
   await mkdir(plan.dir, { recursive: true });
   const stopAt = recall === undefined ? undefined : plan.options.targetRecall;
@@ -102,13 +115,16 @@ export async function plebStep(
   for (let g = 0; g < plan.groups; g++) if (inSlice(g, slice) && !existsSync(markerFile(workdir, groupTask(plan, g)))) todo.push(g);
   const progress = reporter.progress("pleb", "iterations", plan.options.iterations);
   let done = plan.options.iterations - todo.reduce((n, g) => n + groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1, 0);
+  const verify = verifier ?? (todo.length > 0 ? await planVerifier(workdir, store, plan, pool) : undefined);
   for (let g = 0; g < plan.groups; g++) {
     let columns: PairColumns;
     if (todo.includes(g)) {
       const [first, last] = groupIterations(plan, g);
       const sink = pairSink(plan, store);
-      const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done));
-      const record: GroupRecord = { ...sink.toColumns(), seconds: Float64Array.from(seconds) };
+      const [checked, rejected] = [verify?.checked ?? 0, verify?.rejected ?? 0];
+      const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done), verify);
+      const verified = verify === undefined ? {} : { checked: verify.checked - checked, rejected: verify.rejected - rejected };
+      const record: GroupRecord = { ...sink.toColumns(), seconds: Float64Array.from(seconds), ...verified };
       await writeRunFile(groupFile(plan, g), [record]);
       await writeMarker(workdir, groupTask(plan, g), { first, last, pairs: sink.size });
       columns = record;
@@ -149,18 +165,22 @@ export function collectGroups(
   store: SignatureStore,
   plan: PlebPlan,
   onGroup?: (record: PairColumns, lastIteration: number) => void,
-): { found: PairSink; seconds: number[] } | { missing: number[] } {
+): { found: PairSink; seconds: number[]; checked: number; rejected: number } | { missing: number[] } {
   const groups = groupsRun(workdir, plan);
   const missing: number[] = [];
   for (let g = 0; g < groups; g++) if (!existsSync(markerFile(workdir, groupTask(plan, g)))) missing.push(g);
   if (missing.length > 0) return { missing };
   const found = pairSink(plan, store);
   const seconds: number[] = [];
+  let checked = 0;
+  let rejected = 0;
   for (let g = 0; g < groups; g++) {
     const record = readGroup(plan, g);
     found.addColumns(record);
     seconds.push(...record.seconds);
+    checked += record.checked ?? 0;
+    rejected += record.rejected ?? 0;
     onGroup?.(record, groupIterations(plan, g)[1]);
   }
-  return { found, seconds };
+  return { found, seconds, checked, rejected };
 }
