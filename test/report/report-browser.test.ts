@@ -56,7 +56,8 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       expect(dom.declared).toBe(20);
       expect(dom.withTexts).toBe(20);
       expect(dom.marks).toBeGreaterThan(0);
-      expect(dom.svgs.length).toBe(2);
+      // Cluster sizes, Hamming similarity, and the exact cosine of the verified pairs.
+      expect(dom.svgs.length).toBe(3);
       for (const svg of dom.svgs) {
         expect(svg.marks).toBeGreaterThan(2);
         expect(svg.width).toBeGreaterThan(100);
