@@ -14,7 +14,7 @@ import { methodSummary, runSummary } from "./summary.js";
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
 const RUN_OPTIONS = [
   "outdir", "workdir", "tmp-dir", "resume", "method", "pairs", "pairs-limit", "keep",
-  "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
+  "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
   "threshold", "beam", "shift-count", "iterations", "iterations-per-group",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
   "workers", "chunk-size", "max-doc-bytes", "quiet",
