@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   const workers = Number(values.workers);
   const seeds = values.seeds.split(",").map(Number);
   const scratch = mkdtempSync(join(tmpdir(), "vertdup-projection-"));
-  const pool = new WorkerPool("prepare", workers);
+  const pool = new WorkerPool("exact", workers);
   const report: Record<string, unknown>[] = [];
   try {
     const generated = join(scratch, "generated.vert");
