@@ -1,7 +1,8 @@
 /**
  * The sign pass's shared memory: the vector cache's term vectors (int8 or float32 components,
- * random-vectors.ts) and one scratch region per concurrent task, in one shared WebAssembly.Memory when the runtime has
- * WebAssembly SIMD (else a plain SharedArrayBuffer with the same layout).
+ * random-vectors.ts) and one scratch region per concurrent task, in one shared
+ * WebAssembly.Memory when the runtime has WebAssembly SIMD (else a plain SharedArrayBuffer
+ * with the same layout).
  *
  * Why one memory: the accumulation kernel (accumulate-wasm.ts) can then read a cached vector
  * where it lies. Copying each 4 KiB vector into the kernel's own memory first cost more than
@@ -49,13 +50,12 @@ export interface Region {
 export type TermVector = Float32Array | Int8Array;
 
 /** Bytes per component of a projection. */
-export function componentBytes(projection: Projection): number {
+function componentBytes(projection: Projection): number {
   return projection === "int8" ? 1 : 4;
 }
 
-/** An array of `length` components of `projection`, over `buffer` at `byteOffset` when given. */
-export function termVectorArray(projection: Projection, length: number, buffer?: ArrayBufferLike, byteOffset = 0): TermVector {
-  if (buffer === undefined) return projection === "int8" ? new Int8Array(length) : new Float32Array(length);
+/** An array of `length` components of `projection` over `buffer` at `byteOffset`. */
+function termVectorArray(projection: Projection, length: number, buffer: ArrayBufferLike, byteOffset: number): TermVector {
   return projection === "int8" ? new Int8Array(buffer, byteOffset, length) : new Float32Array(buffer, byteOffset, length);
 }
 

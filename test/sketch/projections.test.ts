@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { accumulateKernels } from "../../src/sketch/accumulate-wasm.js";
 import { Projections } from "../../src/sketch/projections.js";
 import { accumulate, accumulateInt32, INT32_WEIGHT_LIMIT, signBits } from "../../src/sketch/signature.js";
-import { SignMemory, termVectorArray } from "../../src/sketch/sign-memory.js";
+import { SignMemory } from "../../src/sketch/sign-memory.js";
 import { termVector } from "../../src/sketch/random-vectors.js";
 import type { Projection } from "../../src/options.js";
 
@@ -42,7 +42,7 @@ function project(memory: SignMemory, terms: readonly Term[], integerWeights: boo
 
 /** The TypeScript reference: accumulate / accumulateInt32 over fresh term vectors. */
 function reference(projection: Projection, bits: number, terms: readonly Term[], int32: boolean): { sums: Float64Array | Int32Array; sig: Uint32Array } {
-  const v = termVectorArray(projection, bits);
+  const v = projection === "int8" ? new Int8Array(bits) : new Float32Array(bits);
   const sums = int32 ? new Int32Array(bits) : new Float64Array(bits);
   for (const { slot, weight } of terms) {
     termVector(7, 1000 + slot * 7919, v);
