@@ -11,6 +11,9 @@
  *   --save FILE         JSON results (default bench-results/<label>.json)
  *   --method M          run phase only: `vertdup run --method M` (minhash, simhash384, …)
  *   --threshold, --beam, --shift-count, --iterations, --bits   passed to vertdup
+ *   --projection P[,Q]  prepare/run phases: --projection of each (int8, float32); with two,
+ *                       their runs alternate (P, Q, P, Q, …) in separate work directories and
+ *                       a last line gives the per-pair ratios Q/P of the sign pass and of the wall time
  *
  * Per phase it prints and saves: wall seconds (median and all runs), documents/s, tokens/s,
  * PLEB signature comparisons/s, peak RSS of the vertdup process, recall of planted pairs
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
       iterations: { type: "string" },
       bits: { type: "string" },
       method: { type: "string" },
+      projection: { type: "string" },
     },
   });
   const repeat = Number(values.repeat);
@@ -107,12 +111,44 @@ async function main(): Promise<void> {
   }
   const outdir = join(data, `out-${label}`);
 
+  // One (work directory, output directory, arguments) per --projection; runs alternate between them.
+  const variants = (values.projection?.split(",") ?? [undefined]).map((projection) => {
+    const suffix = projection === undefined || values.projection === projection ? "" : `-${projection}`;
+    return { projection, workdir: workdir + suffix, outdir: outdir + suffix, args: projection === undefined ? [] : ["--projection", projection] };
+  });
   const results: PhaseResult[] = [];
-  const prepared = () => JSON.parse(readFileSync(join(workdir, "prepare.json"), "utf8")) as { counts: { documents: number; tokens: number } };
+  const comparisons: object[] = [];
+  type Timed = { phases: Record<string, { seconds: number }> };
+  const prepared = (w: string) => JSON.parse(readFileSync(join(w, "prepare.json"), "utf8")) as Timed & { counts: { documents: number; tokens: number } };
+  /** Median seconds per phase over the runs' manifests. */
+  const phaseMedians = (manifests: Timed[]) =>
+    Object.fromEntries(Object.keys(manifests[0].phases).map((k) => [k, Number(median(manifests.map((m) => m.phases[k]?.seconds ?? Number.NaN)).toFixed(3))]));
+  /** Per repeat, run `args(variant)` for every variant in turn; `after` reads what the run left. */
+  async function alternate(args: (v: (typeof variants)[number]) => string[], after: (v: (typeof variants)[number]) => Timed): Promise<{ runs: Measured[]; manifests: Timed[] }[]> {
+    const out = variants.map(() => ({ runs: [] as Measured[], manifests: [] as Timed[] }));
+    for (let r = 0; r < repeat; r++) {
+      for (const [i, v] of variants.entries()) {
+        out[i].runs.push(await measureNode(args(v)));
+        out[i].manifests.push(after(v));
+      }
+    }
+    return out;
+  }
+  /** With two projections: the ratios second/first of the sign pass and of the wall time, run by run. */
+  function compare(phase: Phase, measured: { runs: Measured[]; manifests: Timed[] }[]): void {
+    if (variants.length !== 2) return;
+    const [a, b] = measured;
+    const ratios = (f: (m: { runs: Measured[]; manifests: Timed[] }, r: number) => number) => a.runs.map((_, r) => Number((f(a, r) / f(b, r)).toFixed(3)));
+    const sign = ratios((m, r) => m.manifests[r].phases.sign.seconds);
+    const wall = ratios((m, r) => m.runs[r].seconds);
+    const line = { phase, compare: `${variants[0].projection} / ${variants[1].projection}`, signRatios: sign, signRatioMedian: median(sign), wallRatios: wall, wallRatioMedian: median(wall) };
+    process.stdout.write(JSON.stringify(line) + "\n");
+    comparisons.push(line);
+  }
   let floorSeconds: number | undefined;
   // Planted-pair truth (`copy_id source_id edit_rate`); the web shape's truth is read by scripts/quality/clusters-check.ts.
   const plantedTruth = truth !== undefined && existsSync(truth) && readFileSync(truth, "utf8").slice(0, 8) === "copy_id\t";
-  const recallOf = async () => (plantedTruth ? plantedRecall(join(outdir, "clusters.tsv"), truth as string) : null);
+  const recallOf = async (dir: string) => (plantedTruth ? plantedRecall(join(dir, "clusters.tsv"), truth as string) : null);
   for (const phase of phases) {
     const runs: Measured[] = [];
     if (phase === "floor") {
@@ -124,39 +160,47 @@ async function main(): Promise<void> {
       const res = summarize(phase, runs, {});
       floorSeconds = res.seconds;
       results.push(res);
+      process.stdout.write(JSON.stringify({ ...res, runs: undefined }) + "\n");
     } else if (phase === "prepare") {
-      for (let r = 0; r < repeat; r++) runs.push(await measureNode([CLI, "prepare", input as string, "-w", workdir, ...prepArgs, ...exec]));
-      const { counts } = prepared();
-      const res = summarize(phase, runs, { documents: counts.documents, tokens: counts.tokens });
-      res.docsPerSecond = rate(counts.documents, res.seconds);
-      res.tokensPerSecond = rate(counts.tokens, res.seconds);
-      if (floorSeconds !== undefined) res.ratioToFloor = Number((res.seconds / floorSeconds).toFixed(2));
-      results.push(res);
-    } else {
-      const args = phase === "pleb" ? [CLI, "pleb", "-w", workdir, "-o", outdir] : [CLI, "run", input as string, "-w", workdir, "-o", outdir, ...method, ...prepArgs];
-      for (let r = 0; r < repeat; r++) runs.push(await measureNode([...args, ...plebArgs, ...exec]));
-      const manifest = JSON.parse(readFileSync(join(outdir, "manifest.json"), "utf8")) as {
-        counts: { documents: number; tokens: number; comparisons?: number; candidates?: number; pairs: number };
-        phases: Record<string, { seconds: number }>;
-      };
-      const { counts } = manifest;
-      const res = summarize(phase, runs, { documents: counts.documents, tokens: counts.tokens, pairs: counts.pairs });
-      res.docsPerSecond = rate(counts.documents, res.seconds);
-      if (counts.tokens > 0) res.tokensPerSecond = rate(counts.tokens, res.seconds);
-      if (counts.comparisons !== undefined) {
-        res.comparisons = counts.comparisons;
-        res.comparisonsPerSecond = rate(counts.comparisons, manifest.phases.pleb?.seconds ?? res.seconds);
+      const measured = await alternate((v) => [CLI, "prepare", input as string, "-w", v.workdir, ...prepArgs, ...v.args, ...exec], (v) => prepared(v.workdir));
+      for (const [i, v] of variants.entries()) {
+        const { counts } = prepared(v.workdir);
+        const res = summarize(phase, measured[i].runs, { projection: v.projection, documents: counts.documents, tokens: counts.tokens });
+        res.docsPerSecond = rate(counts.documents, res.seconds);
+        res.tokensPerSecond = rate(counts.tokens, res.seconds);
+        res.phaseSeconds = phaseMedians(measured[i].manifests);
+        if (floorSeconds !== undefined) res.ratioToFloor = Number((res.seconds / floorSeconds).toFixed(2));
+        results.push(res);
+        process.stdout.write(JSON.stringify({ ...res, runs: undefined }) + "\n");
       }
-      if (counts.candidates !== undefined) res.candidates = counts.candidates;
-      res.phaseSeconds = Object.fromEntries(Object.entries(manifest.phases).map(([k, v]) => [k, v.seconds]));
-      res.recall = await recallOf();
-      res.outputBytes = readdirSync(outdir).reduce((n, f) => n + statSync(join(outdir, f)).size, 0);
-      results.push(res);
+      compare(phase, measured);
+    } else {
+      const args = (v: (typeof variants)[number]) =>
+        phase === "pleb" ? [CLI, "pleb", "-w", v.workdir, "-o", v.outdir] : [CLI, "run", input as string, "-w", v.workdir, "-o", v.outdir, ...method, ...prepArgs, ...v.args];
+      type RunManifest = Timed & { counts: { documents: number; tokens: number; comparisons?: number; candidates?: number; pairs: number } };
+      const manifestOf = (v: (typeof variants)[number]) => JSON.parse(readFileSync(join(v.outdir, "manifest.json"), "utf8")) as RunManifest;
+      const measured = await alternate((v) => [...args(v), ...plebArgs, ...exec], manifestOf);
+      for (const [i, v] of variants.entries()) {
+        const manifest = manifestOf(v);
+        const { counts } = manifest;
+        const res = summarize(phase, measured[i].runs, { projection: v.projection, documents: counts.documents, tokens: counts.tokens, pairs: counts.pairs });
+        res.docsPerSecond = rate(counts.documents, res.seconds);
+        if (counts.tokens > 0) res.tokensPerSecond = rate(counts.tokens, res.seconds);
+        if (counts.comparisons !== undefined) {
+          res.comparisons = counts.comparisons;
+          res.comparisonsPerSecond = rate(counts.comparisons, manifest.phases.pleb?.seconds ?? res.seconds);
+        }
+        if (counts.candidates !== undefined) res.candidates = counts.candidates;
+        res.phaseSeconds = phaseMedians(measured[i].manifests);
+        res.recall = await recallOf(v.outdir);
+        res.outputBytes = readdirSync(v.outdir).reduce((n, f) => n + statSync(join(v.outdir, f)).size, 0);
+        results.push(res);
+        process.stdout.write(JSON.stringify({ ...res, runs: undefined }) + "\n");
+      }
+      if (phase === "run") compare(phase, measured);
     }
-    const last = results[results.length - 1];
-    process.stdout.write(JSON.stringify({ ...last, runs: undefined }) + "\n");
   }
-  const report = { label, input: input ?? null, workers: Number(workers), repeat, cpus: cpus().length, loadavg: loadavg(), date: new Date().toISOString(), node: process.version, results };
+  const report = { label, input: input ?? null, workers: Number(workers), repeat, cpus: cpus().length, loadavg: loadavg(), date: new Date().toISOString(), node: process.version, results, comparisons };
   const save = values.save ?? join("bench-results", `${label}-${values.phase}-w${workers}.json`);
   mkdirSync(dirname(save), { recursive: true });
   writeFileSync(save, JSON.stringify(report, null, 2) + "\n");

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Argv, InferredOptionType, Options } from "yargs";
-import { DEFAULT_CHUNK_BYTES, DEFAULT_COSINE_THRESHOLD, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
+import { DEFAULT_CHUNK_BYTES, DEFAULT_COSINE_THRESHOLD, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, PROJECTIONS, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
 import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
 import { METHOD_DEFAULTS, METHOD_NAMES, type KeepPolicy, type MethodName } from "./methods/method-options.js";
 import { SIMHASH_WORDS } from "./methods/simhash384.js";
@@ -105,6 +105,7 @@ export const OPTIONS = {
   // Signatures.
   bits: def({ type: "number", default: DEFAULT_PREPARE.bits, describe: `signature length in bits (multiple of 64, at most ${MAX_BITS})`, methods: LSH, check: bitsCheck }),
   weighting: def({ choices: ["tfidf", "tf"] as const, default: DEFAULT_PREPARE.weighting, describe: "term weights of the document vectors", methods: LSH }),
+  projection: def({ choices: PROJECTIONS, default: DEFAULT_PREPARE.projection, describe: "random-vector components: int8-quantized Gaussians, or float32 (the thesis's)", methods: LSH }),
   "min-df": def({ type: "number", default: DEFAULT_PREPARE.minDf, describe: "drop terms in fewer documents (count, or fraction when < 1)", check: dfLimit, methods: LSH }),
   "max-df": def({ type: "number", describe: "drop terms in more documents (count, or fraction when < 1) [no limit]", check: positiveDf, methods: LSH }),
   seed: def({ type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions", check: integer(0, Number.MAX_SAFE_INTEGER), methods: ["lsh-cosine", "minhash"] }),
@@ -290,6 +291,7 @@ interface ParsedPrepare {
   column: number;
   "id-attr": string;
   seed: number;
+  projection: PrepareOptions["projection"];
 }
 
 export function prepareOptionsFrom(a: ParsedPrepare): PrepareOptions {
@@ -304,6 +306,7 @@ export function prepareOptionsFrom(a: ParsedPrepare): PrepareOptions {
     column: a.column,
     idAttr: a["id-attr"],
     seed: a.seed,
+    projection: a.projection,
   };
 }
 

@@ -10,7 +10,12 @@ export interface PrepareOptions extends ReaderOptions, TermOptions {
   minDf: number;
   maxDf: number;
   seed: number;
+  /** Components of the random vectors: int8-quantized Gaussians, or float32 ones (the thesis's). */
+  projection: Projection;
 }
+
+export const PROJECTIONS = ["int8", "float32"] as const;
+export type Projection = (typeof PROJECTIONS)[number];
 
 /**
  * What pairs.tsv holds: `edges`, the pairs found between distinct groups (linear in the
@@ -68,6 +73,7 @@ export const DEFAULT_PREPARE: PrepareOptions = {
   minDf: 1,
   maxDf: Number.POSITIVE_INFINITY,
   seed: 1,
+  projection: "int8",
 };
 
 /** Large enough that task overhead is negligible, small enough to spread a small corpus. */

@@ -26,9 +26,17 @@ export interface Prepared {
   seconds: number;
 }
 
-export async function prepareCorpus(corpus: string, workdir: string, bits: number, workers: number, weighting: PrepareOptions["weighting"]): Promise<Prepared> {
+/** Prepares `corpus`, by default with the thesis's method: float32 Gaussian components (--projection float32), seed 1. */
+export async function prepareCorpus(
+  corpus: string,
+  workdir: string,
+  bits: number,
+  workers: number,
+  weighting: PrepareOptions["weighting"],
+  { projection = "float32", seed = DEFAULT_PREPARE.seed }: Partial<Pick<PrepareOptions, "projection" | "seed">> = {},
+): Promise<Prepared> {
   const t0 = performance.now();
-  const manifest = await prepare([corpus], workdir, { ...DEFAULT_PREPARE, bits, weighting }, { workers, quiet: true }, silentReporter);
+  const manifest = await prepare([corpus], workdir, { ...DEFAULT_PREPARE, bits, weighting, projection, seed }, { workers, quiet: true }, silentReporter);
   const seconds = (performance.now() - t0) / 1000;
   return { workdir, manifest, store: loadSignatureStore(workdir, bits), ids: loadDocIds(workdir, manifest.counts.shards), seconds };
 }

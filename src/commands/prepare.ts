@@ -7,7 +7,7 @@ import { stderrReporter } from "../coordinator/progress.js";
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["workdir", "resume", "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "workers", "chunk-size", "max-doc-bytes", "oversize", "quiet"],
+    ["workdir", "resume", "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection", "workers", "chunk-size", "max-doc-bytes", "oversize", "quiet"],
   );
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;

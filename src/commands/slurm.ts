@@ -17,7 +17,7 @@ const runBuilder = (y: Argv) =>
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" }),
     [
       "workdir", "outdir", "keep", "pairs", "pairs-limit",
-      "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed",
+      "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
       "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold",
       "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "chunk-size", "max-doc-bytes", "oversize", "dry-run",
     ],

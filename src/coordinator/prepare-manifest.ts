@@ -37,5 +37,8 @@ export async function readPrepareManifest(workdir: string): Promise<PrepareManif
   if (!existsSync(path)) {
     throw new VertdupError(`${workdir}: not a prepared work directory (no ${PREPARE_MANIFEST}; run vertdup prepare first)`);
   }
-  return JSON.parse(await readFile(path, "utf8")) as PrepareManifest;
+  const manifest = JSON.parse(await readFile(path, "utf8")) as PrepareManifest;
+  // Prepared before --projection existed: float32 vectors.
+  manifest.options.projection ??= "float32";
+  return manifest;
 }

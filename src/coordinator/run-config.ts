@@ -47,7 +47,10 @@ function serialize(config: RunConfig): string {
 }
 
 function deserialize(text: string): RunConfig {
-  return JSON.parse(text, (_, v) => (v === "Infinity" ? Number.POSITIVE_INFINITY : v)) as RunConfig;
+  const config = JSON.parse(text, (_, v) => (v === "Infinity" ? Number.POSITIVE_INFINITY : v)) as RunConfig;
+  // Work directories made before --projection existed were signed with float32 vectors.
+  config.prepare.projection ??= "float32";
+  return config;
 }
 
 export function fingerprint(config: RunConfig): string {

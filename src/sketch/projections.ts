@@ -1,23 +1,23 @@
-import { accumulateKernel, type AccumulateKernel } from "./accumulate-wasm.js";
-import type { Region, SignMemory } from "./sign-memory.js";
-import { accumulate } from "./signature.js";
+import { accumulateKernels, type AccumulateKernel, type AccumulateKernels } from "./accumulate-wasm.js";
+import type { Region, SignMemory, TermVector } from "./sign-memory.js";
+import { accumulate, accumulateInt32, signBits } from "./signature.js";
 
 /**
  * The projections v·RND_j of one document, summed term by term in a leased scratch region of
- * the sign memory: by the WebAssembly kernel, reading cached vectors in place, where the
- * runtime has it, else by signature.ts `accumulate`. Both give the same bits.
+ * the sign memory: by the WebAssembly kernels, reading cached vectors in place, where the
+ * runtime has them, else by signature.ts `accumulate` / `accumulateInt32`. Both give the same
+ * bits. Sums are float64, or int32 for int8 vectors and integer weights (`reset(true)`).
  */
 export class Projections {
-  readonly acc: Float64Array;
   /** termVector writes an uncached term's vector here; then call addStaged. */
-  readonly staging: Float32Array;
+  readonly staging: TermVector;
+  private int32 = false;
 
   private constructor(
     private readonly memory: SignMemory,
     private readonly region: Region,
-    private readonly kernel: AccumulateKernel | null,
+    private readonly kernels: AccumulateKernels | null,
   ) {
-    this.acc = region.acc;
     this.staging = region.staging;
   }
 
@@ -25,24 +25,49 @@ export class Projections {
   static lease(memory: SignMemory): Projections {
     const region = memory.lease();
     if (region === null) throw new Error(`all ${memory.regions} scratch regions of the sign memory are in use`);
-    return new Projections(memory, region, accumulateKernel(memory));
+    return new Projections(memory, region, accumulateKernels(memory));
   }
 
-  reset(): void {
-    this.acc.fill(0);
+  /**
+   * Zero sums for the next document; `integerWeights` when its weights are integers whose sum
+   * is at most INT32_WEIGHT_LIMIT: int8 projections are then summed exactly in int32.
+   */
+  reset(integerWeights: boolean): void {
+    this.int32 = integerWeights && this.memory.projection === "int8";
+    this.region.acc.fill(0);
   }
 
   /** acc[j] += weight · (the cached vector of `slot`)[j]. */
   addSlot(slot: number, weight: number): void {
     const bits = this.memory.bits;
-    if (this.kernel !== null) this.kernel(this.region.accOffset, this.memory.vectorOffset(slot), bits, weight);
-    else accumulate(this.acc, this.memory.vectors.subarray(slot * bits, (slot + 1) * bits), weight);
+    if (this.kernels === null) this.accumulate(this.memory.vectors.subarray(slot * bits, (slot + 1) * bits), weight);
+    else this.kernel()(this.region.accOffset, this.memory.vectorOffset(slot), bits, weight);
   }
 
   /** acc[j] += weight · staging[j]. */
   addStaged(weight: number): void {
-    if (this.kernel !== null) this.kernel(this.region.accOffset, this.region.stagingOffset, this.memory.bits, weight);
-    else accumulate(this.acc, this.staging, weight);
+    if (this.kernels === null) this.accumulate(this.staging, weight);
+    else this.kernel()(this.region.accOffset, this.region.stagingOffset, this.memory.bits, weight);
+  }
+
+  private kernel(): AccumulateKernel {
+    const kernels = this.kernels as AccumulateKernels;
+    return this.int32 ? kernels.acc8i : this.memory.projection === "int8" ? kernels.acc8 : kernels.acc;
+  }
+
+  private accumulate(vector: TermVector, weight: number): void {
+    if (this.int32) accumulateInt32(this.region.acc32, vector as Int8Array, weight);
+    else accumulate(this.region.acc, vector, weight);
+  }
+
+  /** The sums of the current document: int32 after reset(true) with int8 vectors, else float64. */
+  sums(): Float64Array | Int32Array {
+    return this.int32 ? this.region.acc32 : this.region.acc;
+  }
+
+  /** The signature of the sums: bits/32 words at out[offset …] (signature.ts signBits). */
+  signBits(out: Uint32Array, offset: number): void {
+    signBits(this.sums(), out, offset);
   }
 
   release(): void {

@@ -18,11 +18,17 @@
  * Determinism: integer steps are exact; Math.sqrt is correctly rounded by IEEE 754 and V8's
  * Math.log is a fixed software port of fdlibm, so results agree across V8 builds and
  * platforms. Components are stored as float32, so a cached copy equals a fresh one.
+ *
+ * Projections (--projection): `float32` stores each N(0,1) value rounded to float32 (the
+ * thesis's method); `int8` (the default) stores round(127·z/4) clipped to [−127, 127] from the
+ * same stream — a quarter of the memory and memory traffic, measured indistinguishable from
+ * float32 on real corpora (issue 14); ±1 components would be measurably worse.
  */
 
 import { mix53to32 } from "../features/hash.js";
+import type { Projection } from "../options.js";
 import { NumberMap } from "../util/number-map.js";
-import { SignMemory, type SignMemoryParts } from "./sign-memory.js";
+import { SignMemory, type SignMemoryParts, type TermVector } from "./sign-memory.js";
 
 /** 2^-31: maps a signed 32-bit integer to a uniform in [−1, 1). */
 const INV_2_31 = 1 / 0x8000_0000;
@@ -71,9 +77,23 @@ export class Sfc32 {
   }
 }
 
+/** 127/4: an int8 component is round(z·127/4), so ±4 standard deviations span [−127, 127]. */
+const INT8_SCALE = 31.75;
+
+/**
+ * The int8 component of a N(0,1) value z: round(127·z/4), halves up, clipped to [−127, 127],
+ * computed as trunc(clip(127·z/4 + 128.5, 1, 255)) − 128 (one float64 rounding in the sum;
+ * Math.round was 2× slower).
+ */
+export function quantize(z: number): number {
+  const y = z * INT8_SCALE + 128.5;
+  return ((y < 1 ? 1 : y > 255 ? 255 : y) | 0) - 128;
+}
+
 /**
  * Fills `out` with the components j = 0 … out.length−1 of the random hyperplane normals for
- * `term`: independent N(0,1) values, rounded to float32, a pure function of (seed, term, j).
+ * `term`: independent N(0,1) values, rounded to float32 (a Float32Array) or quantized to int8
+ * (an Int8Array, `quantize`), a pure function of (seed, term, j).
  *
  * Polar method: draw (u, v) uniform in [−1,1)², reject unless 0 < s = u²+v² < 1; then
  * u·√(−2 ln s / s) and v·√(−2 ln s / s) are two independent standard normals. Acceptance is
@@ -84,7 +104,25 @@ export class Sfc32 {
  * @param term  a term hash, an integer in [0, 2^53)
  * @param out   receives out.length components (the signature length in bits)
  */
-export function termVector(seed: number, term: number, out: Float32Array): void {
+export function termVector(seed: number, term: number, out: TermVector): void {
+  const z = gaussians(seed, term, out.length);
+  // Separate loops keep each store monomorphic (one mixed loop made int8 vectors 1.7× slower).
+  if (out instanceof Int8Array) quantizeInto(z, out);
+  else out.set(z.subarray(0, out.length));
+}
+
+/** out[j] = quantize(z[j]) for j < out.length. */
+function quantizeInto(z: Float64Array, out: Int8Array): void {
+  for (let j = 0; j < out.length; j++) out[j] = quantize(z[j]);
+}
+
+/** Scratch of the float64 values of termVector, grown as needed. */
+let scratch = new Float64Array(1024);
+
+/** The first n N(0,1) values of the stream of (seed, term), in float64, in a reused scratch array. */
+function gaussians(seed: number, term: number, n: number): Float64Array {
+  if (scratch.length < n) scratch = new Float64Array(n);
+  const out = scratch;
   const salt = mix53to32(seed, SEED_SALT);
   // sfc32 state inlined in locals: the hot loop then runs without property loads/stores.
   let a = mix53to32(term, salt ^ LANE_SALTS[0]) | 0;
@@ -99,7 +137,6 @@ export function termVector(seed: number, term: number, out: Float32Array): void 
     b = (c + (c << 3)) | 0;
     c = (((c << 21) | (c >>> 11)) + t) | 0;
   }
-  const n = out.length;
   let j = 0;
   while (j < n) {
     let u: number;
@@ -125,6 +162,7 @@ export function termVector(seed: number, term: number, out: Float32Array): void 
     // An odd length drops the pair's second value; signatures (multiples of 64) never do.
     if (j < n) out[j++] = v * f;
   }
+  return out;
 }
 
 /** The shared buffers of a VectorCache: post them to a worker and call VectorCache.fromShared. */
@@ -135,7 +173,7 @@ export interface VectorCacheParts {
   count: number;
   /** Float64[count]: the term of each slot. */
   terms: SharedArrayBuffer;
-  /** The vectors (slot s at SignMemory.vectorOffset(s)) and the sign pass's scratch regions. */
+  /** The vectors (slot s at SignMemory.vectorOffset(s), of its projection) and the sign pass's scratch regions. */
   memory: SignMemoryParts;
   /** Uint8[count]: 1 once slot s has been filled (written with Atomics after the vector). */
   filled: SharedArrayBuffer;
@@ -146,8 +184,9 @@ export interface VectorCacheParts {
 
 /**
  * Precomputed term vectors of up to K chosen terms (typically the most frequent), in shared
- * memory so that all workers of a pool read one copy (K·bits·4 bytes: 100,000 terms at 1024
- * bits = 410 MB), and the accumulation kernel reads them in place (sign-memory.ts).
+ * memory so that all workers of a pool read one copy (K·bits bytes for int8, K·bits·4 for
+ * float32: 100,000 terms at 1024 bits = 102 MB or 410 MB), and the accumulation kernel reads
+ * them in place (sign-memory.ts).
  *
  * Workers may fill disjoint slot ranges in parallel (`fill`); `slotOf` returns −1 for a slot
  * not filled yet, so a caller falls back to termVector and gets the same values either way.
@@ -181,11 +220,11 @@ export class VectorCache {
   }
 
   /**
-   * A cache for the distinct values of `terms` (duplicates get one slot, in first-occurrence
-   * order), with `regions` scratch regions for concurrent sign tasks. Vectors are not
-   * computed yet: call `fill` (here or in workers).
+   * A cache of `projection` vectors for the distinct values of `terms` (duplicates get one
+   * slot, in first-occurrence order), with `regions` scratch regions for concurrent sign
+   * tasks. Vectors are not computed yet: call `fill` (here or in workers).
    */
-  static build(seed: number, bits: number, terms: ArrayLike<number>, regions = 1): VectorCache {
+  static build(projection: Projection, seed: number, bits: number, terms: ArrayLike<number>, regions = 1): VectorCache {
     if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`invalid seed ${seed}`);
     if (!Number.isInteger(bits) || bits <= 0) throw new RangeError(`invalid bits ${bits}`);
     const slots = new NumberMap(terms.length, true);
@@ -207,7 +246,7 @@ export class VectorCache {
       bits,
       count,
       terms: termBuf,
-      memory: SignMemory.create(bits, count, regions).toShared(),
+      memory: SignMemory.create(projection, bits, count, regions).toShared(),
       filled: new SharedArrayBuffer(count),
       keys: table.keys.buffer as SharedArrayBuffer,
       slots: table.values.buffer as SharedArrayBuffer,
@@ -251,7 +290,7 @@ export class VectorCache {
   }
 
   /** A view of the vector of `term`, or null if the term is not cached or not filled yet. */
-  get(term: number): Float32Array | null {
+  get(term: number): TermVector | null {
     const s = this.slotOf(term);
     return s < 0 ? null : this.memory.vectors.subarray(s * this.bits, (s + 1) * this.bits);
   }

@@ -4,7 +4,7 @@ import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
 import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
 import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
 import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
-import { signBits, wordsPerSignature } from "./signature.js";
+import { INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";
 import { Projections } from "./projections.js";
 
 export interface SignTask {
@@ -16,6 +16,8 @@ export interface SignTask {
   ranks: SharedNumberMap;
   /** Weight factor (idf or 1) by rank, over a SharedArrayBuffer. */
   factors: Float64Array;
+  /** Every factor is 1 (tf): weights are the term counts. */
+  integerWeights: boolean;
   /** Vectors of the leading terms of the vocabulary: a term's slot is its rank. */
   cache: VectorCacheParts;
 }
@@ -59,7 +61,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   try {
     for (let d = 0; d < counts.ordinals.length; d++) {
       const end = at + counts.lengths[d];
-      sum.reset();
+      sum.reset(task.integerWeights && weightSum(counts.counts, at, end) <= INT32_WEIGHT_LIMIT);
       let used = 0;
       for (; at < end; at++) {
         const term = counts.terms[at];
@@ -78,7 +80,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
         continue;
       }
       const s = new Uint32Array(words);
-      signBits(sum.acc, s, 0);
+      sum.signBits(s, 0);
       records.push({ d: counts.ordinals[d], s });
     }
   } finally {
@@ -89,6 +91,13 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   const stats: SignStats = { signed: records.length, empty };
   await writeMarker(task.workdir, `sign-${shardName(task.index)}`, stats);
   return stats;
+}
+
+/** Σ counts[from … to): a bound of a document's integer weights. */
+function weightSum(counts: ArrayLike<number>, from: number, to: number): number {
+  let total = 0;
+  for (let i = from; i < to; i++) total += counts[i];
+  return total;
 }
 
 export interface FillTask {

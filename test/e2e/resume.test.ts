@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
@@ -150,6 +150,23 @@ describe("runs killed with SIGKILL resume to the same outputs", () => {
     const input = vertdup(["prepare", "data-samples/sample.vert.gz", "-w", work, "--quiet", "--resume"]);
     expect(input.status).toBe(1);
     expect(input.stderr).toMatch(/refusing to resume: .*inputs/);
+  });
+
+  it("records the projection and refuses to resume with the other one; older work directories are float32", () => {
+    const work = join(tempDir(), "w");
+    const small = "data-samples/sample.vert.gz";
+    expect(vertdup(["prepare", small, "-w", work, "--quiet"]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(work, "prepare.json"), "utf8")).options.projection).toBe("int8");
+    const other = vertdup(["prepare", small, "-w", work, "--quiet", "--resume", "--projection", "float32"]);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toMatch(/vertdup: error: .*refusing to resume: the work directory was made with other --projection \(int8 there, float32 now\)/);
+    // A work directory from before --projection: float32 signatures, no projection in config.json.
+    expect(vertdup(["prepare", small, "-w", work, "--quiet", "--projection", "float32"]).status).toBe(0);
+    const config = JSON.parse(readFileSync(join(work, "config.json"), "utf8"));
+    delete config.prepare.projection;
+    writeFileSync(join(work, "config.json"), JSON.stringify(config));
+    expect(vertdup(["prepare", small, "-w", work, "--quiet", "--resume"]).stderr).toMatch(/--projection \(float32 there, int8 now\)/);
+    expect(vertdup(["prepare", small, "-w", work, "--quiet", "--resume", "--projection", "float32"]).status).toBe(0);
   });
 });
 

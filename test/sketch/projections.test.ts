@@ -1,98 +1,173 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { accumulateKernel } from "../../src/sketch/accumulate-wasm.js";
+import { accumulateKernels } from "../../src/sketch/accumulate-wasm.js";
 import { Projections } from "../../src/sketch/projections.js";
-import { accumulate } from "../../src/sketch/signature.js";
+import { accumulate, accumulateInt32, INT32_WEIGHT_LIMIT, signBits } from "../../src/sketch/signature.js";
 import { SignMemory } from "../../src/sketch/sign-memory.js";
 import { termVector } from "../../src/sketch/random-vectors.js";
+import type { Projection } from "../../src/options.js";
 
 /** A sign memory of `count` vectors filled with termVector(7, term(s), …). */
-function filledMemory(bits: number, count: number, regions = 2): SignMemory {
-  const memory = SignMemory.create(bits, count, regions);
+function filledMemory(projection: Projection, bits: number, count: number, regions = 2): SignMemory {
+  const memory = SignMemory.create(projection, bits, count, regions);
   for (let s = 0; s < count; s++) termVector(7, 1000 + s * 7919, memory.vectors.subarray(s * bits, (s + 1) * bits));
   return memory;
 }
 
-/** Sums 300 weighted terms, alternating cached slots and staged vectors; returns the accumulators. */
-function sumTerms(memory: SignMemory, count: number): Float64Array {
+/** One term of a document: a cache slot (or, staged, that slot's term computed afresh) and its weight. */
+interface Term {
+  slot: number;
+  staged: boolean;
+  weight: number;
+}
+
+/** The sums and signature of `terms` through Projections on `memory`. */
+function project(memory: SignMemory, terms: readonly Term[], integerWeights: boolean): { sums: Float64Array | Int32Array; sig: Uint32Array } {
   const sum = Projections.lease(memory);
   try {
-    sum.reset();
-    for (let t = 0; t < 300; t++) {
-      // Weights like tf · idf: odd magnitudes that make rounding visible.
-      const weight = ((t % 5) + 1) * Math.log(1e6 / (t + 3));
-      if (t % 2 === 0) sum.addSlot(t % count, weight);
-      else {
-        termVector(7, 1000 + (t % count) * 7919, sum.staging);
+    sum.reset(integerWeights);
+    for (const { slot, staged, weight } of terms) {
+      if (staged) {
+        termVector(7, 1000 + slot * 7919, sum.staging);
         sum.addStaged(weight);
-      }
+      } else sum.addSlot(slot, weight);
     }
-    return Float64Array.from(sum.acc);
+    const sig = new Uint32Array(memory.bits / 32);
+    sum.signBits(sig, 0);
+    return { sums: sum.sums().slice(), sig };
   } finally {
     sum.release();
   }
 }
 
+/** The TypeScript reference: accumulate / accumulateInt32 over fresh term vectors. */
+function reference(projection: Projection, bits: number, terms: readonly Term[], int32: boolean): { sums: Float64Array | Int32Array; sig: Uint32Array } {
+  const v = projection === "int8" ? new Int8Array(bits) : new Float32Array(bits);
+  const sums = int32 ? new Int32Array(bits) : new Float64Array(bits);
+  for (const { slot, weight } of terms) {
+    termVector(7, 1000 + slot * 7919, v);
+    if (sums instanceof Int32Array) accumulateInt32(sums, v as Int8Array, weight);
+    else accumulate(sums, v, weight);
+  }
+  const sig = new Uint32Array(bits / 32);
+  signBits(sums, sig, 0);
+  return { sums, sig };
+}
+
+/** The same memory without its WebAssembly object: the TypeScript path. */
+const plainOf = (memory: SignMemory) => SignMemory.fromShared({ ...memory.toShared(), memory: null });
+
+const bytes = (a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+const COUNT = 37;
+
+/** Terms with weights like tf·idf (odd magnitudes that make rounding visible), or counts; some cancel to near 0. */
+const termsArb = (integer: boolean) =>
+  fc.array(
+    fc.record({
+      slot: fc.nat(COUNT - 1),
+      staged: fc.boolean(),
+      weight: integer ? fc.integer({ min: 1, max: 1000 }) : fc.double({ min: -50, max: 50, noNaN: true }),
+    }),
+    { minLength: 1, maxLength: 60 },
+  );
+
 describe("Projections", () => {
-  it("gives bit-identical float64 accumulators in WebAssembly and in TypeScript", () => {
+  it("gives bit-identical float64 sums for float32 vectors in WebAssembly and in TypeScript", () => {
     for (const bits of [64, 1024]) {
-      const count = 37;
-      const memory = filledMemory(bits, count);
+      const memory = filledMemory("float32", bits, COUNT);
       expect(memory.memory).not.toBeNull();
-      expect(accumulateKernel(memory)).not.toBeNull();
-      const reference = new Float64Array(bits);
-      const v = new Float32Array(bits);
-      for (let t = 0; t < 300; t++) {
-        termVector(7, 1000 + (t % count) * 7919, v);
-        accumulate(reference, v, ((t % 5) + 1) * Math.log(1e6 / (t + 3)));
-      }
-      const wasm = sumTerms(memory, count);
-      // The same memory without its WebAssembly object takes the TypeScript path.
-      const plain = SignMemory.fromShared({ ...memory.toShared(), memory: null });
-      expect(accumulateKernel(plain)).toBeNull();
-      const ts = sumTerms(plain, count);
-      expect(Buffer.from(wasm.buffer).equals(Buffer.from(reference.buffer))).toBe(true);
-      expect(Buffer.from(ts.buffer).equals(Buffer.from(reference.buffer))).toBe(true);
+      expect(accumulateKernels(memory)).not.toBeNull();
+      const terms = Array.from({ length: 300 }, (_, t) => ({ slot: t % COUNT, staged: t % 2 === 1, weight: ((t % 5) + 1) * Math.log(1e6 / (t + 3)) }));
+      const ref = reference("float32", bits, terms, false);
+      const plain = plainOf(memory);
+      expect(accumulateKernels(plain)).toBeNull();
+      expect(bytes(project(memory, terms, false).sums).equals(bytes(ref.sums))).toBe(true);
+      expect(bytes(project(plain, terms, false).sums).equals(bytes(ref.sums))).toBe(true);
+      // Integer weights change nothing for float32 vectors: still float64 sums.
+      expect(project(memory, terms, true).sums).toBeInstanceOf(Float64Array);
     }
   });
 
+  for (const integer of [false, true]) {
+    it(`gives identical int8 ${integer ? "int32" : "float64"} sums and signature bits in WebAssembly and in TypeScript (random documents)`, () => {
+      const memories = [64, 1024].map((bits) => filledMemory("int8", bits, COUNT));
+      fc.assert(
+        fc.property(termsArb(integer), fc.boolean(), (terms, big) => {
+          const memory = memories[big ? 1 : 0];
+          const ref = reference("int8", memory.bits, terms, integer);
+          const wasm = project(memory, terms, integer);
+          const ts = project(plainOf(memory), terms, integer);
+          expect(wasm.sums).toBeInstanceOf(integer ? Int32Array : Float64Array);
+          expect(bytes(wasm.sums).equals(bytes(ref.sums))).toBe(true);
+          expect(bytes(ts.sums).equals(bytes(ref.sums))).toBe(true);
+          expect(wasm.sig).toEqual(ref.sig);
+          expect(ts.sig).toEqual(ref.sig);
+        }),
+        { numRuns: 200 },
+      );
+    });
+  }
+
+  it("int8 with integer weights: int32 sums equal the float64 ones, so both give the same bits", () => {
+    const memory = filledMemory("int8", 1024, COUNT);
+    fc.assert(
+      fc.property(termsArb(true), (terms) => {
+        const a = project(memory, terms, true);
+        const b = project(memory, terms, false);
+        expect(Array.from(a.sums)).toEqual(Array.from(b.sums));
+        expect(a.sig).toEqual(b.sig);
+      }),
+      { numRuns: 50 },
+    );
+    // The limit keeps every int32 sum in range: |Σ w·q| ≤ 127·Σ w < 2^31.
+    expect(127 * INT32_WEIGHT_LIMIT).toBeLessThan(2 ** 31);
+  });
+
   it("starts again from zero after reset, and leaves the vectors alone", () => {
-    const memory = filledMemory(64, 3);
-    const before = Float32Array.from(memory.vectors);
-    const sum = Projections.lease(memory);
-    sum.addSlot(1, 2);
-    expect(sum.acc.some((x) => x !== 0)).toBe(true);
-    sum.reset();
-    expect([...sum.acc].every((x) => x === 0)).toBe(true);
-    sum.release();
-    expect(memory.vectors).toEqual(before);
+    for (const projection of ["float32", "int8"] as const) {
+      const memory = filledMemory(projection, 64, 3);
+      const before = memory.vectors.slice();
+      const sum = Projections.lease(memory);
+      sum.reset(true);
+      sum.addSlot(1, 2);
+      expect(sum.sums().some((x) => x !== 0)).toBe(true);
+      sum.reset(false);
+      expect([...sum.sums()].every((x) => x === 0)).toBe(true);
+      sum.release();
+      expect(memory.vectors).toEqual(before);
+    }
   });
 });
 
 describe("SignMemory", () => {
   it("leases each scratch region to one holder at a time, across attachments", () => {
-    const memory = SignMemory.create(128, 4, 2);
-    const other = SignMemory.fromShared(structuredClone(memory.toShared()));
-    const a = memory.lease();
-    const b = other.lease();
-    expect(a).not.toBeNull();
-    expect(b).not.toBeNull();
-    expect(a!.accOffset).not.toBe(b!.accOffset);
-    expect(memory.lease()).toBeNull();
-    expect(() => Projections.lease(other)).toThrow(/all 2 scratch regions/);
-    a!.release();
-    const c = other.lease();
-    expect(c!.accOffset).toBe(a!.accOffset);
-    // Regions and vectors do not overlap: writing every accumulator leaves the vectors zero.
-    b!.acc.fill(1);
-    c!.acc.fill(1);
-    b!.staging.fill(1);
-    c!.staging.fill(1);
-    expect(memory.vectors.every((x) => x === 0)).toBe(true);
-    expect(memory.vectors.length).toBe(4 * 128);
+    for (const projection of ["float32", "int8"] as const) {
+      const memory = SignMemory.create(projection, 128, 4, 2);
+      const other = SignMemory.fromShared(structuredClone(memory.toShared()));
+      const a = memory.lease();
+      const b = other.lease();
+      expect(a).not.toBeNull();
+      expect(b).not.toBeNull();
+      expect(a!.accOffset).not.toBe(b!.accOffset);
+      expect(memory.lease()).toBeNull();
+      expect(() => Projections.lease(other)).toThrow(/all 2 scratch regions/);
+      a!.release();
+      const c = other.lease();
+      expect(c!.accOffset).toBe(a!.accOffset);
+      // Regions and vectors do not overlap: writing every accumulator leaves the vectors zero.
+      b!.acc.fill(1);
+      c!.acc.fill(1);
+      b!.staging.fill(1);
+      c!.staging.fill(1);
+      expect(memory.vectors.every((x) => x === 0)).toBe(true);
+      expect(memory.vectors.length).toBe(4 * 128);
+      expect(memory.vectors.byteLength).toBe(projection === "int8" ? 4 * 128 : 4 * 4 * 128);
+    }
   });
 
   it("rejects bad sizes", () => {
-    expect(() => SignMemory.create(0, 1, 1)).toThrow(RangeError);
-    expect(() => SignMemory.create(64, 1, 0)).toThrow(RangeError);
+    expect(() => SignMemory.create("int8", 0, 1, 1)).toThrow(RangeError);
+    expect(() => SignMemory.create("int8", 64, 1, 0)).toThrow(RangeError);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Sfc32, termVector, VectorCache } from "../../src/sketch/random-vectors.js";
+import { quantize, Sfc32, termVector, VectorCache } from "../../src/sketch/random-vectors.js";
 
 const BITS = 1024;
 
@@ -113,11 +113,45 @@ describe("Sfc32.nextBelow", () => {
   });
 });
 
+function vec8(seed: number, term: number, bits = BITS): Int8Array {
+  const out = new Int8Array(bits);
+  termVector(seed, term, out);
+  return out;
+}
+
+describe("termVector, int8", () => {
+  it("quantizes the float32 stream's values: round(127·z/4) clipped to ±127", () => {
+    let clipped = 0;
+    for (let term = 0; term < 200; term++) {
+      const z = vec(5, term * 104729 + 1);
+      const q = vec8(5, term * 104729 + 1);
+      for (let j = 0; j < BITS; j++) {
+        const scaled = 31.75 * z[j];
+        // The int8 value rounds z before float32 rounding: only a value within float32's
+        // rounding of a half-integer may round the other way.
+        if (Math.abs(scaled - Math.round(scaled) + 0.5) > 1e-5 && Math.abs(scaled - Math.round(scaled) - 0.5) > 1e-5) {
+          expect(q[j]).toBe(Math.max(-127, Math.min(127, Math.round(scaled))) + 0); // + 0: an Int8Array has no −0
+        }
+        if (Math.abs(q[j]) === 127) clipped++;
+      }
+    }
+    // P(|z| ≥ 4.0) ≈ 6.3e-5: about 13 of 204,800 components.
+    expect(clipped).toBeGreaterThan(0);
+    expect(clipped).toBeLessThan(60);
+  });
+
+  it("is deterministic, prefix-stable, and quantize clips and rounds", () => {
+    expect(vec8(42, 99)).toEqual(vec8(42, 99));
+    expect(vec8(42, 99, 64)).toEqual(vec8(42, 99).subarray(0, 64));
+    expect([quantize(0), quantize(1), quantize(-1), quantize(4.1), quantize(-9), quantize(2 / 31.75)]).toEqual([0, 32, -32, 127, -127, 2]);
+  });
+});
+
 describe("VectorCache", () => {
   const terms = [5, 2 ** 52 + 17, 0, 123456789, 5, 2 ** 53 - 1, 77];
 
   it("holds exactly the vectors termVector computes, after fill", () => {
-    const cache = VectorCache.build(11, 256, terms);
+    const cache = VectorCache.build("float32", 11, 256, terms);
     expect(cache.size).toBe(6); // duplicate 5 collapsed
     expect(cache.get(5)).toBeNull(); // not filled yet
     cache.fill(0, 3);
@@ -130,7 +164,7 @@ describe("VectorCache", () => {
   });
 
   it("reattaches from its shared parts without copying", () => {
-    const cache = VectorCache.build(11, 128, terms);
+    const cache = VectorCache.build("float32", 11, 128, terms);
     const parts = cache.toShared();
     for (const k of ["terms", "filled", "keys", "slots"] as const) {
       expect(parts[k]).toBeInstanceOf(SharedArrayBuffer);
@@ -145,14 +179,22 @@ describe("VectorCache", () => {
     expect(w1.slotOf(77)).toBe(cache.slotOf(77));
   });
 
+  it("holds int8 vectors, a quarter of the float32 cache's bytes", () => {
+    const cache = VectorCache.build("int8", 11, 256, terms);
+    cache.fill();
+    for (const t of terms) expect(cache.get(t)).toEqual(vec8(11, t, 256));
+    expect(cache.memory.vectors).toBeInstanceOf(Int8Array);
+    expect(cache.memory.vectors.byteLength).toBe(cache.size * 256);
+  });
+
   it("handles many sequential ids and rejects bad input", () => {
     const ids = Array.from({ length: 5000 }, (_, i) => i);
-    const cache = VectorCache.build(1, 64, ids);
+    const cache = VectorCache.build("float32", 1, 64, ids);
     cache.fill();
     for (let i = 0; i < 5000; i += 397) expect(cache.get(i)).toEqual(vec(1, i, 64));
-    expect(() => VectorCache.build(1, 64, [-1])).toThrow(RangeError);
-    expect(() => VectorCache.build(1, 64, [1.5])).toThrow(RangeError);
+    expect(() => VectorCache.build("float32", 1, 64, [-1])).toThrow(RangeError);
+    expect(() => VectorCache.build("float32", 1, 64, [1.5])).toThrow(RangeError);
     expect(() => cache.fill(0, 5001)).toThrow(RangeError);
-    expect(VectorCache.build(1, 64, []).size).toBe(0);
+    expect(VectorCache.build("float32", 1, 64, []).size).toBe(0);
   });
 });

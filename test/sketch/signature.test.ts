@@ -99,11 +99,11 @@ describe("signature", () => {
     });
     for (let j = 0; j < 128; j++) expect((sig[j >>> 5] >>> (j & 31)) & 1).toBe(acc[j] > 0 ? 1 : 0);
 
-    const cache = VectorCache.build(3, 128, [12, 9]);
+    const cache = VectorCache.build("float32", 3, 128, [12, 9]);
     cache.fill();
     expect(signature(3, terms, weights, 128, cache)).toEqual(sig);
     // A partly filled cache (some terms fall back to termVector) gives the same bits.
-    const partial = VectorCache.build(3, 128, [12, 9]);
+    const partial = VectorCache.build("float32", 3, 128, [12, 9]);
     partial.fill(0, 1);
     expect(signature(3, terms, weights, 128, partial)).toEqual(sig);
     expect(() => signature(4, terms, weights, 128, cache)).toThrow(RangeError);

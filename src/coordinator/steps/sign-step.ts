@@ -11,14 +11,14 @@ import { readChunkCounts, requireMarker } from "./require.js";
 import type { VocabularyStats } from "./vocabulary-step.js";
 
 /**
- * Memory for precomputed vectors of the most frequent terms, shared by all workers: 1.5 GiB
- * holds 393,216 vectors of 1024 bits, every repeated term of a vocabulary of that size. An
+ * Precomputed vectors of the most frequent terms, shared by all workers: 393,216 vectors of
+ * 1024 bits (1.5 GiB float32, 384 MiB int8), every repeated term of a vocabulary of that size. An
  * uncached term costs a fresh termVector (≈ 1300 generator steps and 512 logarithms,
  * 10–20 µs) per document it occurs in, against one accumulate (< 1 µs) when cached; with a
  * 1 GiB cache the 38,000 uncached repeated terms of a 300,000-term vocabulary still took a
  * tenth of the sign pass.
  */
-const VECTOR_CACHE_BYTES = 1.5 * 2 ** 30;
+const VECTOR_CACHE_COMPONENTS = 393_216 * 1024;
 
 /** Number of leading terms with df ≥ 2 in a list ordered by decreasing df. */
 function repeatedTerms(dfs: Uint32Array): number {
@@ -40,12 +40,12 @@ export async function signStep(workdir: string, config: RunConfig, slice: Slice,
     if (inSlice(i, slice) && !existsSync(markerFile(workdir, `sign-${shardName(i)}`))) todo.push(i);
   }
   if (todo.length === 0) return;
-  const { bits, seed, weighting } = config.prepare;
+  const { bits, seed, weighting, projection } = config.prepare;
   const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
   const terms = vocabularyIndex(kept, vocabulary.documents, weighting);
   // Terms with df 1 are not cached: their one vector costs the same computed in the sign pass.
-  const cacheSize = Math.min(repeatedTerms(kept.dfs), Math.floor(VECTOR_CACHE_BYTES / (bits * 4)));
-  const cache = VectorCache.build(seed, bits, kept.terms.subarray(0, cacheSize), pool.threads);
+  const cacheSize = Math.min(repeatedTerms(kept.dfs), Math.floor(VECTOR_CACHE_COMPONENTS / bits));
+  const cache = VectorCache.build(projection, seed, bits, kept.terms.subarray(0, cacheSize), pool.threads);
   const step = Math.ceil(cacheSize / pool.threads);
   await Promise.all(
     Array.from({ length: pool.threads }, (_, w) =>
@@ -56,7 +56,7 @@ export async function signStep(workdir: string, config: RunConfig, slice: Slice,
   const pending: Promise<SignStats>[] = [];
   let signed = 0;
   for (const index of todo) {
-    const task = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, cache: cache.toShared() };
+    const task = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, integerWeights: weighting === "tf", cache: cache.toShared() };
     const { result } = await pool.submit<SignStats>("sign", task);
     pending.push(result.then((s) => (progress.update(++signed), s)));
   }
