@@ -19,11 +19,13 @@ function* watFiles(dir) {
 
 export async function compileKernels() {
   const wabt = await wabtInit();
+  // The features the kernels use: SIMD, and shared memories (threads) for accumulate.wat.
+  const features = { simd: true, threads: true };
   for (const path of watFiles(join(root, "src"))) {
-    const module = wabt.parseWat(relative(root, path), readFileSync(path, "utf8"), { simd: true, threads: true });
+    const module = wabt.parseWat(relative(root, path), readFileSync(path, "utf8"), features);
     let bytes;
     try {
-      module.validate();
+      module.validate(features);
       bytes = module.toBinary({}).buffer;
     } finally {
       module.destroy();

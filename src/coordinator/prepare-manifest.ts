@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { PrepareOptions } from "../options.js";
 import type { RunWarnings } from "../output/run-warnings.js";
 import { VertdupError } from "../util/errors.js";
+import type { KernelStatus } from "../util/wasm-kernel.js";
 import type { PhaseTiming } from "./phase-clock.js";
 
 /** What the corpus amounts to once read: known after the vocabulary step. */
@@ -28,6 +29,8 @@ export interface PrepareManifest {
   };
   warnings: RunWarnings;
   phases: Record<string, PhaseTiming>;
+  /** What ran the sign pass's accumulation: "webassembly" or "typescript (why)" (absent from older work directories). */
+  kernels?: Record<string, KernelStatus>;
 }
 
 export const PREPARE_MANIFEST = "prepare.json";

@@ -36,6 +36,7 @@ export interface RunManifest {
   clusters?: ClusterCounts;
   warnings: PrepareManifest["warnings"];
   phases: Record<string, PhaseTiming>;
+  kernels?: PrepareManifest["kernels"];
   /** `--estimate-recall`/`--target-recall`: PLEB's sampled recall after each iteration group. */
   recallEstimate?: { referencePairs: number; iterations: number; byGroup: GroupEstimate[] };
   /** `calibrate`, `run --estimate-recall`: recall against the exact cosine and what to choose. */

@@ -19,7 +19,7 @@
  */
 
 import type { Projection } from "../options.js";
-import { webAssembly } from "../util/wasm-module.js";
+import { webAssembly } from "../util/wasm-kernel.js";
 
 const PAGE = 65536;
 /** WebAssembly (32-bit) memories hold at most 65536 pages of 64 KiB. */

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { signKernels } from "../../src/coordinator/steps/sign-step.js";
 import { phaseTiming } from "../../src/coordinator/steps/timing.js";
 import { completedTasks, writeMarker } from "../../src/coordinator/workdir.js";
 
@@ -18,5 +19,20 @@ describe("completion markers", () => {
     writeFileSync(join(work, "markers", "count-000001.done.99"), "");
     expect((await completedTasks(work)).sort()).toEqual(["count-000000", "time-count-0-of-2"]);
     expect(await phaseTiming(work, "count")).toEqual({ seconds: 2, peakRssMiB: 100 });
+  });
+
+  it("the sign pass's kernels: a slice that fell back decides, whichever slice it is", async () => {
+    const other = mkdtempSync(join(tmpdir(), "vertdup-markers-"));
+    try {
+      expect(await signKernels(other)).toBeUndefined();
+      mkdirSync(join(other, "markers"));
+      await writeMarker(other, "kernels-sign-0-of-3", { accumulate: "webassembly" });
+      expect(await signKernels(other)).toEqual({ accumulate: "webassembly" });
+      await writeMarker(other, "kernels-sign-1-of-3", { accumulate: "typescript (no SIMD)" });
+      await writeMarker(other, "kernels-sign-2-of-3", { accumulate: "webassembly" });
+      expect(await signKernels(other)).toEqual({ accumulate: "typescript (no SIMD)" });
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });

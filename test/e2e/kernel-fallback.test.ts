@@ -36,6 +36,33 @@ describe("a WebAssembly kernel that fails falls back to TypeScript, says so once
     expect(manifest("perms").kernels).toEqual({ minhash: "typescript (--num-perm is not a multiple of 16)" });
   });
 
+  it("lsh-cosine (the sign pass's accumulate): stderr, prepare.json and manifest.json (kernels), the same signatures", () => {
+    const dir = tempDir();
+    const json = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+    const store = (work: string) => ["signatures.u32", "docs.u32", "offsets.u32"].map((f) => readFileSync(join(work, "store", f)));
+    const fallback = "typescript (fault injected (VERTDUP_FAULT))";
+    // Each kernel: acc8 (int8, tf-idf) through to the outputs, acc8i (int8, tf) and acc
+    // (float32) through prepare; small chunks: several sign tasks.
+    for (const options of [[], ["--weighting", "tf"], ["--projection", "float32"]]) {
+      const tag = options.join("") || "default";
+      const work = (kind: string) => join(dir, `w-${tag}-${kind}`);
+      const out = (kind: string) => join(dir, `o-${tag}-${kind}`);
+      const args = (kind: string) => [...(options.length === 0 ? ["run", CORPUS, "-o", out(kind)] : ["prepare", CORPUS]), "-w", work(kind), "--chunk-size", "40000", ...options];
+      expect(run(args("wasm"))).not.toMatch(/kernel/);
+      expect(json(join(work("wasm"), "prepare.json")).kernels).toEqual({ accumulate: "webassembly" });
+      const stderr = run(args("ts"), "kernel:accumulate");
+      expect(occurrences(stderr, "the WebAssembly kernel accumulate is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
+      expect(json(join(work("ts"), "prepare.json")).kernels).toEqual({ accumulate: fallback });
+      expect(store(work("ts"))).toEqual(store(work("wasm")));
+      if (options.length > 0) continue;
+      expect(json(join(out("wasm"), "manifest.json")).kernels).toEqual({ accumulate: "webassembly" });
+      expect(json(join(out("ts"), "manifest.json")).kernels).toEqual({ accumulate: fallback });
+      const outputs = (kind: string) => ["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => readFileSync(join(out(kind), f), "utf8"));
+      expect(outputs("ts")[0].split("\n").length).toBeGreaterThan(10);
+      expect(outputs("ts")).toEqual(outputs("wasm"));
+    }
+  });
+
   it("hamming-full: stderr, the same pairs", () => {
     const dir = tempDir();
     const work = join(dir, "w");

@@ -9,6 +9,7 @@ import { PREPARE_MANIFEST, type PrepareManifest } from "../prepare-manifest.js";
 import type { RunConfig } from "../run-config.js";
 import { readMarker, shardFile, writeMarker } from "../workdir.js";
 import { readChunkCounts, requireMarker, requireShardMarkers } from "./require.js";
+import { signKernels } from "./sign-step.js";
 import { phaseTimings } from "./timing.js";
 import type { VocabularyStats } from "./vocabulary-step.js";
 
@@ -37,7 +38,7 @@ export async function mergeStep(workdir: string): Promise<MergeStats> {
   return stats;
 }
 
-/** prepare.json: the preparatory phase's options, counts, warnings and timings. */
+/** prepare.json: the preparatory phase's options, counts, warnings, timings and kernels. */
 export async function writePrepareManifest(workdir: string, config: RunConfig): Promise<PrepareManifest> {
   const vocabulary = await requireMarker<VocabularyStats>(workdir, "vocabulary", "the vocabulary step");
   const merged = await requireMarker<MergeStats>(workdir, "merge", "the merge step");
@@ -58,6 +59,8 @@ export async function writePrepareManifest(workdir: string, config: RunConfig): 
     warnings: runWarnings(warnings, emptyDocuments, skipped),
     phases: await phaseTimings(workdir, PREPARE_PHASES),
   };
+  const kernels = await signKernels(workdir);
+  if (kernels !== undefined) manifest.kernels = kernels;
   await writeAtomic(join(workdir, PREPARE_MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
   return manifest;
 }

@@ -113,6 +113,7 @@ export async function outputStep(
     clusters: written.clusters,
     warnings: prepared.warnings,
     phases: { ...prepared.phases, ...(pleb === undefined ? {} : { pleb }), ...clock.timings() },
+    ...(prepared.kernels === undefined ? {} : { kernels: prepared.kernels }),
   };
   await writeManifest(outdir, manifest);
   if (opts.report !== false) await writeReport(outdir, { seed: plan.options.seed, maxDocBytes: opts.maxDocBytes, warn: (m) => process.stderr.write(`vertdup: warning: ${m}\n`) });
