@@ -81,8 +81,14 @@ export async function claimWorkdir(workdir: string): Promise<void> {
     });
   } else if (existsSync(join(workdir, STAMP_FILE))) {
     return;
-  } else if ((await readdir(workdir)).length > 0) {
-    throw new VertdupError(`${workdir}: not empty and not a work directory made by vertdup (no ${STAMP_FILE}): refusing to clear it; give a new or empty directory`);
+  } else {
+    // A run killed while writing the stamp leaves only the stamp's temporary file: still ours.
+    const entries = await readdir(workdir);
+    const halfStamped = entries.filter((name) => name.startsWith(`${STAMP_FILE}.tmp-`));
+    if (entries.length > halfStamped.length) {
+      throw new VertdupError(`${workdir}: not empty and not a work directory made by vertdup (no ${STAMP_FILE}): refusing to clear it; give a new or empty directory`);
+    }
+    for (const name of halfStamped) await rm(join(workdir, name), { force: true });
   }
   await writeAtomic(join(workdir, STAMP_FILE), "a vertdup work directory: vertdup may clear its files\n");
 }

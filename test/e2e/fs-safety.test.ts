@@ -147,6 +147,15 @@ describe("-w on an existing directory (#12.3)", () => {
     expect(readdirSync(cwd)).toEqual(["notes.txt"]);
   });
 
+  it("a directory holding only the stamp's temporary file (a run killed while stamping it) is adopted, on --resume too", () => {
+    const work = tempDir();
+    writeFileSync(join(work, ".vertdup-workdir.tmp-12345-0a1b2c3d"), "a vertdup");
+    const r = vertdup(["run", CORPUS, "-w", work, "-o", join(tempDir(), "o"), "--resume", ...FAST]);
+    expect(r.stderr).not.toMatch(/error/);
+    expect(r.status).toBe(0);
+    expect(readdirSync(work).filter((name) => name.startsWith(".vertdup-workdir"))).toEqual([".vertdup-workdir"]);
+  });
+
   it("an empty directory is adopted, and vertdup's own directory reused", () => {
     const work = tempDir();
     expect(vertdup(["run", CORPUS, "-w", work, "-o", join(tempDir(), "o"), ...FAST]).status).toBe(0);

@@ -19,14 +19,16 @@ function outputsOf(outdir: string): string[] {
   return [readFileSync(join(outdir, "pairs.tsv"), "utf8"), readFileSync(join(outdir, "clusters.tsv"), "utf8"), log];
 }
 
-/** Starts a run and kills it with SIGKILL after `ms`; resolves with how it ended. */
-function runAndKill(args: string[], ms: number): Promise<{ killed: boolean; code: number | null }> {
+/** Starts a run and kills it with SIGKILL after `ms`; resolves with how it ended (and its stderr, to tell why). */
+function runAndKill(args: string[], ms: number): Promise<{ killed: boolean; code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: "ignore" });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-    child.on("exit", (code, signal) => {
+    child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ killed: signal === "SIGKILL", code });
+      resolve({ killed: signal === "SIGKILL", code, stderr });
     });
   });
 }
@@ -101,7 +103,7 @@ describe("runs killed with SIGKILL resume to the same outputs", () => {
         const ms = ((fifth + next()) / 5) * fullMs;
         const ended = await runAndKill(kills === 0 && fifth === 0 ? args : [...args, "--resume"], ms);
         if (ended.killed) kills++;
-        else expect(ended.code).toBe(0);
+        else expect(ended.code, ended.stderr).toBe(0);
       }
       const r = vertdup([...args, "--resume"]);
       expect(r.stderr).not.toMatch(/error/);
