@@ -13,7 +13,8 @@ import { methodSummary, runSummary } from "./summary.js";
 import type { RunManifest } from "../output/manifest.js";
 import type { MethodManifest } from "../methods/method-manifest.js";
 import type { SetMethod } from "../methods/run-method.js";
-import { CALIBRATION_FILE, DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calibrate-step.js";
+import { DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calibrate-step.js";
+import { CALIBRATION_FILE } from "../eval/calibration.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
 const RUN_OPTIONS = [

@@ -1,5 +1,11 @@
+import { readFile } from "node:fs/promises";
+import { errorCode } from "../util/atomic.js";
+import { VertdupError } from "../util/errors.js";
 import { wilsonInterval, type Proportion } from "./binomial-interval.js";
 import type { ScoredPairs } from "./pairs-file.js";
+
+/** The calibration table of a run's output directory (`calibrate`, `--estimate-recall`). */
+export const CALIBRATION_FILE = "calibration.tsv";
 
 /** Exact-similarity thresholds of calibration.tsv: 0.50, 0.55, …, 1.00. */
 export const CALIBRATION_THRESHOLDS: readonly number[] = Array.from({ length: 11 }, (_, k) => (50 + 5 * k) / 100);
@@ -51,11 +57,65 @@ export function recommendedThreshold(rows: readonly CalibrationRow[], target: nu
   return rows.find((r) => r.recall.low >= target)?.threshold;
 }
 
-const CALIBRATION_HEADER = "threshold\trecall\trecall_low\trecall_high\tprecision\tprecision_low\tprecision_high";
+/** Columns of calibration.tsv, in the names of `CalibrationTableRow` (fractions, intervals at 95 %). */
+const COLUMNS = {
+  threshold: "threshold",
+  recall: "recall",
+  recallLow: "recall_low",
+  recallHigh: "recall_high",
+  precision: "precision",
+  precisionLow: "precision_low",
+  precisionHigh: "precision_high",
+} as const;
+
+const CALIBRATION_HEADER = Object.values(COLUMNS).join("\t");
 
 /** calibration.tsv: one row per threshold, 4 decimals, an empty field where nothing is known (no pair). */
 export function calibrationTsv(rows: readonly CalibrationRow[]): string {
   const f = (x: number) => (Number.isNaN(x) ? "" : x.toFixed(4));
   const lines = rows.map((r) => [r.threshold.toFixed(2), f(r.recall.estimate), f(r.recall.low), f(r.recall.high), f(r.precision.estimate), f(r.precision.low), f(r.precision.high)].join("\t"));
   return [CALIBRATION_HEADER, ...lines].join("\n") + "\n";
+}
+
+/** Recall and precision of a run against an exact reference at one threshold, with 95 % intervals. */
+export type CalibrationTableRow = Record<keyof typeof COLUMNS, number>;
+
+/** Most rows the report shows: a calibration sweeps thresholds, a few dozen at most. */
+export const MAX_CALIBRATION_ROWS = 1000;
+
+/**
+ * calibration.tsv (a header naming at least the columns of COLUMNS, in any order, then one
+ * row per threshold), or undefined when the file does not exist. An empty field (nothing
+ * known: no pair counted) is NaN; a missing column, another value that is not a number or
+ * too many rows is an error naming the file and line.
+ */
+export async function readCalibration(path: string): Promise<CalibrationTableRow[] | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    if (errorCode(err) === "ENOENT") return undefined;
+    throw err;
+  }
+  const lines = text.split("\n").filter((l) => l.length > 0);
+  const header = (lines[0] ?? "").split("\t");
+  const at = {} as Record<keyof typeof COLUMNS, number>;
+  for (const [key, name] of Object.entries(COLUMNS) as [keyof typeof COLUMNS, string][]) {
+    at[key] = header.indexOf(name);
+    if (at[key] < 0) throw new VertdupError(`${path}:1: no column ${name} in the header (expected ${Object.values(COLUMNS).join(", ")})`);
+  }
+  if (lines.length - 1 > MAX_CALIBRATION_ROWS) throw new VertdupError(`${path}: ${lines.length - 1} rows, at most ${MAX_CALIBRATION_ROWS}`);
+  return lines.slice(1).map((line, k) => {
+    const fields = line.split("\t");
+    const row = {} as CalibrationTableRow;
+    for (const key of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]) {
+      const field = fields[at[key]];
+      const value = field === "" ? NaN : Number(field);
+      if (field === undefined || (field !== "" && !Number.isFinite(value))) {
+        throw new VertdupError(`${path}:${k + 2}: ${COLUMNS[key]} is not a number: ${JSON.stringify((field ?? "").slice(0, 40))}`);
+      }
+      row[key] = value;
+    }
+    return row;
+  });
 }

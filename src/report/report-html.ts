@@ -1,5 +1,5 @@
 import { barSvg, escapeXml as esc, lineSvg, scatterSvg, type Bar, type Series } from "../eval/svg-plot.js";
-import type { CalibrationRow } from "./calibration.js";
+import type { CalibrationTableRow } from "../eval/calibration.js";
 import type { DocText } from "./doc-texts.js";
 import { SIMILARITY_BINS, type ClusterScan, type PairScan } from "./output-scan.js";
 import { tokenDiff } from "./token-diff.js";
@@ -22,7 +22,7 @@ export interface ReportData {
   texts: Map<number, DocText>;
   /** Why the document texts are missing, when they could not be read. */
   textsNote?: string;
-  calibration?: CalibrationRow[];
+  calibration?: CalibrationTableRow[];
   /** Why a calibration.tsv present was not shown. */
   calibrationNote?: string;
 }
@@ -199,7 +199,7 @@ function calibrationSection(d: ReportData): string {
   if (d.calibrationNote !== undefined) return `<section id="calibration"><h2>Calibration</h2><p class="note">${text(d.calibrationNote)}</p></section>`;
   const rows = d.calibration;
   if (rows === undefined || rows.length === 0) return "";
-  const line = (name: string, color: string, key: keyof CalibrationRow, dashed = false): Series => ({ name, color, dashed, points: rows.map((r) => [r.threshold, r[key]]) });
+  const line = (name: string, color: string, key: keyof CalibrationTableRow, dashed = false): Series => ({ name, color, dashed, points: rows.filter((r) => !Number.isNaN(r[key])).map((r) => [r.threshold, r[key]]) });
   const xs = rows.map((r) => r.threshold);
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
@@ -212,7 +212,8 @@ function calibrationSection(d: ReportData): string {
     line("", "#aa3377", "precisionLow", true),
     line("", "#aa3377", "precisionHigh", true),
   ]);
-  const f = (x: number) => x.toFixed(4);
+  // NaN: no pair counted at that threshold (an empty field of calibration.tsv).
+  const f = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(4));
   return `<section id="calibration"><h2>Calibration</h2>
 <div class="plots">${plot}</div>
 <table><tr><th>threshold</th><th>recall</th><th>95 % interval</th><th>precision</th><th>95 % interval</th></tr>

@@ -4,7 +4,7 @@ import { CLUSTERS_FILE } from "../clusters/clusters-tsv.js";
 import { PAIRS_FILE } from "../output/graph-outputs.js";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
-import { CALIBRATION_FILE, readCalibration, type CalibrationRow } from "./calibration.js";
+import { CALIBRATION_FILE, readCalibration, type CalibrationTableRow } from "../eval/calibration.js";
 import { readDocTexts, type DocText } from "./doc-texts.js";
 import { scanClusters, scanPairs } from "./output-scan.js";
 import { reportHtml, SNIPPET_TOKENS } from "./report-html.js";
@@ -42,7 +42,7 @@ export async function writeReport(outdir: string, opts: ReportOptions): Promise<
     const [a, b] = [texts.get(at.a), texts.get(at.b)];
     return a === undefined || b === undefined || (a.id === pairs.sample[k].a && b.id === pairs.sample[k].b);
   });
-  let calibration: CalibrationRow[] | undefined;
+  let calibration: CalibrationTableRow[] | undefined;
   let calibrationNote: string | undefined;
   try {
     calibration = await readCalibration(join(outdir, CALIBRATION_FILE));

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { scatterSvg } from "../../src/eval/svg-plot.js";
-import { readCalibration } from "../../src/report/calibration.js";
+import { readCalibration } from "../../src/eval/calibration.js";
 import { readDocTexts } from "../../src/report/doc-texts.js";
 import { scanClusters, scanPairs, type SampledPair } from "../../src/report/output-scan.js";
 import { sizePoints } from "../../src/report/report-html.js";
@@ -148,6 +148,11 @@ describe("readCalibration", () => {
       { threshold: 0.9, recall: 0.98, recallLow: 0.96, recallHigh: 0.99, precision: 1, precisionLow: 0.99, precisionHigh: 1 },
       { threshold: 0.8, recall: 0.995, recallLow: 0.99, recallHigh: 1, precision: 0.97, precisionLow: 0.95, precisionHigh: 0.98 },
     ]);
+  });
+
+  it("reads an empty field (no pair counted at that threshold, as calibrate writes it) as NaN", async () => {
+    const rows = await readCalibration(file(header + "1.00\t\t0.0000\t1.0000\t\t0.0000\t1.0000\n"));
+    expect(rows).toEqual([{ threshold: 1, recall: NaN, recallLow: 0, recallHigh: 1, precision: NaN, precisionLow: 0, precisionHigh: 1 }]);
   });
 
   it("names the file and line of a missing column or a value that is not a number", async () => {

@@ -50,11 +50,14 @@ describe("report.html of vertdup run", () => {
     const out = tempDir();
     writeFileSync(
       join(out, "calibration.tsv"),
-      "threshold\trecall\trecall_low\trecall_high\tprecision\tprecision_low\tprecision_high\n0.85\t0.99\t0.98\t1\t0.9\t0.88\t0.92\n0.9\t0.97\t0.95\t0.98\t0.95\t0.93\t0.97\n",
+      "threshold\trecall\trecall_low\trecall_high\tprecision\tprecision_low\tprecision_high\n0.85\t0.99\t0.98\t1\t0.9\t0.88\t0.92\n0.9\t0.97\t0.95\t0.98\t0.95\t0.93\t0.97\n1.00\t\t0\t1\t0.95\t0.93\t0.97\n",
     );
     expect((await vertdup(["run", CORPUS, "--quiet", "-o", out, "--method", "exact"])).status).toBe(0);
     const html = report(out);
     expect(html).toMatch(/<section id="calibration">[\s\S]*<svg[\s\S]*<td class="n">0\.8500<\/td><td class="n">0\.9900<\/td><td class="n">0\.9800–1\.0000<\/td>/);
+    // A threshold without reference pairs (an empty recall) is shown as unknown, not as an error.
+    expect(html).toMatch(/<td class="n">1\.0000<\/td><td class="n">–<\/td>/);
+    expect(html).not.toContain("NaN");
     expect(report(await run([CORPUS, "--quiet", "--method", "exact"]))).not.toContain('id="calibration"');
   });
 

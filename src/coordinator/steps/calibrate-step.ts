@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CLUSTERS_FILE, readClustersTsv } from "../../clusters/clusters-tsv.js";
-import { CALIBRATION_THRESHOLDS, calibrationRows, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
+import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationRows, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
 import { sampleDocuments } from "../../eval/document-sample.js";
 import { sampleCosines } from "../../exact/sample-cosine.js";
 import { writeManifest, type RunManifest } from "../../output/manifest.js";
@@ -10,8 +10,6 @@ import { peakRssMiB } from "../../util/package-info.js";
 import { WorkerPool } from "../pool.js";
 import { readPrepareManifest } from "../prepare-manifest.js";
 import { writeReport, type ReportOptions } from "../../report/write-report.js";
-
-export const CALIBRATION_FILE = "calibration.tsv";
 
 /** The recall `calibrate` recommends for when no `--target-recall` is given (also `--estimate-recall`'s). */
 export const DEFAULT_TARGET_RECALL = 0.99;
