@@ -74,8 +74,8 @@ const xmlName: Check = (name, value: string) => {
 };
 
 /** A path option that cannot be standard input or output. */
-export const noStdio: Check = (name, value: string) => {
-  if (value === "-") throw new VertdupError(`--${name} names a file or directory: - (standard input/output) is not possible here`);
+export const noStdio: Check = (name, value: string | string[]) => {
+  if ([value].flat().includes("-")) throw new VertdupError(`--${name} names a file or directory: - (standard input/output) is not possible here`);
 };
 
 const tmpDirCheck: Check = (name, value: string, argv) => {
@@ -128,7 +128,10 @@ export const OPTIONS = {
   memory: def({ type: "string", default: METHOD_DEFAULTS.minhash.memory, describe: "minhash: memory for the candidates' shingle sets while verifying (16M to 1T, e.g. 512M, 4G)", check: memorySize, methods: ["minhash"] }),
   "max-distance": def({ type: "number", default: METHOD_DEFAULTS.simhash384.maxDistance, describe: `simhash384: most differing bits of a pair (0–${SIMHASH_WORDS - 1})`, check: integer(0, SIMHASH_WORDS - 1, " (the 12-block pigeonhole)"), methods: ["simhash384"] }),
   "short-tokens": def({ type: "number", default: METHOD_DEFAULTS.paragraphs.shortTokens, describe: "paragraphs: paragraphs with fewer kept tokens are short (ignored)", check: integer(1, 1_000_000), methods: ["paragraphs"] }),
-  keep: def({ choices: ["longest", "first"] as const, default: "longest" as KeepPolicy, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus" }),
+  keep: def({ choices: ["longest", "first", "older"] as const, default: "longest" as KeepPolicy, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus (older: first, index batches before new inputs)" }),
+  // Supplementing a saved index (README "Supplementing a corpus").
+  against: def({ type: "string", array: true, describe: "compare the inputs with this saved index (a completed run's work directory; repeatable): only clusters with a new document are written", check: noStdio }),
+  update: def({ type: "boolean", default: false, describe: "append the inputs to the --against index (only one) atomically when the run completes" }),
   pairs: def({ choices: ["edges", "all"] as const, default: DEFAULT_PAIRS.mode, describe: "pairs.tsv: pairs found between groups (edges) or every document pair (all: quadratic)" }),
   "pairs-limit": def({ type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)", check: integer(0, Number.MAX_SAFE_INTEGER) }),
   // Execution.

@@ -6,7 +6,8 @@ export const METHOD_NAMES = ["lsh-cosine", "minhash", "paragraphs", "simhash384"
 export type MethodName = (typeof METHOD_NAMES)[number];
 
 /** Which document a cluster keeps (001: never mark a longer document as a copy of a shorter one). */
-export type KeepPolicy = "longest" | "first";
+/** `older` is `first` over index batches followed by the new inputs (`--against`). */
+export type KeepPolicy = "longest" | "first" | "older";
 
 /** Everything a chunk task of any method needs to turn documents into features. */
 export interface FeatureOptions extends ReaderOptions, NormalizeOptions {
