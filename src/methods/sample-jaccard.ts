@@ -1,5 +1,7 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { ScoredPairs } from "../eval/pairs-file.js";
+import { VertdupError } from "../util/errors.js";
+import { integerOrder } from "../util/radix-order.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../util/typed-arrays.js";
 import { sortUnique } from "./jaccard.js";
 import { readSets } from "./minhash.js";
@@ -65,6 +67,9 @@ export interface SampleIndex {
   bits: number;
 }
 
+/** Most distinct elements of the sample's sets: the table's 2^30 slots (4 GiB) are the limit of its 32-bit arithmetic. */
+const MAX_ELEMENTS = 2 ** 29;
+
 /** Slot of an element in a table of 2^bits (the elements are uniform hashes: the multiply only spreads their low word). */
 function slotOf(value: number, bits: number): number {
   return Math.imul(value | 0, 0x9e3779b1) >>> (32 - bits);
@@ -84,13 +89,13 @@ function lookup(index: SampleIndex, value: number): number {
   }
 }
 
-/** The index of sample rows (sets sorted, without repeats; rows[r] is values[starts[r], starts[r + 1])). */
+/** The index of the sample's rows: row r's set (sorted, without repeats; 53-bit integers) of sizes[r] elements follows those of rows < r in `values`. */
 export function sampleIndex(ordinals: Uint32Array, sizes: Uint32Array, values: Float64Array): SampleIndex {
   const n = values.length;
   const rowOf = new Uint32Array(n);
   for (let r = 0, at = 0; r < sizes.length; at += sizes[r++]) rowOf.fill(r, at, at + sizes[r]);
-  // Entries by element, then row: each element's rows come out increasing.
-  const order = Array.from({ length: n }, (_, k) => k).sort((x, y) => values[x] - values[y] || rowOf[x] - rowOf[y]);
+  // Entries by element, then position (row-major): each element's rows come out increasing.
+  const order = integerOrder(values, n);
   let distinct = 0;
   for (let k = 0; k < n; k++) if (k === 0 || values[order[k]] !== values[order[k - 1]]) distinct++;
   const elements = new Float64Array(distinct);
@@ -102,6 +107,7 @@ export function sampleIndex(ordinals: Uint32Array, sizes: Uint32Array, values: F
     rows[k] = rowOf[order[k]];
     ptr[e + 1] = k + 1;
   }
+  if (distinct > MAX_ELEMENTS) throw new VertdupError(`the sampled documents' sets hold ${distinct} distinct elements, more than ${MAX_ELEMENTS}: give a smaller --sample`);
   const bits = Math.max(4, Math.ceil(Math.log2(2 * distinct + 1)));
   const slots = new Uint32Array(1 << bits);
   const mask = (1 << bits) - 1;
