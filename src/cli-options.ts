@@ -9,6 +9,7 @@ import { VertdupError } from "./util/errors.js";
 import { parseSize } from "./util/size.js";
 import { DEFAULT_MAX_DOC_BYTES, type Oversize } from "./corpus/chunker.js";
 import { candidateThreshold } from "./pleb/candidate-threshold.js";
+import { refuseUncalibrated } from "./eval/calibration.js";
 
 /**
  * The option schema of every command (README "Use" documents the limits): one entry per
@@ -88,6 +89,13 @@ const def = <const O extends OptionDef>(o: O): O => o;
 
 const LSH: readonly MethodName[] = ["lsh-cosine"];
 const SETS: readonly MethodName[] = ["minhash", "paragraphs"];
+/** The methods `calibrate` and `--estimate-recall` calibrate. */
+const CALIBRATED: readonly MethodName[] = [...LSH, ...SETS];
+
+/** `--estimate-recall` of a method without calibration: refused, saying why (not "does not apply"). */
+const calibratedMethod: Check = (_name, value: boolean, argv) => {
+  if (value && typeof argv.method === "string") refuseUncalibrated(argv.method as MethodName);
+};
 
 export const OPTIONS = {
   workdir: def({ alias: "w", type: "string", demandOption: true, describe: "work directory", check: noStdio }),
@@ -108,7 +116,7 @@ export const OPTIONS = {
   projection: def({ choices: PROJECTIONS, default: DEFAULT_PREPARE.projection, describe: "random-vector components: int8-quantized Gaussians, or float32 (the thesis's)", methods: LSH }),
   "min-df": def({ type: "number", default: DEFAULT_PREPARE.minDf, describe: "drop terms in fewer documents (count, or fraction when < 1)", check: dfLimit, methods: LSH }),
   "max-df": def({ type: "number", describe: "drop terms in more documents (count, or fraction when < 1) [no limit]", check: positiveDf, methods: LSH }),
-  seed: def({ type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions", check: integer(0, Number.MAX_SAFE_INTEGER), methods: ["lsh-cosine", "minhash"] }),
+  seed: def({ type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions (and of --estimate-recall's sample)", check: integer(0, Number.MAX_SAFE_INTEGER), methods: CALIBRATED }),
   // PLEB.
   threshold: def({ type: "number", default: DEFAULT_PLEB.threshold, describe: "minimum relative Hamming similarity (fraction)", check: fraction(false), methods: ["lsh-cosine", ...SETS] }),
   beam: def({ type: "number", default: DEFAULT_PLEB.beam, describe: "neighbours compared after each signature in the sorted order (at most 100000)", check: integer(1, 100_000), methods: LSH }),
@@ -118,9 +126,9 @@ export const OPTIONS = {
   "cosine-threshold": def({ type: "number", default: DEFAULT_COSINE_THRESHOLD, describe: "--verify: minimum exact cosine; the Hamming threshold is derived from it unless --threshold is given", check: fraction(false), methods: LSH }),
   "iterations-per-group": def({ type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)", check: integer(1, 100_000), methods: LSH }),
   // Recall on a document sample (README "Calibrating").
-  "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv)", methods: LSH }),
-  sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), methods: LSH }),
-  "target-recall": def({ type: "number", describe: "end PLEB's iterations once the sampled recall's lower 95 % bound reaches this", check: fraction(false), methods: LSH }),
+  "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv; lsh-cosine, minhash, paragraphs)", check: calibratedMethod }),
+  sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), methods: CALIBRATED }),
+  "target-recall": def({ type: "number", describe: "end PLEB's iterations once the sampled recall's lower 95 % bound reaches this (minhash, paragraphs: with --estimate-recall, the recall to recommend for)", check: fraction(false), methods: CALIBRATED }),
   // Other methods.
   "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024), methods: ["minhash"] }),
   bands: def({ type: "number", describe: "minhash: LSH bands [derived from --threshold]", check: integer(1, 1024), methods: ["minhash"] }),

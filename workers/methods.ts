@@ -3,6 +3,7 @@ import { exactShard } from "../src/methods/exact.js";
 import { minhashShard } from "../src/methods/minhash.js";
 import { extractSets, verifyPairs } from "../src/methods/minhash-sets.js";
 import { paragraphShard } from "../src/methods/paragraphs.js";
+import { sampleJaccards as scoreSampleSets, sampleSets as pickSampleSets } from "../src/methods/sample-jaccard.js";
 import { simhashShard } from "../src/methods/simhash384.js";
 
 export const exact = asTask(exactShard);
@@ -11,3 +12,5 @@ export const minhash = asTask(minhashShard);
 export const paragraphs = asTask(paragraphShard);
 export const extract = asTask(extractSets);
 export const verify = asTask(verifyPairs);
+export const sampleSets = asTask(pickSampleSets);
+export const sampleJaccards = asTask(scoreSampleSets);

@@ -14,7 +14,7 @@ import type { RunManifest } from "../output/manifest.js";
 import type { MethodManifest } from "../methods/method-manifest.js";
 import type { SetMethod } from "../methods/run-method.js";
 import { DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calibrate-step.js";
-import { CALIBRATION_FILE } from "../eval/calibration.js";
+import { CALIBRATION_FILE, refuseUncalibrated } from "../eval/calibration.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
 const RUN_OPTIONS = [
@@ -50,6 +50,8 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
   const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
   const opts = { ...parsed, "shingle-size": parsed.shingleSize };
   if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
+  // Only PLEB stops at a target recall; another method only recommends for one.
+  if (a.method !== "lsh-cosine" && a["target-recall"] !== undefined && !a["estimate-recall"]) throw new VertdupError(`--target-recall on --method ${a.method} needs --estimate-recall (it chooses what to recommend)`);
   await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
   const reporter = stderrReporter(exec.quiet);
   return useWorkdir(a.w, exec.tmpDir, async (workdir): Promise<RunResult> => {
@@ -66,7 +68,8 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
       }
       return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
     }
-    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report }, exec, reporter);
+    const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo };
+    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report, calibrate }, exec, reporter);
     return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };
   });
 }
@@ -91,10 +94,10 @@ function calibrationTarget(a: Args): number | undefined {
  */
 export const calibrateCommand = {
   command: "calibrate <inputs..>",
-  describe: "run, then recall and precision on a document sample against the exact similarity → calibration.tsv",
-  builder: (y: Argv) => builder(y).option("target-recall", { default: DEFAULT_TARGET_RECALL, describe: "recall to recommend a threshold and PLEB's iterations for" }),
+  describe: "run (lsh-cosine, minhash, paragraphs), then recall and precision on a document sample against the exact similarity → calibration.tsv",
+  builder: (y: Argv) => builder(y).option("target-recall", { default: DEFAULT_TARGET_RECALL, describe: "recall to recommend a threshold and PLEB's iterations (minhash: bands × rows) for" }),
   handler: async (a: Args) => {
-    if (a.method !== "lsh-cosine") throw new VertdupError(`calibrate: --method ${a.method} is not supported yet (only lsh-cosine)`);
+    refuseUncalibrated(a.method);
     const result = await runFromOptions({ ...a, "estimate-recall": true, "target-recall": undefined }, a["target-recall"] ?? DEFAULT_TARGET_RECALL);
     process.stdout.write(result.summary + "\n");
   },

@@ -3,9 +3,19 @@ import { errorCode } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { wilsonInterval, type Proportion } from "./binomial-interval.js";
 import type { ScoredPairs } from "./pairs-file.js";
+import type { MethodName } from "../methods/method-options.js";
 
 /** The calibration table of a run's output directory (`calibrate`, `--estimate-recall`). */
 export const CALIBRATION_FILE = "calibration.tsv";
+
+/**
+ * Refuses a method `calibrate` and `--estimate-recall` cannot calibrate, saying why: exact
+ * needs no calibration, simhash384 has none yet.
+ */
+export function refuseUncalibrated(method: MethodName): void {
+  if (method === "exact") throw new VertdupError("--method exact needs no calibration: it pairs exactly the documents with identical normalised token streams (recall and precision 1 by construction)");
+  if (method === "simhash384") throw new VertdupError("--method simhash384 cannot be calibrated yet (lsh-cosine, minhash and paragraphs can)");
+}
 
 /** Exact-similarity thresholds of calibration.tsv: 0.50, 0.55, …, 1.00. */
 export const CALIBRATION_THRESHOLDS: readonly number[] = Array.from({ length: 11 }, (_, k) => (50 + 5 * k) / 100);

@@ -46,3 +46,26 @@ export function resolveBands(threshold: number, numPerm: number, bands?: number,
   }
   return { bands: b, rows: r };
 }
+
+/** A split of the permutations into bands × rows, and its S-curve's value at a threshold. */
+export interface Banding {
+  bands: number;
+  rows: number;
+  /** 1 − (1 − s^rows)^bands at the threshold s: the chance that a pair that similar becomes a candidate. */
+  probability: number;
+}
+
+/**
+ * The split of `numPerm` permutations with the most rows (the fewest needless candidates)
+ * whose S-curve reaches `target` at `threshold` — and so at every higher Jaccard, the curve
+ * rising —, with as many bands as fit (⌊numPerm / rows⌋); undefined when not even one row
+ * per band does.
+ */
+export function bandsForRecall(threshold: number, numPerm: number, target: number): Banding | undefined {
+  for (let rows = numPerm; rows >= 1; rows--) {
+    const bands = Math.floor(numPerm / rows);
+    const probability = candidateProbability(threshold, bands, rows);
+    if (probability >= target) return { bands, rows, probability };
+  }
+  return undefined;
+}

@@ -3,6 +3,7 @@ import type { PhaseTiming } from "../coordinator/phase-clock.js";
 import type { ClusterCounts } from "../clusters/graph-clusters.js";
 import type { RunWarnings } from "../output/run-warnings.js";
 import { writeAtomic } from "../util/atomic.js";
+import type { CalibrationManifest } from "../coordinator/steps/calibrate-step.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import type { FeatureOptions, MethodName, SearchOptions } from "./method-options.js";
 
@@ -38,6 +39,8 @@ export interface MethodManifest {
   warnings: RunWarnings;
   /** What ran each WebAssembly kernel's loop (minhash): "webassembly" or "typescript (why)", 5–10× slower. */
   kernels?: Record<string, KernelStatus>;
+  /** `calibrate`, `--estimate-recall`: recall against the exact Jaccard on a sample and what to choose. */
+  calibration?: CalibrationManifest;
   phases: Record<string, PhaseTiming>;
 }
 

@@ -24,6 +24,8 @@ import type { ChunkTask, ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { simhashGraph, type SimhashShard } from "./simhash384.js";
 import { writeReport } from "../report/write-report.js";
+import { refuseUncalibrated } from "../eval/calibration.js";
+import { calibrateMethod, isCalibrated, type CalibrationRequest } from "./method-calibration.js";
 
 export type SetMethod = Exclude<MethodName, "lsh-cosine">;
 
@@ -51,6 +53,8 @@ export interface MethodRun {
   pairs?: PairsOutput;
   /** Write report.html (default); `--no-report` skips it. */
   report?: boolean;
+  /** `calibrate`, `--estimate-recall`: calibration.tsv after the outputs (minhash and paragraphs only). */
+  calibrate?: CalibrationRequest;
 }
 
 /**
@@ -130,6 +134,7 @@ export async function runMethod(
   exec: ExecutionOptions,
   reporter: Reporter,
 ): Promise<MethodManifest> {
+  if (run.calibrate !== undefined) refuseUncalibrated(run.method);
   await ensureWritableDir(outdir);
   const clock = new PhaseClock();
   const pool = new WorkerPool("methods", exec.workers);
@@ -147,6 +152,14 @@ export async function runMethod(
     clock.start("output");
     const written = await writeGraphOutputs(outdir, found.graph, ids, tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS });
     clock.stop("output");
+    let calibration;
+    if (run.calibrate !== undefined && isCalibrated(run)) {
+      clock.start("calibrate");
+      const calibrated = await calibrateMethod(run, shards, ids.length, workdir, outdir, pool, run.calibrate);
+      clock.stop("calibrate");
+      reporter.info(calibrated.summary);
+      calibration = calibrated.calibration;
+    }
     const reader = emptyWarnings();
     for (const s of shards) addWarnings(reader, s.warnings);
     const warning = emptyDocumentsWarning(found.empty - skipped.documents, ids.length, ...FEATURES[run.method]);
@@ -174,6 +187,7 @@ export async function runMethod(
       clusters: written.clusters,
       warnings: runWarnings(reader, found.empty, skipped),
       ...(kernels === undefined ? {} : { kernels }),
+      ...(calibration === undefined ? {} : { calibration }),
       phases: clock.timings(),
     };
     await writeMethodManifest(outdir, manifest);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus, DEFAULT_GENERATOR } from "../../scripts/generate-corpus.js";
@@ -84,12 +84,35 @@ describe("calibrate", () => {
 });
 
 describe("calibrate's methods", () => {
-  it("says that a method it cannot calibrate yet is not supported, before any work", () => {
-    const out = tempDir();
-    const r = vertdup(["calibrate", KJV, "-o", out, "--method", "minhash", "--quiet"]);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/vertdup: error: calibrate: --method minhash is not supported yet \(only lsh-cosine\)/);
+  it("refuses exact (it needs no calibration) and simhash384, saying why, before any work", () => {
+    for (const [args, message] of [
+      [["calibrate", KJV, "--method", "exact"], /vertdup: error: --method exact needs no calibration: it pairs exactly the documents with identical normalised token streams/],
+      [["run", KJV, "--method", "simhash384", "--estimate-recall"], /vertdup: error: --method simhash384 cannot be calibrated yet \(lsh-cosine, minhash and paragraphs can\)/],
+      [["run", KJV, "--method", "minhash", "--target-recall", "0.9"], /vertdup: error: --target-recall on --method minhash needs --estimate-recall/],
+    ] as const) {
+      const out = tempDir();
+      const r = vertdup([...args, "-o", out, "--quiet"]);
+      expect(r.stderr).toMatch(message);
+      expect(r.status).toBe(1);
+      expect(existsSync(join(out, "manifest.json"))).toBe(false);
+    }
   });
+
+  it("calibrates minhash (calibrate) and paragraphs (run --estimate-recall): calibration.tsv, the manifest's recommendation and the report's table", () => {
+    for (const [command, method, measure] of [["calibrate", "minhash", "Jaccard of shingles"], ["run", "paragraphs", "Jaccard of long paragraphs"]] as const) {
+      const out = tempDir();
+      const r = vertdup([command, KJV, "-o", out, "--method", method, "--sample", "500", "--seed", "3", "--workers", "2", "--quiet", ...(command === "run" ? ["--estimate-recall"] : [])]);
+      expect(r.status).toBe(0);
+      expect(r.stderr).toMatch(/vertdup: calibration: 500 documents sampled, \d+ pairs with Jaccard ≥ 0.5 in/);
+      const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
+      expect(manifest.calibration).toMatchObject({ similarity: measure, sampledDocuments: 500, targetRecall: 0.99 });
+      expect(manifest.calibration.referencePairs).toBeGreaterThan(0);
+      expect(readTsv(join(out, "calibration.tsv"))).toHaveLength(11);
+      const report = readFileSync(join(out, "report.html"), "utf8");
+      expect(/<section id="calibration">.*?<\/section>/s.exec(report)?.[0] ?? "").toContain("Recall and precision against the exact reference");
+      if (method === "minhash") expect(r.stderr).toMatch(/at --threshold 0.8 the run's bands × rows \d+ × \d+ \(S-curve 0\.\d{4}\), --bands \d+ --rows \d+ reaches it/);
+    }
+  }, 60_000);
 });
 
 describe("--target-recall", () => {

@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CLUSTERS_FILE, readClustersTsv } from "../../clusters/clusters-tsv.js";
 import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationRows, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
+import type { ScoredPairs } from "../../eval/pairs-file.js";
+import type { Banding } from "../../methods/lsh-bands.js";
 import { sampleDocuments } from "../../eval/document-sample.js";
 import { sampleCosines } from "../../exact/sample-cosine.js";
 import { writeManifest, type RunManifest } from "../../output/manifest.js";
@@ -25,6 +27,32 @@ export interface CalibrationManifest {
   threshold?: number;
   /** First iteration after which PLEB's sampled recall's lower bound reached the target. */
   iterations?: number;
+  /** minhash: the S-curve at the run's threshold of its bands × rows, and of the split that reaches the target there (absent: none does). */
+  banding?: { threshold: number; configured: Banding; recommended?: Banding };
+}
+
+/**
+ * The part of a calibration every method shares: the run's clusters.tsv against the exact
+ * reference of a document sample → calibration.tsv in `outdir`, and the manifest's record.
+ */
+export async function writeCalibration(outdir: string, sampled: Uint8Array, reference: ScoredPairs, targetRecall: number, similarity: string): Promise<CalibrationManifest> {
+  const clusterOf = (await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(sampled.length);
+  const rows = calibrationRows(reference, clusterOf, sampled, CALIBRATION_THRESHOLDS);
+  await writeAtomic(join(outdir, CALIBRATION_FILE), calibrationTsv(rows));
+  let sampledDocuments = 0;
+  for (const s of sampled) sampledDocuments += s;
+  return { similarity, sampledDocuments, referencePairs: reference.a.length, targetRecall, threshold: recommendedThreshold(rows, targetRecall) };
+}
+
+/** The summary's first line: what was sampled and found, and where the table is. */
+export function calibrationLine(outdir: string, c: CalibrationManifest, measure: string, seconds: number): string {
+  return `calibration: ${c.sampledDocuments} documents sampled, ${c.referencePairs} pairs with ${measure} ≥ ${CALIBRATION_THRESHOLDS[0]} in ${seconds.toFixed(1)} s → ${join(outdir, CALIBRATION_FILE)}`;
+}
+
+/** What the recommended threshold says, for the summary. */
+export function thresholdText(c: CalibrationManifest, measure: string): string {
+  const at = c.threshold === undefined ? `no ${measure} threshold ≥ ${CALIBRATION_THRESHOLDS[0]}` : `${measure} ≥ ${c.threshold.toFixed(2)}`;
+  return `recall ≥ ${c.targetRecall} (95 % lower bound) for pairs at ${at}`;
 }
 
 /**
@@ -47,28 +75,16 @@ export async function calibrateStep(workdir: string, outdir: string, targetRecal
   } finally {
     await pool.close();
   }
-  const clusterOf = (await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(documents);
-  const rows = calibrationRows(reference, clusterOf, sampled, CALIBRATION_THRESHOLDS);
-  await writeAtomic(join(outdir, CALIBRATION_FILE), calibrationTsv(rows));
-  let sampledDocuments = 0;
-  for (const s of sampled) sampledDocuments += s;
-  const calibration: CalibrationManifest = {
-    similarity: `cosine of the ${prepared.options.weighting} vectors`,
-    sampledDocuments,
-    referencePairs: reference.a.length,
-    targetRecall,
-    threshold: recommendedThreshold(rows, targetRecall),
-    iterations: manifest.recallEstimate?.byGroup.find((g) => g.low >= targetRecall)?.iteration,
-  };
+  const calibration = await writeCalibration(outdir, sampled, reference, targetRecall, `cosine of the ${prepared.options.weighting} vectors`);
+  calibration.iterations = manifest.recallEstimate?.byGroup.find((g) => g.low >= targetRecall)?.iteration;
   const seconds = (performance.now() - t0) / 1000;
   manifest.calibration = calibration;
   manifest.phases.calibrate = { seconds: Number(seconds.toFixed(3)), peakRssMiB: peakRssMiB() };
   await writeManifest(outdir, manifest);
   if (report !== undefined) await writeReport(outdir, { ...report, seed: manifest.pleb.seed });
-  const threshold = calibration.threshold === undefined ? `no cosine threshold ≥ ${CALIBRATION_THRESHOLDS[0]}` : `cosine ≥ ${calibration.threshold.toFixed(2)}`;
   const iterations = calibration.iterations === undefined ? "not within the iterations run" : `after ${calibration.iterations} iterations`;
   return (
-    `calibration: ${sampledDocuments} documents sampled, ${reference.a.length} pairs with cosine ≥ ${CALIBRATION_THRESHOLDS[0]} in ${seconds.toFixed(1)} s → ${join(outdir, CALIBRATION_FILE)}\n` +
-    `recall ≥ ${targetRecall} (95 % lower bound) for pairs at ${threshold}; PLEB's sampled recall at the Hamming threshold reached it ${iterations}`
+    `${calibrationLine(outdir, calibration, "cosine", seconds)}\n` +
+    `${thresholdText(calibration, "cosine")}; PLEB's sampled recall at the Hamming threshold reached it ${iterations}`
   );
 }
