@@ -1,13 +1,11 @@
 import { availableParallelism } from "node:os";
 import type { Argv, InferredOptionType, Options } from "yargs";
-import { DEFAULT_CHUNK_BYTES, DEFAULT_COSINE_THRESHOLD, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, PROJECTIONS, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
-import { DEFAULT_ITERATIONS_PER_GROUP } from "./coordinator/steps/pleb-step.js";
-import { METHOD_DEFAULTS, METHOD_NAMES, type KeepPolicy, type MethodName } from "./methods/method-options.js";
-import { SIMHASH_WORDS } from "./methods/simhash384.js";
+import { DEFAULT_CHUNK_BYTES, DEFAULT_COSINE_THRESHOLD, DEFAULT_ITERATIONS_PER_GROUP, DEFAULT_MAX_DOC_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, PROJECTIONS, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "./options.js";
+import { METHOD_DEFAULTS, METHOD_NAMES, SIMHASH_WORDS, type KeepPolicy, type MethodName } from "./methods/method-options.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH } from "./paragraph-dedup/options.js";
 import { VertdupError } from "./util/errors.js";
 import { parseSize } from "./util/size.js";
-import { DEFAULT_MAX_DOC_BYTES, type Oversize } from "./corpus/chunker.js";
+import type { Oversize } from "./corpus/chunker.js";
 import { candidateThreshold } from "./pleb/candidate-threshold.js";
 import { refuseUncalibrated } from "./eval/calibration.js";
 

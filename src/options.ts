@@ -62,6 +62,12 @@ export interface ExecutionOptions {
   oversize?: Oversize;
 }
 
+/** The default of ExecutionOptions.maxDocBytes (--max-doc-bytes). */
+export const DEFAULT_MAX_DOC_BYTES = 256 << 20;
+
+/** Default PLEB iterations per task: the unit of resumption and of Slurm array tasks. */
+export const DEFAULT_ITERATIONS_PER_GROUP = 10;
+
 export const DEFAULT_PREPARE: PrepareOptions = {
   column: 0,
   idAttr: "id",
@@ -93,6 +99,9 @@ export const DEFAULT_PLEB: PlebOptions = {
 
 /** `--cosine-threshold`: the cosine the default Hamming threshold 0.9 estimates (1 − arccos(0.95)/π = 0.899). */
 export const DEFAULT_COSINE_THRESHOLD = 0.95;
+
+/** The recall `calibrate` recommends for when no `--target-recall` is given (also `--estimate-recall`'s). */
+export const DEFAULT_TARGET_RECALL = 0.99;
 
 /** Resolves a df limit given as a count or as a fraction (< 1) of `docs`. */
 export function dfLimit(value: number, docs: number): number {

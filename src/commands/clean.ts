@@ -1,5 +1,4 @@
 import type { Argv } from "yargs";
-import { cleanCorpus } from "../clean/clean-corpus.js";
 import { inputPaths, maxDocBytesFrom, withOptions } from "../cli-options.js";
 
 const builder = (y: Argv) =>
@@ -15,6 +14,8 @@ export const cleanCommand = {
   describe: "write the corpus without duplicates (or with them marked), byte for byte otherwise",
   builder,
   handler: async (a: Args) => {
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const { cleanCorpus } = await import("../clean/clean-corpus.js");
     const s = await cleanCorpus(inputPaths(a.inputs), { from: a.from, output: a.o, mark: a.mark, maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize });
     if (s.longLines !== undefined) {
       const n = s.longLines.lines === 1 ? "1 line" : `${s.longLines.lines} lines`;

@@ -1,13 +1,6 @@
-import { writeAtomic } from "../util/atomic.js";
-import { refuseOverwritingInputs } from "../util/output-dir.js";
 import type { Argv } from "yargs";
 import { withOptions } from "../cli-options.js";
-import { comparePairs, formatReport } from "../eval/compare.js";
-import { readPairsFile } from "../eval/pairs-file.js";
-import { readRunPairs, VirtualPairs } from "../eval/run-pairs.js";
-import { DocIds } from "../output/doc-ids.js";
 import { thresholdRange } from "../eval/sweep.js";
-import { WorkdirSimilarities } from "../eval/workdir-similarities.js";
 import { VertdupError } from "../util/errors.js";
 
 const builder = (y: Argv) =>
@@ -31,6 +24,16 @@ export const compareCommand = {
   builder,
   handler: async (a: Args) => {
     const thresholds = parseSweep(a.sweep);
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const [{ writeAtomic }, { refuseOverwritingInputs }, { comparePairs, formatReport }, { readPairsFile }, { readRunPairs, VirtualPairs }, { DocIds }, { WorkdirSimilarities }] = await Promise.all([
+      import("../util/atomic.js"),
+      import("../util/output-dir.js"),
+      import("../eval/compare.js"),
+      import("../eval/pairs-file.js"),
+      import("../eval/run-pairs.js"),
+      import("../output/doc-ids.js"),
+      import("../eval/workdir-similarities.js"),
+    ]);
     if (a.json !== undefined) await refuseOverwritingInputs([a.json], [a.reference, a.candidate]);
     // One id table for both files, read one after the other so that ordinals are reproducible.
     const ids = DocIds.empty();

@@ -1,10 +1,7 @@
 import type { Argv } from "yargs";
 import { executionOptionsFrom, fraction, inputPaths, withOptions } from "../cli-options.js";
-import { stderrReporter } from "../coordinator/progress.js";
 import { DEFAULT_PARAGRAPH, DEFAULT_MEMORY } from "../paragraph-dedup/options.js";
 import { parseSize } from "../util/size.js";
-import { paragraphs } from "../paragraph-dedup/run-paragraphs.js";
-import { paragraphSummary } from "../paragraph-dedup/summary.js";
 
 const builder = (y: Argv) =>
   withOptions(
@@ -24,6 +21,12 @@ export const paragraphsCommand = {
   describe: "onion-style removal of near-duplicate paragraphs (n-grams seen earlier in the corpus)",
   builder,
   handler: async (a: Args) => {
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const [{ stderrReporter }, { paragraphs }, { paragraphSummary }] = await Promise.all([
+      import("../coordinator/progress.js"),
+      import("../paragraph-dedup/run-paragraphs.js"),
+      import("../paragraph-dedup/summary.js"),
+    ]);
     const exec = executionOptionsFrom(a);
     const options = {
       ngram: a.ngram,

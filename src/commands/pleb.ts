@@ -1,11 +1,7 @@
 import type { Argv } from "yargs";
 import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, withOptions } from "../cli-options.js";
-import { plebPhase } from "../coordinator/pleb-phase.js";
-import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
-import { takeWorkdir } from "../coordinator/workdir-use.js";
-import { stderrReporter } from "../coordinator/progress.js";
+import { DEFAULT_TARGET_RECALL } from "../options.js";
 import { runSummary } from "./summary.js";
-import { DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calibrate-step.js";
 
 const builder = (y: Argv) =>
   withOptions(
@@ -24,6 +20,14 @@ export const plebCommand = {
   describe: "PLEB half: signature store → similar pairs (re-run with other settings at will)",
   builder,
   handler: async (a: Args) => {
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const [{ plebPhase }, { readPrepareManifest }, { takeWorkdir }, { stderrReporter }, { calibrateStep }] = await Promise.all([
+      import("../coordinator/pleb-phase.js"),
+      import("../coordinator/prepare-manifest.js"),
+      import("../coordinator/workdir-use.js"),
+      import("../coordinator/progress.js"),
+      import("../coordinator/steps/calibrate-step.js"),
+    ]);
     const exec = executionOptionsFrom(a);
     // A calibrated run writes its report after calibration.tsv, so that the report shows it.
     const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume, report: a.report !== false && !a["estimate-recall"] };

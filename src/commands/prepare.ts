@@ -1,8 +1,5 @@
 import type { Argv } from "yargs";
 import { executionOptionsFrom, inputPaths, prepareOptionsFrom, withOptions } from "../cli-options.js";
-import { prepare } from "../coordinator/prepare.js";
-import { useWorkdir } from "../coordinator/workdir-use.js";
-import { stderrReporter } from "../coordinator/progress.js";
 
 const builder = (y: Argv) =>
   withOptions(
@@ -17,6 +14,12 @@ export const prepareCommand = {
   describe: "preparatory half: corpus → signature store in the work directory",
   builder,
   handler: async (a: Args) => {
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const [{ prepare }, { useWorkdir }, { stderrReporter }] = await Promise.all([
+      import("../coordinator/prepare.js"),
+      import("../coordinator/workdir-use.js"),
+      import("../coordinator/progress.js"),
+    ]);
     const exec = executionOptionsFrom(a);
     const m = await useWorkdir(a.w, undefined, (w) => prepare(inputPaths(a.inputs), w, prepareOptionsFrom(a), exec, stderrReporter(exec.quiet), a.resume));
     process.stdout.write(`prepared ${m.counts.documents} documents, ${m.counts.distinctSignatures} distinct signatures in ${a.w}\n`);

@@ -1,19 +1,12 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { HTML_REPORT_OPTION, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
-import { prepare } from "../coordinator/prepare.js";
-import { useWorkdir } from "../coordinator/workdir-use.js";
-import { plebPhase } from "../coordinator/pleb-phase.js";
-import { stderrReporter } from "../coordinator/progress.js";
-import { methodDefaults, methodRunFrom } from "../methods/method-cli.js";
-import { runMethod } from "../methods/run-method.js";
-import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
+import { DEFAULT_TARGET_RECALL } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import { methodSummary, runSummary } from "./summary.js";
 import type { RunManifest } from "../output/manifest.js";
 import type { MethodManifest } from "../methods/method-manifest.js";
 import type { SetMethod } from "../methods/run-method.js";
-import { DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calibrate-step.js";
 import { CALIBRATION_FILE, refuseUncalibrated } from "../eval/calibration.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
@@ -46,6 +39,17 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  * calibrated afterwards (calibrateStep) when `calibrateTo` names a target recall.
  */
 export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)): Promise<RunResult> {
+  // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { methodDefaults, methodRunFrom }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }] = await Promise.all([
+    import("../coordinator/prepare.js"),
+    import("../coordinator/workdir-use.js"),
+    import("../coordinator/pleb-phase.js"),
+    import("../coordinator/progress.js"),
+    import("../methods/method-cli.js"),
+    import("../methods/run-method.js"),
+    import("../util/output-dir.js"),
+    import("../coordinator/steps/calibrate-step.js"),
+  ]);
   const exec = executionOptionsFrom(a);
   const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
   const opts = { ...parsed, "shingle-size": parsed.shingleSize };

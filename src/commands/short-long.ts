@@ -1,17 +1,8 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { executionOptionsFrom, inputPaths, withOptions } from "../cli-options.js";
-import { stderrReporter } from "../coordinator/progress.js";
-import { WorkerPool } from "../coordinator/pool.js";
-import { temporaryDirectory } from "../coordinator/workdir-use.js";
 import { METHOD_DEFAULTS } from "../methods/method-options.js";
-import { methodRunFrom } from "../methods/method-cli.js";
-import { shortLongPairs, type ParagraphShard } from "../methods/paragraphs.js";
-import { extractFeatures } from "../methods/run-method.js";
-import { DocIds } from "../output/doc-ids.js";
-import { writeLineFile } from "../output/line-file.js";
-import { escapeField } from "../output/tsv-field.js";
-import { ensureWritableDir } from "../util/output-dir.js";
+import type { ParagraphShard } from "../methods/paragraphs.js";
 
 const builder = (y: Argv) =>
   withOptions(
@@ -34,6 +25,19 @@ export const shortLongCommand = {
   describe: "pairs similar in long paragraphs (>= threshold) but not in short ones (000)",
   builder,
   handler: async (a: Args) => {
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory }, { methodRunFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { ensureWritableDir }] = await Promise.all([
+      import("../coordinator/progress.js"),
+      import("../coordinator/pool.js"),
+      import("../coordinator/workdir-use.js"),
+      import("../methods/method-cli.js"),
+      import("../methods/paragraphs.js"),
+      import("../methods/run-method.js"),
+      import("../output/doc-ids.js"),
+      import("../output/line-file.js"),
+      import("../output/tsv-field.js"),
+      import("../util/output-dir.js"),
+    ]);
     const exec = executionOptionsFrom(a);
     const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest", seed: 0, pairs: "edges" });
     await ensureWritableDir(a.o);

@@ -1,7 +1,5 @@
 import type { Argv } from "yargs";
-import { runExactCommand, withExactOptions } from "../exact/exact-command.js";
-import { allPairsSimilarity } from "../exact/similarity.js";
-import { loadWorkdirVectors } from "../exact/workdir-vectors.js";
+import { withExactOptions } from "../exact/exact-options.js";
 
 const builder = (y: Argv) => withExactOptions(y);
 
@@ -11,10 +9,17 @@ export const similarityCommand = {
   command: "similarity",
   describe: "exact all-pairs cosine of the prepared document vectors (the reference)",
   builder,
-  handler: (a: Args) =>
-    runExactCommand(a, "document pairs", async (ctx, pool, reporter) => {
+  handler: async (a: Args) => {
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const [{ runExactCommand }, { allPairsSimilarity }, { loadWorkdirVectors }] = await Promise.all([
+      import("../exact/exact-command.js"),
+      import("../exact/similarity.js"),
+      import("../exact/workdir-vectors.js"),
+    ]);
+    await runExactCommand(a, "document pairs", async (ctx, pool, reporter) => {
       const rows = loadWorkdirVectors(a.w, ctx.prepared);
       const pairs = await allPairsSimilarity(rows, { threshold: ctx.threshold, sampled: ctx.sampled }, pool, reporter);
       return { pairs, items: rows.rowPtr.length - 1 };
-    }),
+    });
+  },
 };

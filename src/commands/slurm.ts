@@ -1,16 +1,7 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { inputPaths, maxDocBytesFrom, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
-import { startPrepare } from "../coordinator/prepare.js";
-import { plebPlan } from "../coordinator/steps/pleb-step.js";
-import { takeWorkdir } from "../coordinator/workdir-use.js";
-import { renderBatchScript } from "../slurm/batch-script.js";
-import { activeJobs } from "../slurm/sbatch.js";
-import { runStatus } from "../slurm/status.js";
-import { runJobs, submitChain, writeBatchScripts } from "../slurm/submit.js";
-import { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs } from "../slurm/slurm-run.js";
 import { VertdupError } from "../util/errors.js";
-import { ensureWritableDir } from "../util/output-dir.js";
 
 const runBuilder = (y: Argv) =>
   withOptions(
@@ -30,6 +21,17 @@ const runBuilder = (y: Argv) =>
 type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 
 async function submitRun(a: RunArgs): Promise<void> {
+  // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+  const [{ startPrepare }, { plebPlan }, { takeWorkdir }, { renderBatchScript }, { activeJobs }, { runJobs, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { ensureWritableDir }] = await Promise.all([
+    import("../coordinator/prepare.js"),
+    import("../coordinator/steps/pleb-step.js"),
+    import("../coordinator/workdir-use.js"),
+    import("../slurm/batch-script.js"),
+    import("../slurm/sbatch.js"),
+    import("../slurm/submit.js"),
+    import("../slurm/slurm-run.js"),
+    import("../util/output-dir.js"),
+  ]);
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
   const workdir = resolve(a.w);
@@ -78,6 +80,7 @@ async function submitRun(a: RunArgs): Promise<void> {
 const statusBuilder = (y: Argv) => withOptions(y, ["workdir"], { workdir: { describe: "work directory of the submitted run" } });
 
 async function showStatus(workdir: string): Promise<void> {
+  const { runStatus } = await import("../slurm/status.js");
   const s = await runStatus(workdir);
   const lines = s.phases.map((p) => `${p.phase.padEnd(10)} ${p.done}/${p.total ?? "?"}${p.total !== undefined && p.done >= p.total ? " done" : ""}`);
   lines.push(`${"output".padEnd(10)} ${s.outputs ? "done" : "not yet"}`);

@@ -1,20 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
-import { WorkerPool } from "../coordinator/pool.js";
-import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
-import { stderrReporter } from "../coordinator/progress.js";
-import { readRunConfig } from "../coordinator/run-config.js";
-import { countStep } from "../coordinator/steps/count-step.js";
-import { mergeStep, writePrepareManifest } from "../coordinator/steps/merge-step.js";
-import { outputStep } from "../coordinator/steps/output-step.js";
-import { plebPhaseName, plebPlan, plebStep } from "../coordinator/steps/pleb-step.js";
-import { signStep } from "../coordinator/steps/sign-step.js";
-import { timed } from "../coordinator/steps/timing.js";
-import { vocabularyStep } from "../coordinator/steps/vocabulary-step.js";
 import type { Slice } from "../coordinator/workdir.js";
-import { admitTask, releaseSlurmRun } from "../coordinator/workdir-lock.js";
-import { loadSignatureStore } from "../runs/signature-store.js";
-import { readSlurmSettings } from "../slurm/slurm-run.js";
 import { VertdupError } from "../util/errors.js";
 
 const STEPS = ["count", "vocabulary", "sign", "merge", "pleb", "output"] as const;
@@ -38,6 +24,23 @@ function allocatedCores(): number {
 }
 
 async function runStep(step: Step, workdir: string, slice: Slice, quiet: boolean): Promise<void> {
+  // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+  const [{ WorkerPool }, { readPrepareManifest }, { stderrReporter }, { readRunConfig }, { countStep }, { mergeStep, writePrepareManifest }, { outputStep }, { plebPhaseName, plebPlan, plebStep }, { signStep }, { timed }, { vocabularyStep }, { releaseSlurmRun }, { loadSignatureStore }, { readSlurmSettings }] = await Promise.all([
+    import("../coordinator/pool.js"),
+    import("../coordinator/prepare-manifest.js"),
+    import("../coordinator/progress.js"),
+    import("../coordinator/run-config.js"),
+    import("../coordinator/steps/count-step.js"),
+    import("../coordinator/steps/merge-step.js"),
+    import("../coordinator/steps/output-step.js"),
+    import("../coordinator/steps/pleb-step.js"),
+    import("../coordinator/steps/sign-step.js"),
+    import("../coordinator/steps/timing.js"),
+    import("../coordinator/steps/vocabulary-step.js"),
+    import("../coordinator/workdir-lock.js"),
+    import("../runs/signature-store.js"),
+    import("../slurm/slurm-run.js"),
+  ]);
   const reporter = stderrReporter(quiet);
   const workers = allocatedCores();
   const config = await readRunConfig(workdir);
@@ -88,6 +91,7 @@ export const taskCommand = {
     if (!Number.isInteger(a.count) || a.count < 1 || !Number.isInteger(a.index) || a.index < 0 || a.index >= a.count) {
       throw new VertdupError(`--index must be in [0, --count), got ${a.index} of ${a.count}`);
     }
+    const { admitTask } = await import("../coordinator/workdir-lock.js");
     await admitTask(a.w, a.token);
     await runStep(a.step as Step, a.w, { index: a.index, count: a.count }, a.quiet);
   },

@@ -1,4 +1,5 @@
-import cliProgress from "cli-progress";
+import type cliProgressModule from "cli-progress";
+import { requireCjs } from "../util/require-cjs.js";
 
 /** Where the coordinator reports: one line per event, to stderr. */
 export interface Reporter {
@@ -29,6 +30,7 @@ export function stderrReporter(forcePlain = false): Reporter {
     progress(phase, unit, total) {
       const start = Date.now();
       if (tty) {
+        const cliProgress = requireCjs("cli-progress") as typeof cliProgressModule;
         const format =
           total === undefined
             ? `${phase} | {value} ${unit} | {rate} | {duration_formatted}`

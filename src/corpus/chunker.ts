@@ -2,6 +2,7 @@ import { openInput, describeStreamError, displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { InputError, VertdupError } from "../util/errors.js";
 import { parseTag } from "./vertical.js";
+import { DEFAULT_MAX_DOC_BYTES } from "../options.js";
 
 /**
  * A run of whole lines of one input file that starts at a `<doc` line (or at the file's
@@ -91,8 +92,6 @@ export interface ReadLimits {
   /** The document tag named in messages (the paragraph pass may use another than `doc`). */
   docTag?: string;
 }
-
-export const DEFAULT_MAX_DOC_BYTES = 256 << 20;
 
 export function readLimits(maxDocBytes = DEFAULT_MAX_DOC_BYTES, oversize: Oversize = "error", docTag?: string): ReadLimits {
   return { maxDocBytes, oversize, docTag };

@@ -2,8 +2,9 @@ import { createReadStream, constants as fsConstants } from "node:fs";
 import { access } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
 import { PassThrough, Readable } from "node:stream";
-import zstd from "zstd-napi/binding.js";
+import type zstdBinding from "zstd-napi/binding.js";
 import { VertdupError } from "../util/errors.js";
+import { requireCjs } from "../util/require-cjs.js";
 
 /** How a corpus file is compressed, told by its name (`-` is standard input, plain). */
 export type Compression = "none" | "gzip" | "zstd";
@@ -55,6 +56,7 @@ const ZSTD_OUT = 1 << 18;
  * decompression bomb) filled gigabytes of memory.
  */
 async function* zstdPieces(raw: Readable): AsyncGenerator<Buffer> {
+  const zstd = requireCjs("zstd-napi/binding.js") as typeof zstdBinding;
   const dctx = new zstd.DCtx();
   let inFrame = false;
   for await (const input of raw as AsyncIterable<Buffer>) {

@@ -1,6 +1,4 @@
 import { dirname } from "node:path";
-import type { Argv } from "yargs";
-import { noStdio, withOptions } from "../cli-options.js";
 import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { loadDocIds, type DocIds } from "../output/doc-ids.js";
@@ -8,15 +6,6 @@ import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-
 import { WorkerPool } from "../coordinator/pool.js";
 import { stderrReporter, type Reporter } from "../coordinator/progress.js";
 import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
-
-/** Options shared by `similarity` and `hamming-full`. */
-export function withExactOptions<T>(y: Argv<T>) {
-  return withOptions(y, ["workdir", "output", "threshold", "sample-list", "workers", "quiet"], {
-    workdir: { describe: "prepared work directory" },
-    output: { describe: "pairs file to write (.tsv, .tsv.gz, .tsv.zst)", check: noStdio },
-    threshold: { default: undefined, demandOption: true, describe: "minimum similarity of a reported pair (fraction)" },
-  });
-}
 
 export interface ExactContext {
   prepared: PrepareManifest;

@@ -33,6 +33,10 @@ export interface SearchOptions {
   memory: number;
 }
 
+export const SIMHASH_BITS = 384;
+/** 12 blocks of 32 bits: the unit of simhash384's pigeonhole candidate search. */
+export const SIMHASH_WORDS = SIMHASH_BITS / 32;
+
 export const METHOD_DEFAULTS = {
   minhash: { shingleSize: 5, threshold: 0.8, numPerm: 128, memory: "2G" },
   paragraphs: { threshold: 0.8, shortTokens: 9 },

@@ -8,10 +8,7 @@ import { ALL_PAIRS_BUCKET, BucketCandidates } from "./bucket-candidates.js";
 import { featuredDocs, firstOfByKeys, leadersOf } from "./first-of.js";
 import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
-
-export const SIMHASH_BITS = 384;
-/** 12 blocks of 32 bits: the unit of the pigeonhole candidate search. */
-export const SIMHASH_WORDS = SIMHASH_BITS / 32;
+import { SIMHASH_BITS, SIMHASH_WORDS } from "./method-options.js";
 
 /**
  * SHA-384 digests of tokens as 12 big-endian words each, in one typed array, remembered up to

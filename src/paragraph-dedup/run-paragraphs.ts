@@ -5,7 +5,6 @@ import { constants as fsConstants } from "node:fs";
 import { dirname } from "node:path";
 import { checkReadable, compressionOf } from "../corpus/open-input.js";
 import { InProcessPool, type TaskPool } from "../coordinator/in-process-pool.js";
-import { WorkerPool } from "../coordinator/pool.js";
 import { temporaryDirectory } from "../coordinator/workdir-use.js";
 import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
 import type { Reporter } from "../coordinator/progress.js";
@@ -109,7 +108,8 @@ export async function paragraphs(
   const dir = scratch.path;
   const memory = run.memory ?? DEFAULT_MEMORY;
   const store = new CorpusStore(dir, memory);
-  const pool: TaskPool = inProcess ? new InProcessPool(paragraphTasks) : new WorkerPool("paragraphs", exec.workers);
+  // The pool's module (and piscina) is loaded only when a pool runs.
+  const pool: TaskPool = inProcess ? new InProcessPool(paragraphTasks) : new (await import("../coordinator/pool.js")).WorkerPool("paragraphs", exec.workers);
   const clock = new PhaseClock();
   // Opened inside the try: whatever fails after, the temporary output is removed.
   let out: OutputFile | null = null;

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { simhash384, simhashDistance, simhashGraph, simhashShard, SIMHASH_WORDS } from "../../src/methods/simhash384.js";
+import { simhash384, simhashDistance, simhashGraph, simhashShard } from "../../src/methods/simhash384.js";
+import { SIMHASH_WORDS } from "../../src/methods/method-options.js";
 import { ALL_PAIRS_BUCKET } from "../../src/methods/bucket-candidates.js";
 import { VertdupError } from "../../src/util/errors.js";
 import { concatU32 } from "../../src/util/typed-arrays.js";

@@ -13,9 +13,6 @@ import { WorkerPool } from "../pool.js";
 import { readPrepareManifest } from "../prepare-manifest.js";
 import { writeReport, type ReportOptions } from "../../report/write-report.js";
 
-/** The recall `calibrate` recommends for when no `--target-recall` is given (also `--estimate-recall`'s). */
-export const DEFAULT_TARGET_RECALL = 0.99;
-
 /** What `calibrate` and `run --estimate-recall` add to manifest.json. */
 export interface CalibrationManifest {
   similarity: string;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExecutionOptions, PlebOptions } from "../../options.js";
+import { DEFAULT_ITERATIONS_PER_GROUP, type ExecutionOptions, type PlebOptions } from "../../options.js";
 import { FoundPairs } from "../../pleb/found-pairs.js";
 import { PairVerifier } from "../../pleb/pair-verifier.js";
 import { runIterations, type PairSink } from "../../pleb/run-pleb.js";
@@ -14,9 +14,6 @@ import type { WorkerPool } from "../pool.js";
 import { readPrepareManifest } from "../prepare-manifest.js";
 import type { Reporter } from "../progress.js";
 import { inSlice, markerFile, writeMarker, type Slice } from "../workdir.js";
-
-/** Default PLEB iterations per task: the unit of resumption and of Slurm array tasks. */
-export const DEFAULT_ITERATIONS_PER_GROUP = 10;
 
 /**
  * How the PLEB iterations of one set of options are cut into groups, and where their
