@@ -5,6 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The WebAssembly kernels' bytes, compiled from their .wat (as `npm run build` does).
     globalSetup: ["scripts/compile-wat.mjs"],
+    // fast-check's seed, fixed for every property test.
+    setupFiles: ["test/helpers/fast-check-seed.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

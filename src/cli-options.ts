@@ -22,6 +22,8 @@ interface OptionDef extends Options {
   check?: Check;
   /** The `run --method`s that use the option (absent: every method). */
   methods?: readonly MethodName[];
+  /** Why the other methods refuse it, when "it is an option of …" does not say enough. */
+  refusedBecause?: string;
 }
 
 /** Longest signature: PLEB stores Hamming distances below 2^17. */
@@ -100,7 +102,13 @@ export const OPTIONS = {
   outdir: def({ alias: "o", type: "string", demandOption: true, describe: "output directory", check: noStdio }),
   output: def({ alias: "o", type: "string", demandOption: true, describe: "output file (- for standard output)" }),
   "tmp-dir": def({ type: "string", describe: "where a temporary work directory is made (without -w)", check: tmpDirCheck }),
-  resume: def({ type: "boolean", default: false, describe: "continue an interrupted run in the work directory (-w): completed tasks are skipped", methods: LSH }),
+  resume: def({
+    type: "boolean",
+    default: false,
+    describe: "continue an interrupted run in the work directory (-w): completed tasks are skipped",
+    methods: LSH,
+    refusedBecause: "only lsh-cosine keeps finished steps in -w; this method would compute everything again (run it without --resume)",
+  }),
   method: def({ choices: METHOD_NAMES, default: "lsh-cosine" as MethodName, describe: "how documents are compared (README: which to pick)" }),
   // Reading and terms.
   column: def({ type: "number", default: DEFAULT_PREPARE.column, describe: "tab-separated column used as the term (0 = word, 2 = lemma…)", check: integer(0, 255) }),
@@ -244,7 +252,8 @@ function checkOptions(defs: ReadonlyMap<OptionName, OptionDef>, argv: Readonly<R
     const value = argv[name];
     if (value === undefined) continue;
     if (method !== undefined && o.methods !== undefined && !o.methods.includes(method) && !defaulted[name]) {
-      throw new VertdupError(`--${name} does not apply to --method ${method} (it is an option of ${o.methods.join(", ")})`);
+      const why = o.refusedBecause === undefined ? "" : `: ${o.refusedBecause}`;
+      throw new VertdupError(`--${name} does not apply to --method ${method} (it is an option of ${o.methods.join(", ")})${why}`);
     }
     o.check?.(name, value as never, argv);
   }

@@ -69,13 +69,11 @@ export class DocFilter {
       piece = piece.subarray(nl + 1);
     }
     const first = piece.indexOf(NL);
-    if (this.carryBytes + (first === -1 ? piece.length : first) > this.maxLineBytes) {
-      if (this.oversize !== "skip") throw new InputError(this.file, this.line + 1, `line longer than --max-doc-bytes (${this.maxLineBytes} bytes)`);
-      // One that ends in this piece is held no longer than one that fits (carry + piece).
-      if (first !== -1 || this.carryBytes + piece.length >= HEAD_BYTES) {
-        if (this.longLines++ === 0) this.firstLongLine = this.line + 1;
-        if (first === -1) return this.startLongLine(piece, out);
-      }
+    // A line that ends in this piece is held no longer than one that fits (carry + piece), and
+    // `lines` judges it; one that goes on is known to be too long from its bytes so far.
+    if (first === -1 && this.carryBytes + piece.length > this.maxLineBytes) {
+      if (this.oversize !== "skip") throw this.tooLong(this.line + 1);
+      if (this.carryBytes + piece.length >= HEAD_BYTES) return this.startLongLine(piece, out);
     }
     if (first === -1) {
       this.carry.push(piece);
@@ -96,6 +94,7 @@ export class DocFilter {
     if (this.atFileStart && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
     this.atFileStart = false;
     this.line++;
+    this.noteLongLine();
     this.longLine = true;
     if (isDocOpen(head, 0, head.length)) {
       if (this.inDoc) throw new InputError(this.file, this.line, `<doc> inside the <doc> opened at line ${this.docLine} (missing </doc>)`);
@@ -109,6 +108,15 @@ export class DocFilter {
     if (!this.removing) out.push(...parts);
     this.carry = [];
     this.carryBytes = 0;
+  }
+
+  private tooLong(line: number): InputError {
+    return new InputError(this.file, line, `line longer than --max-doc-bytes (${this.maxLineBytes} bytes)`);
+  }
+
+  /** Counts the current line as one over the limit (--oversize skip). */
+  private noteLongLine(): void {
+    if (this.longLines++ === 0) this.firstLongLine = this.line;
   }
 
   /** A removed document ends after its `</doc>` line. */
@@ -137,15 +145,21 @@ export class DocFilter {
       // A byte-order mark before the file's first line is part of that line's bytes.
       const at = this.atFileStart && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : start;
       this.atFileStart = false;
+      // Whichever piece its end arrived in, a line over the limit is one (see startLongLine).
+      const long = nl - start > this.maxLineBytes;
+      if (long) {
+        if (this.oversize !== "skip") throw this.tooLong(this.line);
+        this.noteLongLine();
+      }
       if (isDocOpen(buf, at, nl)) {
         if (this.inDoc) throw new InputError(this.file, this.line, `<doc> inside the <doc> opened at line ${this.docLine} (missing </doc>)`);
         this.inDoc = true;
         this.docLine = this.line;
-        const action = this.decide(this.ordinal++, buf.subarray(at, nl), this.line);
+        const action = this.decide(this.ordinal++, long ? null : buf.subarray(at, nl), this.line);
         if (action.kind === "remove") {
           if (start > keepFrom) out.push(buf.subarray(keepFrom, start));
           this.removing = true;
-        } else if (action.kind === "mark") {
+        } else if (action.kind === "mark" && !long) {
           if (action.attributes !== "") {
             if (nl > 0 && buf[nl - 1] === CR) throw new InputError(this.file, this.line, "CRLF line end: vertical files use LF (convert with dos2unix)");
             if (buf[nl - 1] !== GT) throw new InputError(this.file, this.line, "<doc> line does not end with >");

@@ -75,7 +75,7 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
     const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo };
     const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report, calibrate }, exec, reporter);
     return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };
-  });
+  }, a.method === "lsh-cosine" ? undefined : `--method ${a.method} cannot resume, run it again to start over`);
 }
 
 export const runCommand = {

@@ -59,6 +59,7 @@ async function submitRun(a: RunArgs): Promise<void> {
   // taken over once none of its jobs is queued or running.
   const lock = await takeWorkdir(workdir, {
     create: true,
+    continueWith: "submit the same command again to continue",
     slurm: true,
     slurmRunOver: async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0,
   });

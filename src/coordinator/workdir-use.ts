@@ -27,6 +27,8 @@ export async function temporaryDirectory(tmpDir: string | undefined, prefix: str
 export interface WorkdirUse extends LockOptions {
   /** Create (or adopt) the directory; otherwise it must be an existing work directory. */
   create: boolean;
+  /** How to continue after an interruption, said with the kept directory (absent: `--resume -w <dir>`). */
+  continueWith?: string;
 }
 
 /** Claims and locks a work directory the user named; the caller releases the lock. */
@@ -36,7 +38,7 @@ export async function takeWorkdir(workdir: string, use: WorkdirUse): Promise<Wor
   const lock = await lockWorkdir(workdir, use);
   const forget = atExit(() => {
     removeOwnTemporaries(workdir);
-    if (interruptedBy() !== null) process.stderr.write(`vertdup: the work directory ${workdir} is kept: continue with --resume -w ${workdir}\n`);
+    if (interruptedBy() !== null) process.stderr.write(`vertdup: the work directory ${workdir} is kept: ${use.continueWith ?? `continue with --resume -w ${workdir}`}\n`);
   });
   return {
     token: lock.token,
@@ -51,8 +53,9 @@ export async function takeWorkdir(workdir: string, use: WorkdirUse): Promise<Wor
 /**
  * Runs `body` in the work directory `given` (claimed and locked, kept afterwards) or, without
  * one, in a temporary directory under `tmpDir` removed afterwards, also on errors and signals.
+ * `continueWith`: what an interrupted run says instead of `--resume`, where it cannot resume.
  */
-export async function useWorkdir<T>(given: string | undefined, tmpDir: string | undefined, body: (workdir: string) => Promise<T>): Promise<T> {
+export async function useWorkdir<T>(given: string | undefined, tmpDir: string | undefined, body: (workdir: string) => Promise<T>, continueWith?: string): Promise<T> {
   if (given === undefined) {
     // Private to this process: nobody else to lock out.
     const temporary = await temporaryDirectory(tmpDir, "vertdup-");
@@ -62,7 +65,7 @@ export async function useWorkdir<T>(given: string | undefined, tmpDir: string | 
       await temporary.remove();
     }
   }
-  const lock = await takeWorkdir(given, { create: true });
+  const lock = await takeWorkdir(given, { create: true, continueWith });
   try {
     return await body(given);
   } finally {

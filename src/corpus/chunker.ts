@@ -33,6 +33,12 @@ const NL = 0x0a;
 const CR = 0x0d;
 const LT = 0x3c;
 const DOC_OPEN = Buffer.from("\n<doc");
+/**
+ * The last bytes read in which a document start may begin without being decided yet: a
+ * start at s is known once `<doc` and the byte after it are read (s + 4), so one that is
+ * not known yet is at s ≥ end − 4.
+ */
+const UNDECIDED = DOC_OPEN.length - 1;
 
 function isDocStartAt(buf: Buffer, lineStart: number): boolean {
   // `<doc` followed by a space, a tab or `>` (not `<document>` nor `<doc_meta>`).
@@ -338,7 +344,9 @@ export async function* chunkCorpus(
           if (at - pending.start >= targetBytes) yield emit(pending.take(at));
         }
         carry = piece.length >= DOC_OPEN.length ? piece.subarray(piece.length - DOC_OPEN.length) : lastBytes(Buffer.concat([carry, piece]));
-        if (!skipping && pending.end - docStart > limits.maxDocBytes) yield* skipDoc();
+        // The document is over the limit only when a next `<doc` in the undecided last bytes
+        // would not end it in time: judged sooner, it would depend on where the reads end.
+        if (!skipping && pending.end - UNDECIDED - docStart > limits.maxDocBytes) yield* skipDoc();
         // The last bytes may begin the next `\n<doc`, found with the next piece.
         if (skipping) drop(Math.max(pending.start, pending.end - DOC_OPEN.length));
       }
@@ -346,6 +354,7 @@ export async function* chunkCorpus(
       if (err instanceof VertdupError) throw err;
       throw describeStreamError(path, err);
     }
+    if (!skipping && pending.end - docStart > limits.maxDocBytes) yield* skipDoc();
     if (skipping) {
       pending.remove(pending.end);
     } else if (pending.end > pending.start) {

@@ -1,7 +1,7 @@
 /**
  * 53-bit string and sequence hashes, exact as JavaScript numbers.
  *
- * Terms are identified by these hashes rather than by strings (ARCHITECTURE.md: shards on
+ * Terms are identified by these hashes rather than by strings (docs/ARCHITECTURE.md: shards on
  * different threads or machines agree on a term without a shared string table). Two
  * independent 32-bit MurmurHash3-style lanes give 53 useful bits: with 10^8 distinct terms
  * the expected number of colliding pairs is n²/2^54 ≈ 0.0006.

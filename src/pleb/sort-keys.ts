@@ -4,7 +4,7 @@
  * The thesis sorts the (bit-moved) signatures lexicographically. Here the order is decided
  * by the first 64 bits of the permuted signature, packed into two uint32 (hi = permuted bits
  * 0 … 31, lo = 32 … 63, permuted bit 0 most significant), ties by store index
- * (ARCHITECTURE.md: ties beyond the key may be broken by index). Comparing (hi, lo) as
+ * (docs/ARCHITECTURE.md: ties beyond the key are broken by index). Comparing (hi, lo) as
  * unsigned numbers is then the lexicographic order of the first 64 permuted bits.
  */
 

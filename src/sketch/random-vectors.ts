@@ -6,7 +6,7 @@
  * of one term (the "term vector" [g(seed,t,0) … g(seed,t,k−1)]) come from one seeded stream,
  * so a document vector v = Σ_t w_t·e_t has projections v·RND_j = Σ_t w_t·g(seed,t,j), and the
  * signature only needs the term vectors of the document's own terms. Every thread and machine
- * derives the same vectors; the vocabulary × k matrix never exists (ARCHITECTURE.md).
+ * derives the same vectors; the vocabulary × k matrix never exists (docs/ARCHITECTURE.md).
  *
  * The thesis also normalises each RND_j; that multiplies v·RND_j by a positive constant and
  * leaves every sign — hence every bit — unchanged, so it is not done here.

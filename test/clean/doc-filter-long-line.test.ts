@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { DocFilter } from "../../src/clean/doc-filter.js";
 
@@ -60,5 +61,39 @@ describe("DocFilter on a long line with --oversize skip", () => {
   it("drops the long lines of a removed document, and only those", () => {
     const r = run(pieces, (o) => (o === 0 ? "keep" : "remove"));
     expect(r.out).toBe(`<doc id="a">\nw\n</doc>\n</${long("z")}\n`);
+  });
+});
+
+describe("DocFilter whatever the reads (property)", () => {
+  /** Lines of documents, some longer than the limits drawn below, `<doc` lines among them. */
+  const LINES = ['<doc id="a">', `<doc id="${"b".repeat(30)}">`, "</doc>", "w", "x".repeat(40), "<p>", `</${"z".repeat(30)}>`, "<document>", ""];
+  const corpora = fc
+    .array(fc.tuple(fc.array(fc.constantFrom(...LINES.filter((l) => !l.startsWith("<doc") && l !== "</doc>")), { maxLength: 4 }), fc.constantFrom(...LINES.slice(0, 2))), { maxLength: 6 })
+    .chain((docs) => fc.tuple(fc.constant(docs), fc.array(fc.constantFrom(...LINES), { maxLength: 3 })))
+    .map(([docs, stray]) => Buffer.from(docs.map(([body, open]) => [open, ...body, "</doc>"].join("\n") + "\n").join("") + stray.map((l) => `${l}\n`).join("")));
+  // By ordinal alone, as clean decides: keep, remove, or mark.
+  const decide = (o: number) => [{ kind: "keep" } as const, { kind: "remove" } as const, { kind: "mark", attributes: ' dup_cluster="1"' } as const][o % 3];
+
+  function outcome(pieces: Buffer[], maxLineBytes: number, oversize: "error" | "skip") {
+    const filter = new DocFilter("f.vert", 0, decide, maxLineBytes, oversize);
+    const out: Buffer[] = [];
+    try {
+      for (const p of pieces) filter.push(p, out);
+      filter.end(out);
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+    return { out: Buffer.concat(out).toString(), longLines: filter.longLines, firstLongLine: filter.firstLongLine, next: filter.nextOrdinal };
+  }
+
+  it("writes the same bytes, or stops with the same error, for any split of the input into reads", () => {
+    fc.assert(
+      fc.property(corpora, fc.integer({ min: 10, max: 60 }), fc.constantFrom("error", "skip") as fc.Arbitrary<"error" | "skip">, fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 8 }), (bytes, max, oversize, sizes) => {
+        const pieces: Buffer[] = [];
+        for (let at = 0, k = 0; at < bytes.length; at += sizes[k++ % sizes.length]) pieces.push(bytes.subarray(at, at + sizes[k % sizes.length]));
+        expect(outcome(pieces, max, oversize)).toEqual(outcome([bytes], max, oversize));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

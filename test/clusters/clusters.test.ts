@@ -1,9 +1,11 @@
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLUSTERS_HEADER, readClustersTsv } from "../../src/clusters/clusters-tsv.js";
-import { EdgeList } from "../../src/clusters/duplicate-graph.js";
+import { EdgeList, NO_DOC, type DuplicateGraph } from "../../src/clusters/duplicate-graph.js";
+import { GraphClusters } from "../../src/clusters/graph-clusters.js";
 import { UnionFind } from "../../src/clusters/union-find.js";
 import { DocIds } from "../../src/output/doc-ids.js";
 import { writeGraphOutputs } from "../../src/output/graph-outputs.js";
@@ -21,6 +23,97 @@ describe("UnionFind", () => {
     expect(u.find(3)).toBe(0);
     expect(u.find(2)).toBe(2);
     expect(Array.from(u.roots())).toEqual([0, 0, 2, 0, 0, 5]);
+  });
+});
+
+/**
+ * A random duplicate graph: each document has no features, leads its own identity group or
+ * joins an earlier leader's; edges join distinct leaders, each pair once. Token counts from a
+ * few values, so that `longest` meets ties.
+ */
+const graphs = fc
+  .array(fc.tuple(fc.nat({ max: 9 }), fc.nat(), fc.nat({ max: 3 })), { minLength: 1, maxLength: 40 })
+  .chain((docs) => fc.tuple(fc.constant(docs), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.double({ min: 0.5, max: 1, noNaN: true })), { maxLength: 60 })))
+  .map(([docs, picks]) => {
+    const n = docs.length;
+    const firstOf = new Uint32Array(n);
+    const leaders: number[] = [];
+    docs.forEach(([kind, pick], d) => {
+      if (kind === 0) firstOf[d] = NO_DOC;
+      else if (kind < 4 && leaders.length > 0) firstOf[d] = leaders[pick % leaders.length];
+      else leaders.push((firstOf[d] = d));
+    });
+    const edges = new EdgeList();
+    const seen = new Set<string>();
+    for (const [x, y, sim] of picks) {
+      if (leaders.length < 2) break;
+      const a = leaders[x % leaders.length];
+      const b = leaders[y % leaders.length];
+      const key = `${Math.min(a, b)},${Math.max(a, b)}`;
+      if (a === b || seen.has(key)) continue;
+      seen.add(key);
+      edges.push(a, b, sim);
+    }
+    const graph: DuplicateGraph = { documents: n, firstOf, edges };
+    return { graph, tokens: docs.map(([, , t]) => t) };
+  });
+
+/** The graph's neighbours of each document: its identity group's leader and members, the edges' ends. */
+function neighbours({ documents, firstOf, edges }: DuplicateGraph): number[][] {
+  const next: number[][] = Array.from({ length: documents }, () => []);
+  const link = (a: number, b: number) => {
+    next[a].push(b);
+    next[b].push(a);
+  };
+  for (let d = 0; d < documents; d++) if (firstOf[d] !== NO_DOC && firstOf[d] !== d) link(d, firstOf[d]);
+  for (let k = 0; k < edges.length; k++) link(edges.a(k), edges.b(k));
+  return next;
+}
+
+/** The documents reachable from d in the graph (d included), by breadth-first search. */
+function reachable(next: number[][], d: number): Set<number> {
+  const seen = new Set([d]);
+  const queue = [d];
+  while (queue.length > 0) {
+    for (const m of next[queue.shift()!]) {
+      if (seen.has(m)) continue;
+      seen.add(m);
+      queue.push(m);
+    }
+  }
+  return seen;
+}
+
+describe("GraphClusters (property)", () => {
+  it("clusters are the graph's components of two or more; every member reaches its representative; the keep policy picks it", () => {
+    fc.assert(
+      fc.property(graphs, fc.constantFrom("longest", "first") as fc.Arbitrary<"longest" | "first">, ({ graph, tokens }, keep) => {
+        const c = new GraphClusters(graph, tokens, keep);
+        const next = neighbours(graph);
+        let members = 0;
+        let clusters = 0;
+        for (let d = 0; d < graph.documents; d++) {
+          const component = reachable(next, d);
+          if (component.size < 2) {
+            expect(c.clusterOf[d]).toBe(0);
+            continue;
+          }
+          members++;
+          const cluster = c.clusterOf[d];
+          const rep = c.representativeOf(d);
+          expect(component.has(rep)).toBe(true);
+          for (const m of component) expect(c.clusterOf[m]).toBe(cluster);
+          // longest: the most tokens, ties to the earliest; first: the earliest.
+          const best = [...component].reduce((r, m) => (keep === "longest" && tokens[m] !== tokens[r] ? (tokens[m] > tokens[r] ? m : r) : Math.min(r, m)));
+          expect(rep).toBe(best);
+          // Clusters are numbered in corpus order of their first documents.
+          if (Math.min(...component) === d) expect(cluster).toBe(++clusters);
+        }
+        expect(c.counts).toEqual({ keep, clusters, documentsInClusters: members, duplicates: members - clusters });
+        expect(c.representative.length).toBe(clusters);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -1,8 +1,10 @@
 // Chunk boundaries must depend only on the bytes and targetBytes, never on how the stream
 // delivers them: here openInput is wrapped so that the same bytes arrive in pieces of
 // many different sizes.
+import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Readable } from "node:stream";
+import { chunkCorpus, readLimits, type ReadLimits } from "../../src/corpus/chunker.js";
 import { cleanupVerts, collectChunks, makeCorpus, readCorpus, rng, writeVert, type VertKind } from "../helpers/vert.js";
 
 const piecing: { sizes: (() => number) | null; yielded: number } = { sizes: null, yielded: 0 };
@@ -87,5 +89,71 @@ describe("chunk boundaries do not depend on stream piece sizes", () => {
     expect(tiny.docs).toEqual(whole.docs);
     expect(tiny.warnings).toEqual(whole.warnings);
     expect(whole.docs.length).toBe(80);
+  });
+});
+
+describe("chunk boundaries do not depend on stream piece sizes (property)", () => {
+  /** Lines where a document start is, nearly is, or is not (tags alike, CR, `<doc` inside a line). */
+  const LINES = ['<doc id="d">', "<doc>", '<doc\tid="t">', "<doc\r", "</doc>", "<document>", "<doc_meta>", "<doc/>", "<p>", "</p>", "<s>", "<g/>",
+    "word\tlemma\ttag", "a", "x <doc y", '<doc id="ü">', "žluťoučký kůň", "", "\ufeff<doc>", "<"];
+  const corpora = fc
+    .record({
+      bom: fc.boolean(),
+      first: fc.oneof({ arbitrary: fc.constant('<doc id="first">'), weight: 5 }, fc.constantFrom(...LINES)),
+      lines: fc.array(fc.constantFrom(...LINES), { minLength: 10, maxLength: 80 }),
+      finalNewline: fc.boolean(),
+    })
+    .map(({ bom, first, lines, finalNewline }) => Buffer.from(`${bom ? "\ufeff" : ""}${[first, ...lines].join("\n")}${finalNewline ? "\n" : ""}`));
+  const limits = fc.option(
+    fc.record({ maxDocBytes: fc.integer({ min: 8, max: 200 }), oversize: fc.constantFrom("error", "skip") as fc.Arbitrary<"error" | "skip"> }).map(({ maxDocBytes, oversize }) => readLimits(maxDocBytes, oversize)),
+    { nil: undefined },
+  );
+
+  /** The chunks of a file, or the error that stopped the reading. */
+  async function outcome(path: string, target: number, limits?: ReadLimits): Promise<unknown> {
+    const chunks = [];
+    try {
+      for await (const c of chunkCorpus([path], target, limits)) chunks.push([c.index, c.firstLine, c.firstDoc, c.docCount, c.skipped ?? false, c.bytes.toString("hex")]);
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+    return chunks;
+  }
+
+  it("keeps a document of exactly --max-doc-bytes when the next <doc arrives a byte at a time", async () => {
+    // Each `<doc id="d">` line is a 13-byte document; read byte by byte, the next one's start
+    // was not yet known when the document's 14th byte arrived, and it was skipped (or an error).
+    const path = writeVert(Array(4).fill('<doc id="d">\n').join(""));
+    for (const oversize of ["skip", "error"] as const) {
+      piecing.sizes = null;
+      const whole = await outcome(path, 1, readLimits(13, oversize));
+      piecing.sizes = () => 1;
+      expect(await outcome(path, 1, readLimits(13, oversize))).toEqual(whole);
+      piecing.sizes = null;
+      expect(whole).toHaveLength(4);
+      expect((whole as unknown[][]).every((c) => c[4] === false)).toBe(true);
+    }
+  });
+
+  it("gives the same chunks, or the same error, for any split of the same bytes into reads", async () => {
+    await fc.assert(
+      fc.asyncProperty(corpora, fc.integer({ min: 1, max: 120 }), limits, fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 10 }), async (bytes, target, limits, sizes) => {
+        const path = writeVert(bytes);
+        piecing.sizes = null;
+        const reference = await outcome(path, target, limits);
+        let at = 0;
+        piecing.sizes = () => sizes[at++ % sizes.length];
+        try {
+          expect(await outcome(path, target, limits)).toEqual(reference);
+        } finally {
+          piecing.sizes = null;
+        }
+        // Without a limit that drops bytes, the chunks are the file, cut.
+        if (Array.isArray(reference) && limits?.oversize !== "skip") {
+          expect(Buffer.from(reference.map((c) => c[5]).join(""), "hex").equals(bytes)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

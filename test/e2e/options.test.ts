@@ -128,6 +128,12 @@ describe("each command shows and accepts only the options it uses (#12 item 16)"
     [["prepare", "x.vert", "-w", "w", "--tmp-dir", "t"], "tmp-dir"],
     [["paragraphs", "x.vert", "-o", "o.vert", "--seed", "3"], "seed"],
     [["short-long", "x.vert", "-o", "o", "--seed", "3"], "seed"],
+    // Commands without resumable steps refuse --resume rather than ignore it.
+    [["paragraphs", "x.vert", "-o", "o.vert", "--resume"], "resume"],
+    [["short-long", "x.vert", "-o", "o", "--resume"], "resume"],
+    [["clean", "x.vert", "--from", "o", "-o", "c.vert", "--resume"], "resume"],
+    [["similarity", "-w", "w", "-o", "s.tsv", "--threshold", "0.9", "--resume"], "resume"],
+    [["slurm", "run", "x.vert", "-w", "w", "-o", "o", "--resume"], "resume"],
   ];
   for (const [args, option] of unknown) {
     it(`${args[0]} refuses --${option}`, () => {
@@ -145,7 +151,15 @@ describe("each command shows and accepts only the options it uses (#12 item 16)"
     expectRefused(["run", input, "-o", out, "--method", "simhash384", "--seed", "2"], /--seed does not apply to --method simhash384/, out);
     expectRefused(["run", input, "-o", out, "--method", "paragraphs", "--no-lowercase", "--beam", "9"], /--beam does not apply to --method paragraphs/, out);
     expectRefused(["run", input, "-o", out, "--num-perm", "64"], /--num-perm does not apply to --method lsh-cosine \(it is an option of minhash\)/, out);
-    expectRefused(["run", input, "-o", out, "--method", "minhash", "--resume", "-w", join(out, "w")], /--resume does not apply to --method minhash/, out);
+  });
+
+  it("--resume with a method that cannot resume is refused, saying why, before any work", () => {
+    const out = join(tempDir(), "out");
+    const work = join(out, "w");
+    for (const method of ["minhash", "simhash384", "exact", "paragraphs"]) {
+      expectRefused(["run", input, "-o", out, "--method", method, "--resume", "-w", work], new RegExp(`--resume does not apply to --method ${method} \\(it is an option of lsh-cosine\\): only lsh-cosine keeps finished steps in -w; this method would compute everything again \\(run it without --resume\\)`), out);
+    }
+    expectRefused(["calibrate", input, "-o", out, "--method", "minhash", "--resume", "-w", work], /--resume does not apply to --method minhash .*would compute everything again/, out);
   });
 
   it("--tmp-dir with -w is refused: the work directory is the one given", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hashSequence, hashString } from "../../src/features/hash.js";
-import { countTerms, DROPPED, shingles, termCounts, termHash, tokenHash, tokenHashes } from "../../src/features/terms.js";
+import { countTerms, DROPPED, shingles, termCounts, termHash, tokenHash, TokenHasher, tokenHashes } from "../../src/features/terms.js";
 import { documentFrequencies } from "../../src/features/count-shard.js";
 
 const DEF = { lowercase: true, keepNumbers: false };
@@ -112,16 +112,31 @@ describe("tokenHash (on bytes)", () => {
     }
   });
 
+  // Characters where lowercasing or the Unicode classes are special, mixed with code points of
+  // every UTF-8 length (1 to 4 bytes: the byte path decodes 1 and 2, hands the rest to the string path).
+  const special = fc.constantFrom(..."AZaz09ŠšΣσςİıǅẞßŸµÅKΩ٣１Ⅻ\u00a0\ufeff<>-_.,😀日");
+  const inRange = (min: number, max: number) => fc.integer({ min, max }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c));
+  const char = fc.oneof({ arbitrary: special, weight: 6 }, inRange(0x00, 0x7f), inRange(0x80, 0x7ff), inRange(0x800, 0xffff), inRange(0x10000, 0x10ffff));
+  const token = fc.array(char, { maxLength: 12 }).map((cs) => cs.join("").replace(/[\t\n]/g, ""));
+  const options = fc.record({ lowercase: fc.boolean(), keepNumbers: fc.boolean() });
+
   it("equals termHash of the decoded token for arbitrary Unicode tokens (property)", () => {
-    // Characters where lowercasing or the Unicode classes are special, mixed with any code point.
-    const special = fc.constantFrom(..."AZaz09ŠšΣσςİıǅẞßŸµÅKΩ٣１Ⅻ\u00a0\ufeff<>-_.,😀日");
-    const char = fc.oneof(special, fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }));
-    const token = fc.array(char, { maxLength: 12 }).map((cs) => cs.join("").replace(/[\t\n]/g, ""));
-    const options = fc.record({ lowercase: fc.boolean(), keepNumbers: fc.boolean() });
     fc.assert(
       fc.property(token, options, (t, opts) => {
         const bytes = Buffer.from(`\t${t}\n`);
         expect(tokenHash(opts)(bytes, 1, bytes.length - 1)).toBe(termHash(t, opts));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("reads a line's first column as the count pass does: termHash of it, stopping at the tab or newline (property)", () => {
+    fc.assert(
+      fc.property(token, token, fc.constantFrom("\t", "\n"), options, (t, rest, end, opts) => {
+        const hasher = new TokenHasher(opts);
+        const bytes = Buffer.from(`${t}${end}${rest}\n`);
+        expect(hasher.hashWord(bytes, 0, bytes.length)).toBe(termHash(t, opts));
+        expect(hasher.end).toBe(Buffer.byteLength(t));
       }),
       { numRuns: 1000 },
     );

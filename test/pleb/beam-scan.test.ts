@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 import { beamScan, beamScanPairs, PairList } from "../../src/pleb/beam-scan.js";
@@ -77,5 +78,73 @@ describe("beamScan", () => {
     expect(triples(list.toArray())).toEqual(whole);
     expect(list.length).toBe(whole.length);
     expect(whole.length).toBeGreaterThan(10);
+  });
+});
+
+/** Signatures of W words that are near copies of a few bases, so that distances straddle any threshold. */
+const signatures = fc.constantFrom(2, 4).chain((W) =>
+  fc.record({
+    W: fc.constant(W),
+    bases: fc.array(fc.array(fc.nat({ max: 0xffffffff }), { minLength: W, maxLength: W }), { minLength: 1, maxLength: 4 }),
+    docs: fc.array(fc.record({ base: fc.nat(), flips: fc.array(fc.nat({ max: 32 * W - 1 }), { maxLength: 8 }) }), { minLength: 1, maxLength: 40 }),
+  }).map(({ W, bases, docs }) => {
+    const store = new Uint32Array(docs.length * W);
+    docs.forEach(({ base, flips }, i) => {
+      store.set(bases[base % bases.length], i * W);
+      for (const b of flips) store[i * W + (b >>> 5)] ^= 1 << (b & 31);
+    });
+    return { W, n: docs.length, store };
+  }),
+);
+
+/** A scan's inputs: signatures, an order of them, a beam, a distance bound, chunk cuts and maybe labels. */
+const scans = signatures.chain(({ W, n, store }) =>
+  fc.record({
+    W: fc.constant(W),
+    store: fc.constant(store),
+    order: fc.shuffledSubarray(Array.from({ length: n }, (_, i) => i), { minLength: n, maxLength: n }).map((o) => Uint32Array.from(o)),
+    beam: fc.integer({ min: 1, max: n + 2 }),
+    maxDistance: fc.oneof(fc.nat({ max: 12 }), fc.nat({ max: 32 * W })),
+    cuts: fc.uniqueArray(fc.integer({ min: 1, max: n }), { maxLength: 4 }).map((c) => [0, ...c.sort((a, b) => a - b).filter((x) => x < n), n]),
+    labels: fc.option(fc.array(fc.nat({ max: 3 }), { minLength: n, maxLength: n }).map((l) => Uint32Array.from(l)), { nil: undefined }),
+  }),
+);
+
+/** Every pair i < j of the store within maxDistance (and, with labels, of different labels), sorted. */
+function bruteForce(store: Uint32Array, W: number, n: number, maxDistance: number, labels?: Uint32Array): Triple[] {
+  const out: Triple[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (labels !== undefined && labels[i] === labels[j]) continue;
+      const d = naiveDistance(store, W, i, j);
+      if (d <= maxDistance) out.push([i, j, d]);
+    }
+  }
+  return out;
+}
+
+const byPair = (x: Triple, y: Triple) => x[0] - y[0] || x[1] - y[1];
+
+describe("beamScan against brute force (property)", () => {
+  it("finds a subset of the brute-force pairs, exactly those within the beam; all of them when the beam covers the order", () => {
+    fc.assert(
+      fc.property(scans, ({ W, store, order, beam, maxDistance, cuts, labels }) => {
+        const n = order.length;
+        const got: Triple[] = [];
+        for (let c = 0; c + 1 < cuts.length; c++) beamScan(store, W, order, cuts[c], cuts[c + 1], beam, maxDistance, (i, j, d) => got.push([i, j, d]), labels);
+        const all = bruteForce(store, W, n, maxDistance, labels);
+        const position = new Uint32Array(n);
+        order.forEach((doc, p) => (position[doc] = p));
+        const withinBeam = all.filter(([i, j]) => Math.abs(position[i] - position[j]) <= beam);
+        const sorted = [...got].sort(byPair);
+        expect(sorted).toEqual(withinBeam);
+        // A subset of brute force, each pair once and with its true distance.
+        const known = new Set(all.map((t) => t.join(",")));
+        expect(got.every((t) => known.has(t.join(",")))).toBe(true);
+        expect(new Set(got.map(([i, j]) => `${i},${j}`)).size).toBe(got.length);
+        if (beam >= n - 1) expect(sorted).toEqual(all);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../src/slurm/batch-script.js";
 import { runJobs } from "../../src/slurm/submit.js";
@@ -149,6 +150,68 @@ describe("batch scripts", () => {
     ]);
     expect(jobs[4].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "10", "--token", "t0"]);
     expect(jobs[5].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
+  });
+});
+
+/** Any code point but NUL (fc.string's "binary" unit is as wide but 100 times slower to draw). */
+const codePoint = fc.integer({ min: 1, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c));
+/** Words that a shell or sbatch would read specially, mixed with any code point. */
+const SPECIAL = [..."'\"\\$`!*?[]{}()<>|&;#~= %\t\n\r \u00a0é日😀"].concat(["$HOME", "$(id)", "'\\''", "--", "-e", "packjob"]);
+const word = (control: boolean) =>
+  fc
+    .array(fc.oneof(fc.constantFrom(...SPECIAL), fc.string({ unit: codePoint, maxLength: 3 })), { maxLength: 6 })
+    .map((parts) => (control ? parts.join("") : parts.join("").replace(/[\x00-\x1f\x7f]/g, "")));
+
+/**
+ * The words bash passes to printf: what the text, as a command's arguments, means to the
+ * shell. Standard input is not Node's pipe: bash -c with a socket there reads ~/.bashrc.
+ */
+function bashWords(text: string): string[] {
+  const r = spawnSync("bash", ["-c", `printf '%s\\0' ${text}`], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH } });
+  expect(r.stderr).toBe("");
+  expect(r.status).toBe(0);
+  const words = r.stdout.split("\0");
+  expect(words.pop()).toBe("");
+  return words;
+}
+
+describe("shell quoting round trips through bash (property)", () => {
+  it("shellWord: bash reads back every word as it was, control characters included", () => {
+    fc.assert(
+      fc.property(fc.array(word(true), { minLength: 1, maxLength: 8 }), (words) => {
+        expect(bashWords(words.map(shellWord).join(" "))).toEqual(words);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("a batch script's command: exactly its words, the array task id from the environment", () => {
+    const cwd = tempDir();
+    const script = join(cwd, "task.sbatch");
+    const argvFile = join(cwd, "argv");
+    const stub = join(cwd, "stub.sh");
+    writeFileSync(stub, `exec() { printf '%s\\0' "$@" > "$ARGV_FILE"; }\n`);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(word(false), fc.constant(ARRAY_TASK_ID)), { maxLength: 8 }), word(false), (command, taskId) => {
+        writeFileSync(script, renderBatchScript({ name: "count", arraySize: 2, command: ["/usr/bin/node", ...command] }, SETTINGS));
+        const r = spawnSync("bash", [script], { encoding: "utf8", env: { PATH: process.env.PATH, BASH_ENV: stub, ARGV_FILE: argvFile, SLURM_ARRAY_TASK_ID: taskId } });
+        expect(r.stderr).toBe("");
+        expect(r.status).toBe(0);
+        const argv = readFileSync(argvFile, "utf8").split("\0");
+        expect(argv.pop()).toBe("");
+        expect(argv).toEqual(["/usr/bin/node", ...command.map((w) => (typeof w === "string" ? w : taskId))]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("sbatchWord: sbatch reads back every argument it accepts as one word", () => {
+    fc.assert(
+      fc.property(word(false).filter((w) => w !== "" && !/packjob|hetjob/i.test(w)), (arg) => {
+        expect(sbatchArgs(sbatchWord("--sbatch-arg", arg))).toEqual([arg]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
