@@ -1,22 +1,76 @@
+import { growableU32 } from "../util/typed-arrays.js";
+import { inRange, readKeys, writeKeys, type KeyRange } from "./ngram-index.js";
 import { OCC_WORDS } from "./occurrences.js";
 import { readRecords, type RecordPart } from "./record-file.js";
-import { findRepeats } from "./repeats.js";
+import { findRepeats, KeySet } from "./repeats.js";
 
 /**
  * The occurrences of one bucket: in shared memory (memory mode), or a run file of records
  * (external mode) that holds the keys whose high lane starts with the bucket's bits — the
- * top BUCKET_BITS, then SPLIT_BITS more per `level` of splitting (bucket-split.ts).
+ * top BUCKET_BITS, then SPLIT_BITS more per `level` of splitting (bucket-split.ts). `range`
+ * says which keys those are.
  */
-export type BucketSource = { parts: RecordPart[]; count: number } | { path: string; count: number; level: number };
+export type BucketSource = ({ parts: RecordPart[]; count: number } | { path: string; count: number; level: number }) & { range: KeyRange };
 
 export interface RepeatsTask {
   source: BucketSource;
   /** Keys the table is first sized for. */
   expected: number;
+  /** Key files of saved indices (`--against`) whose range overlaps the bucket's: their keys were seen before it. */
+  known: string[];
+  /** Where to write the bucket's keys: all of them (the run's own index), and those not in `known` (`--update`). */
+  writeAll?: string;
+  writeNew?: string;
 }
 
-/** The repeats task of one bucket, whichever way the coordinator kept its occurrences. */
-export function bucketRepeats(task: RepeatsTask): Uint32Array {
+/** The keys of `files` in `range` that the bucket has too, read streaming: at most the bucket's own keys are held. */
+async function knownKeys(parts: Iterable<RecordPart>, files: readonly string[], range: KeyRange, expected: number): Promise<Uint32Array> {
+  const own = new KeySet(expected);
+  for (const { data } of parts) for (let i = 0; i < data.length; i += OCC_WORDS) own.seen(data[i], data[i + 1]);
+  const found = growableU32(1024);
+  for (const file of files) {
+    for await (const keys of readKeys(file)) {
+      for (let i = 0; i < keys.length; i += 2) {
+        if (!inRange(keys[i + 1], range) || !own.has(keys[i], keys[i + 1])) continue;
+        found.push2(keys[i], keys[i + 1]);
+      }
+    }
+  }
+  return found.view();
+}
+
+/** The sorted keys `all` without the (unsorted) keys `drop`, which `all` holds. */
+function without(all: Uint32Array, drop: Uint32Array): Uint32Array {
+  if (drop.length === 0) return all;
+  const gone = new KeySet(drop.length / 2);
+  for (let i = 0; i < drop.length; i += 2) gone.seen(drop[i], drop[i + 1]);
+  const out = new Uint32Array(all.length);
+  let n = 0;
+  for (let i = 0; i < all.length; i += 2) {
+    if (gone.has(all[i], all[i + 1])) continue;
+    out[n++] = all[i];
+    out[n++] = all[i + 1];
+  }
+  return out.subarray(0, n);
+}
+
+/**
+ * The repeats task of one bucket, whichever way the coordinator kept its occurrences. With
+ * saved indices, the bucket's keys that they hold are put in the table first, so that their
+ * occurrences count as repeated: what one run over the indices' corpora and then this one
+ * would find.
+ */
+export async function bucketRepeats(task: RepeatsTask): Promise<Uint32Array> {
   const s = task.source;
-  return findRepeats("parts" in s ? s.parts : readRecords(s.path, OCC_WORDS), task.expected);
+  const parts = () => ("parts" in s ? s.parts : readRecords(s.path, OCC_WORDS));
+  const known = task.known.length === 0 ? new Uint32Array(0) : await knownKeys(parts(), task.known, s.range, task.expected);
+  const keys = new KeySet(task.expected);
+  for (let i = 0; i < known.length; i += 2) keys.seen(known[i], known[i + 1]);
+  const repeats = findRepeats(parts(), task.expected, keys);
+  if (task.writeAll === undefined && task.writeNew === undefined) return repeats;
+  // The table is reused by `without`: take the keys out first.
+  const all = keys.sorted();
+  if (task.writeAll !== undefined) await writeKeys(task.writeAll, all);
+  if (task.writeNew !== undefined) await writeKeys(task.writeNew, without(all, known));
+  return repeats;
 }

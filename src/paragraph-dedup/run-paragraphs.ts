@@ -1,12 +1,18 @@
 import { noSkippedDocs, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { skippedDocumentsWarning } from "../output/run-warnings.js";
-import { access, stat } from "node:fs/promises";
-import { constants as fsConstants } from "node:fs";
-import { dirname } from "node:path";
+import { access, mkdir, rm, stat } from "node:fs/promises";
+import { constants as fsConstants, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { checkReadable, compressionOf } from "../corpus/open-input.js";
 import { InProcessPool, type TaskPool } from "../coordinator/in-process-pool.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import { temporaryDirectory } from "../coordinator/workdir-use.js";
+import { claimWorkdir } from "../coordinator/workdir.js";
+import { lockWorkdir, type WorkdirLock } from "../coordinator/workdir-lock.js";
+import { IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
+import { atExit } from "../util/exit-cleanup.js";
+import { killPoint } from "../util/kill-point.js";
+import { keyFileName, keyOptions, keyRole, openIndices, overlaps, PARAGRAPHS_METHOD, type SavedIndex } from "./ngram-index.js";
 import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
@@ -41,6 +47,8 @@ export interface ParagraphReport {
   version: string;
   inputs: string[];
   output: string;
+  /** The saved indices whose n-grams counted as seen before the inputs (`--against`). */
+  against: string[];
   options: ParagraphOptions;
   mode: "memory" | "external";
   /** The passes ran in the main thread (small inputs), not on the worker pool. */
@@ -59,6 +67,60 @@ export interface ParagraphRun {
   reportPath?: string;
   /** Run in this thread (true) or on the worker pool (false); by default by size (IN_PROCESS_BELOW). */
   inProcess?: boolean;
+  /** Work directory (`-w`): kept, and left as an index of the inputs' n-grams when the run completes; a temporary one otherwise. */
+  workdir?: string;
+  /** Saved indices (`--against`): their n-grams count as seen before the inputs'. */
+  against?: readonly string[];
+  /** Append the inputs' n-grams to the one `against` index once the output is written (`--update`). */
+  update?: boolean;
+}
+
+/** Folder of the passes' files in a work directory; removed when the run ends, leaving the index. */
+const SCRATCH = "paragraphs";
+
+/**
+ * Where the passes keep their files: a folder of the work directory (claimed and locked; its
+ * index removed, since the run makes a new one) or a temporary directory.
+ */
+async function scratchDirectory(workdir: string | undefined, tmpDir: string | undefined): Promise<{ path: string; remove: () => Promise<void> }> {
+  if (workdir === undefined) return temporaryDirectory(tmpDir, "vertdup-paragraphs-");
+  await claimWorkdir(workdir);
+  const lock = await lockWorkdir(workdir);
+  const path = join(workdir, SCRATCH);
+  const forget = atExit(() => rmSync(path, { recursive: true, force: true }));
+  try {
+    await removeIndex(workdir);
+    await rm(path, { recursive: true, force: true });
+    await mkdir(path);
+  } catch (err) {
+    forget();
+    await lock.release();
+    throw err;
+  }
+  return {
+    path,
+    async remove() {
+      forget();
+      await rm(path, { recursive: true, force: true });
+      await lock.release();
+    },
+  };
+}
+
+/** Refuses `--update` without exactly one `--against`, reads and checks the indices, and locks the one to update. */
+async function savedIndices(run: ParagraphRun, options: ParagraphOptions): Promise<{ indices: SavedIndex[]; lock: WorkdirLock | null }> {
+  const against = run.against ?? [];
+  if (run.update === true && against.length !== 1) {
+    throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length === 0 ? "none" : against.length} given)`);
+  }
+  // Taken before the index is read: two updates at once would each miss the other's n-grams.
+  const lock = run.update === true ? await lockWorkdir(against[0]) : null;
+  try {
+    return { indices: await openIndices(against, options, run.workdir), lock };
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
 }
 
 /** Whether the inputs hold less text than IN_PROCESS_BELOW (standard input and pipes: unknown, so no). */
@@ -105,7 +167,11 @@ export async function paragraphs(
   await checkWritableDir(output);
   if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
   const inProcess = run.inProcess ?? (await smallInputs(inputs));
-  const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-paragraphs-");
+  const { indices, lock: updateLock } = await savedIndices(run, options);
+  const scratch = await scratchDirectory(run.workdir, exec.tmpDir).catch(async (err: unknown) => {
+    await updateLock?.release();
+    throw err;
+  });
   const dir = scratch.path;
   const memory = run.memory ?? DEFAULT_MEMORY;
   const store = new CorpusStore(dir, memory);
@@ -165,6 +231,11 @@ export async function paragraphs(
     const maxKeys = store.external ? tableKeys(memory, exec.workers) : Infinity;
     const leaves = await splitBuckets(pool, store.buckets(), maxKeys);
     totals.tables = leaves.length;
+    // The run's own index holds all its n-grams; an updated index gains those it lacked.
+    const own = run.workdir === undefined ? null : new IndexUpdate(run.workdir, newIndex(PARAGRAPHS_METHOD, keyOptions(options)), inputs, 0);
+    const updated = run.update === true ? indices[0] : null;
+    const appended = updated === null ? null : new IndexUpdate(updated.dir, updated.manifest, inputs, 0);
+    const known = indices.flatMap((index) => index.files);
     repeats = new RepeatedEnds(dir, chunkTokens, store.external);
     const counts = repeats;
     const p2 = reporter.progress("repeats", "buckets", leaves.length);
@@ -173,8 +244,19 @@ export async function paragraphs(
       counts.add(results);
       p2.update(++bucketsDone);
     });
-    for (const source of leaves) await pass2.submit({ source, expected: Math.min(source.count, maxKeys) } satisfies RepeatsTask, null);
+    for (const source of leaves) {
+      const name = keyFileName(source.range);
+      const task: RepeatsTask = {
+        source,
+        expected: Math.min(source.count, maxKeys),
+        known: known.filter((file) => overlaps(file.range, source.range)).map((file) => file.path),
+        writeAll: own === null ? undefined : await own.file(keyRole(1, source.range), name),
+        writeNew: appended === null || updated === null ? undefined : await appended.file(keyRole(updated.manifest.generation, source.range), name),
+      };
+      await pass2.submit(task, null);
+    }
     await pass2.drain();
+    if (appended !== null) killPoint("paragraphs-keys-written");
     counts.finish();
     store.dropOccurrences();
     p2.finish();
@@ -205,11 +287,21 @@ export async function paragraphs(
     if (stats.docsIn === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
     await written.commit();
     clock.stop("render");
+    if (own !== null) {
+      own.countDocuments(stats.docsIn);
+      await own.commit();
+    }
+    if (appended !== null) {
+      killPoint("paragraphs-before-commit");
+      appended.countDocuments(stats.docsIn);
+      await appended.commit();
+    }
 
     const report: ParagraphReport = {
       version: packageVersion(),
       inputs: [...inputs],
       output,
+      against: [...(run.against ?? [])],
       options,
       mode: store.external ? "external" : "memory",
       inProcess,
@@ -227,5 +319,6 @@ export async function paragraphs(
     store.close();
     await pool.close();
     await scratch.remove();
+    await updateLock?.release();
   }
 }
