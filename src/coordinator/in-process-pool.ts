@@ -16,16 +16,12 @@ export type TaskTable = Record<string, (arg: never) => Promise<TaskResult<unknow
  */
 export class InProcessPool implements TaskPool {
   readonly limit = 1;
-  // An asynchronous task (one that reads a file streaming) must end before the next starts: tasks share their thread's buffers.
-  private last: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly tasks: TaskTable) {}
 
   async submit<T>(name: string, task: unknown): Promise<{ result: Promise<T> }> {
     const run = this.tasks[name];
-    const started = this.last.then(() => run(task as never) as Promise<TaskResult<T>>);
-    this.last = started.catch(() => undefined);
-    const result = started.then((r) => {
+    const result = (run(task as never) as Promise<TaskResult<T>>).then((r) => {
       if (!r.ok) throw new VertdupError(r.message);
       return r.value;
     });

@@ -1,5 +1,5 @@
 import { growableU32 } from "../util/typed-arrays.js";
-import { inRange, readKeys, writeKeys, type KeyRange } from "./ngram-index.js";
+import { encodeKeys, inRange, readSegment, type KeyRange, type KeySegment } from "./ngram-index.js";
 import { OCC_WORDS } from "./occurrences.js";
 import { readRecords, type RecordPart } from "./record-file.js";
 import { findRepeats, KeySet } from "./repeats.js";
@@ -16,20 +16,28 @@ export interface RepeatsTask {
   source: BucketSource;
   /** Keys the table is first sized for. */
   expected: number;
-  /** Key files of saved indices (`--against`) whose range overlaps the bucket's: their keys were seen before it. */
-  known: string[];
-  /** Where to write the bucket's keys: all of them (the run's own index), and those not in `known` (`--update`). */
-  writeAll?: string;
-  writeNew?: string;
+  /** Key segments of saved indices (`--against`) whose range overlaps the bucket's: their keys were seen before it. */
+  known: KeySegment[];
+  /** Return the bucket's keys: all of them (for the run's own index), and those not in `known` (`--update`). */
+  all: boolean;
+  fresh: boolean;
 }
 
-/** The keys of `files` in `range` that the bucket has too, read streaming: at most the bucket's own keys are held. */
-async function knownKeys(parts: Iterable<RecordPart>, files: readonly string[], range: KeyRange, expected: number): Promise<Uint32Array> {
+export interface RepeatsResult {
+  /** Repeated occurrences (findRepeats). */
+  repeats: Uint32Array;
+  /** The keys asked for, encoded as index segments (encodeKeys). */
+  all?: Uint8Array;
+  fresh?: Uint8Array;
+}
+
+/** The keys of `segments` in `range` that the bucket has too, read a frame at a time: at most the bucket's own keys are held. */
+function knownKeys(parts: Iterable<RecordPart>, segments: readonly KeySegment[], range: KeyRange, expected: number): Uint32Array {
   const own = new KeySet(expected);
   for (const { data } of parts) for (let i = 0; i < data.length; i += OCC_WORDS) own.seen(data[i], data[i + 1]);
   const found = growableU32(1024);
-  for (const file of files) {
-    for await (const keys of readKeys(file)) {
+  for (const segment of segments) {
+    for (const keys of readSegment(segment)) {
       for (let i = 0; i < keys.length; i += 2) {
         if (!inRange(keys[i + 1], range) || !own.has(keys[i], keys[i + 1])) continue;
         found.push2(keys[i], keys[i + 1]);
@@ -60,17 +68,15 @@ function without(all: Uint32Array, drop: Uint32Array): Uint32Array {
  * occurrences count as repeated: what one run over the indices' corpora and then this one
  * would find.
  */
-export async function bucketRepeats(task: RepeatsTask): Promise<Uint32Array> {
+export function bucketRepeats(task: RepeatsTask): RepeatsResult {
   const s = task.source;
   const parts = () => ("parts" in s ? s.parts : readRecords(s.path, OCC_WORDS));
-  const known = task.known.length === 0 ? new Uint32Array(0) : await knownKeys(parts(), task.known, s.range, task.expected);
+  const known = task.known.length === 0 ? new Uint32Array(0) : knownKeys(parts(), task.known, s.range, task.expected);
   const keys = new KeySet(task.expected);
   for (let i = 0; i < known.length; i += 2) keys.seen(known[i], known[i + 1]);
   const repeats = findRepeats(parts(), task.expected, keys);
-  if (task.writeAll === undefined && task.writeNew === undefined) return repeats;
-  // The table is reused by `without`: take the keys out first.
+  if (!task.all && !task.fresh) return { repeats };
+  // Taken out of the table before `without` reuses it.
   const all = keys.sorted();
-  if (task.writeAll !== undefined) await writeKeys(task.writeAll, all);
-  if (task.writeNew !== undefined) await writeKeys(task.writeNew, without(all, known));
-  return repeats;
+  return { repeats, all: task.all ? encodeKeys(all) : undefined, fresh: task.fresh ? encodeKeys(without(all, known)) : undefined };
 }

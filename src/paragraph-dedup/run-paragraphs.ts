@@ -12,7 +12,7 @@ import { lockWorkdir, type WorkdirLock } from "../coordinator/workdir-lock.js";
 import { IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
 import { atExit } from "../util/exit-cleanup.js";
 import { killPoint } from "../util/kill-point.js";
-import { keyFileName, keyOptions, keyRole, openIndices, overlaps, PARAGRAPHS_METHOD, type SavedIndex } from "./ngram-index.js";
+import { keyOptions, KeysWriter, openIndices, overlaps, PARAGRAPHS_METHOD, type SavedIndex } from "./ngram-index.js";
 import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
@@ -20,7 +20,7 @@ import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
 import { packageVersion } from "../util/package-info.js";
-import type { RepeatsTask } from "./bucket-task.js";
+import type { BucketSource, RepeatsResult, RepeatsTask } from "./bucket-task.js";
 import { corpusChunks, type CorpusChunk } from "../corpus/corpus-chunks.js";
 import { CorpusStore } from "./corpus-store.js";
 import { InOrder } from "../coordinator/in-order.js";
@@ -183,6 +183,7 @@ export async function paragraphs(
   const skipped = noSkippedDocs();
   const totals = { chunks: 0, lines: 0, ngrams: 0, tables: 0 };
   let repeats: RepeatedEnds | null = null;
+  const keyWriters: KeysWriter[] = [];
   try {
     out = await openOutput(output);
     const written = out;
@@ -235,27 +236,28 @@ export async function paragraphs(
     const own = run.workdir === undefined ? null : new IndexUpdate(run.workdir, newIndex(PARAGRAPHS_METHOD, keyOptions(options)), inputs, 0);
     const updated = run.update === true ? indices[0] : null;
     const appended = updated === null ? null : new IndexUpdate(updated.dir, updated.manifest, inputs, 0);
-    const known = indices.flatMap((index) => index.files);
+    const allOut = own === null ? null : await KeysWriter.open(own, 1);
+    const freshOut = appended === null || updated === null ? null : await KeysWriter.open(appended, updated.manifest.generation);
+    keyWriters.push(...[allOut, freshOut].filter((w) => w !== null));
+    const known = indices.flatMap((index) => index.segments);
     repeats = new RepeatedEnds(dir, chunkTokens, store.external);
     const counts = repeats;
     const p2 = reporter.progress("repeats", "buckets", leaves.length);
     let bucketsDone = 0;
-    const pass2 = new InOrder<Uint32Array, null>(pool, "repeats", (results) => {
-      counts.add(results);
+    const pass2 = new InOrder<RepeatsResult, BucketSource>(pool, "repeats", async (result, source) => {
+      counts.add(result.repeats);
+      if (result.all !== undefined) await allOut?.add(source.range, result.all);
+      if (result.fresh !== undefined) await freshOut?.add(source.range, result.fresh);
       p2.update(++bucketsDone);
     });
     for (const source of leaves) {
-      const name = keyFileName(source.range);
-      const task: RepeatsTask = {
-        source,
-        expected: Math.min(source.count, maxKeys),
-        known: known.filter((file) => overlaps(file.range, source.range)).map((file) => file.path),
-        writeAll: own === null ? undefined : await own.file(keyRole(1, source.range), name),
-        writeNew: appended === null || updated === null ? undefined : await appended.file(keyRole(updated.manifest.generation, source.range), name),
-      };
-      await pass2.submit(task, null);
+      const overlapping = known.filter((segment) => overlaps(segment.range, source.range));
+      const task: RepeatsTask = { source, expected: Math.min(source.count, maxKeys), known: overlapping, all: allOut !== null, fresh: freshOut !== null };
+      await pass2.submit(task, source);
     }
     await pass2.drain();
+    await allOut?.finish();
+    await freshOut?.finish();
     if (appended !== null) killPoint("paragraphs-keys-written");
     counts.finish();
     store.dropOccurrences();
@@ -313,6 +315,7 @@ export async function paragraphs(
     return report;
   } catch (err) {
     await out?.abort();
+    for (const w of keyWriters) await w.abort();
     throw err;
   } finally {
     repeats?.finish();
