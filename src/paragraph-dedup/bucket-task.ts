@@ -37,11 +37,8 @@ function knownKeys(parts: Iterable<RecordPart>, segments: readonly KeySegment[],
   for (const { data } of parts) for (let i = 0; i < data.length; i += OCC_WORDS) own.seen(data[i], data[i + 1]);
   const found = growableU32(1024);
   for (const segment of segments) {
-    for (const keys of readSegment(segment)) {
-      for (let i = 0; i < keys.length; i += 2) {
-        if (!inRange(keys[i + 1], range) || !own.has(keys[i], keys[i + 1])) continue;
-        found.push2(keys[i], keys[i + 1]);
-      }
+    for (const { lo, hi } of readSegment(segment)) {
+      for (let i = 0; i < lo.length; i++) if (inRange(hi[i], range) && own.has(lo[i], hi[i])) found.push2(lo[i], hi[i]);
     }
   }
   return found.view();

@@ -102,8 +102,14 @@ export function encodeKeys(sorted: Uint32Array): Uint8Array {
   return out;
 }
 
-/** The keys of a segment, one block (`lo, hi` pairs) at a time: a frame in memory, never the segment. */
-export function* readSegment(s: KeySegment): Generator<Uint32Array> {
+/** A block of sorted keys as read: `lo[i]`, `hi[i]`. */
+export interface Keys {
+  lo: Uint32Array;
+  hi: Uint32Array;
+}
+
+/** The keys of a segment, one block at a time: a frame in memory, never the segment. */
+export function* readSegment(s: KeySegment): Generator<Keys> {
   const fd = openSync(s.path, "r");
   try {
     const header = Buffer.alloc(FRAME_HEADER);
@@ -113,13 +119,10 @@ export function* readSegment(s: KeySegment): Generator<Uint32Array> {
       readFully(fd, frame, at + FRAME_HEADER, s.path);
       at += FRAME_HEADER + frame.length;
       const [block] = decodeRecords<KeyBlock>(frame);
-      const pairs = new Uint32Array(2 * block.lo.length);
-      for (let i = 0, hi = 0; i < block.lo.length; i++) {
-        hi = (hi + block.hiDelta[i]) >>> 0;
-        pairs[2 * i] = block.lo[i];
-        pairs[2 * i + 1] = hi;
-      }
-      yield pairs;
+      // The deltas become the high lanes in place.
+      const hi = block.hiDelta;
+      for (let i = 0, h = 0; i < hi.length; i++) hi[i] = h = (h + hi[i]) >>> 0;
+      yield { lo: block.lo, hi };
     }
   } finally {
     closeSync(fd);

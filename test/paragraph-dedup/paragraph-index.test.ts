@@ -56,7 +56,7 @@ async function incremental(parts: string[], opts: Partial<ParagraphOptions>, s: 
 async function sortedIndexKeys(dir: string): Promise<string[]> {
   const keys: string[] = [];
   for (const segment of await keySegments(dir, await readIndex(dir))) {
-    for (const block of readSegment(segment)) for (let i = 0; i < block.length; i += 2) keys.push(`${block[i + 1]}:${block[i]}`);
+    for (const { lo, hi } of readSegment(segment)) lo.forEach((l, i) => keys.push(`${hi[i]}:${l}`));
   }
   return keys.sort();
 }
