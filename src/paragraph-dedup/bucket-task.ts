@@ -34,11 +34,25 @@ export interface RepeatsResult {
 /** The keys of `segments` in `range` that the bucket has too, read a frame at a time: at most the bucket's own keys are held. */
 function knownKeys(parts: Iterable<RecordPart>, segments: readonly KeySegment[], range: KeyRange, expected: number): Uint32Array {
   const own = new KeySet(expected);
-  for (const { data } of parts) for (let i = 0; i < data.length; i += OCC_WORDS) own.seen(data[i], data[i + 1]);
+  // A bit per low lane's top bits, about 8 per key: most index keys are not the bucket's, and
+  // this small map (in cache, unlike the table) turns them away before a probe of the table.
+  const filterBits = Math.min(24, Math.max(10, Math.ceil(Math.log2(expected * 8))));
+  const filter = new Uint32Array(1 << (filterBits - 5));
+  const shift = 32 - filterBits;
+  for (const { data } of parts) {
+    for (let i = 0; i < data.length; i += OCC_WORDS) {
+      own.seen(data[i], data[i + 1]);
+      const b = data[i] >>> shift;
+      filter[b >>> 5] |= 1 << (b & 31);
+    }
+  }
   const found = growableU32(1024);
   for (const segment of segments) {
     for (const { lo, hi } of readSegment(segment)) {
-      for (let i = 0; i < lo.length; i++) if (inRange(hi[i], range) && own.has(lo[i], hi[i])) found.push2(lo[i], hi[i]);
+      for (let i = 0; i < lo.length; i++) {
+        const b = lo[i] >>> shift;
+        if ((filter[b >>> 5] & (1 << (b & 31))) !== 0 && inRange(hi[i], range) && own.has(lo[i], hi[i])) found.push2(lo[i], hi[i]);
+      }
     }
   }
   return found.view();
