@@ -12,7 +12,7 @@ import { lockWorkdir, type WorkdirLock } from "../coordinator/workdir-lock.js";
 import { IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
 import { atExit } from "../util/exit-cleanup.js";
 import { killPoint } from "../util/kill-point.js";
-import { keyOptions, KeysWriter, openIndices, overlaps, PARAGRAPHS_METHOD, type SavedIndex } from "./ngram-index.js";
+import { keyOptions, KeysWriter, openIndices, overlaps, PARAGRAPHS_METHOD, type KeyRange, type SavedIndex } from "./ngram-index.js";
 import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
@@ -20,7 +20,7 @@ import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
 import { packageVersion } from "../util/package-info.js";
-import type { BucketSource, RepeatsResult, RepeatsTask } from "./bucket-task.js";
+import type { RepeatsResult, RepeatsTask } from "./bucket-task.js";
 import { corpusChunks, type CorpusChunk } from "../corpus/corpus-chunks.js";
 import { CorpusStore } from "./corpus-store.js";
 import { InOrder } from "../coordinator/in-order.js";
@@ -113,12 +113,14 @@ async function savedIndices(run: ParagraphRun, options: ParagraphOptions): Promi
   if (run.update === true && against.length !== 1) {
     throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length === 0 ? "none" : against.length} given)`);
   }
-  // Taken before the index is read: two updates at once would each miss the other's n-grams.
-  const lock = run.update === true ? await lockWorkdir(against[0]) : null;
+  const checked = await openIndices(against, options, run.workdir);
+  if (run.update !== true) return { indices: checked, lock: null };
+  // Read again under the lock: two updates at once would each miss the other's n-grams.
+  const lock = await lockWorkdir(against[0]);
   try {
     return { indices: await openIndices(against, options, run.workdir), lock };
   } catch (err) {
-    await lock?.release();
+    await lock.release();
     throw err;
   }
 }
@@ -244,16 +246,16 @@ export async function paragraphs(
     const counts = repeats;
     const p2 = reporter.progress("repeats", "buckets", leaves.length);
     let bucketsDone = 0;
-    const pass2 = new InOrder<RepeatsResult, BucketSource>(pool, "repeats", async (result, source) => {
+    const pass2 = new InOrder<RepeatsResult, KeyRange>(pool, "repeats", async (result, range) => {
       counts.add(result.repeats);
-      if (result.all !== undefined) await allOut?.add(source.range, result.all);
-      if (result.fresh !== undefined) await freshOut?.add(source.range, result.fresh);
+      if (result.all !== undefined) await allOut?.add(range, result.all);
+      if (result.fresh !== undefined) await freshOut?.add(range, result.fresh);
       p2.update(++bucketsDone);
     });
     for (const source of leaves) {
       const overlapping = known.filter((segment) => overlaps(segment.range, source.range));
       const task: RepeatsTask = { source, expected: Math.min(source.count, maxKeys), known: overlapping, all: allOut !== null, fresh: freshOut !== null };
-      await pass2.submit(task, source);
+      await pass2.submit(task, source.range);
     }
     await pass2.drain();
     await allOut?.finish();

@@ -191,6 +191,9 @@ describe("vertdup paragraphs --against: refusals", () => {
     await new IndexUpdate(other, newIndex("minhash", {}), ["x"], 1).commit();
     await expect(dedup([batch], {}, { against: [other] })).rejects.toThrow(`${other}: an index of --method minhash, not paragraphs`);
     await expect(dedup([batch], {}, { against: [tempDir()] })).rejects.toThrow("not an index (no index.json");
+    await expect(dedup([batch], {}, { against: [join(tempDir(), "missing.idx")], update: true })).rejects.toThrow("missing.idx: no such index");
+    await expect(dedup([batch], { ngram: 5 }, { against: [dir], update: true })).rejects.toThrow("--ngram: index 7, this run 5");
+    expect((await readIndex(dir)).batches.length).toBe(1);
   });
 
   it("the CLI: options passed on, refusals as vertdup: error", async () => {
