@@ -1,5 +1,6 @@
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import type { TaskResult } from "../src/coordinator/task-result.js";
+import type { RepeatsResult } from "../src/paragraph-dedup/bucket-task.js";
 import type { ChunkOccurrences } from "../src/paragraph-dedup/occurrences.js";
 import type { ProblemFound } from "../src/paragraph-dedup/line-problem.js";
 import type { Rendered } from "../src/paragraph-dedup/render.js";
@@ -21,5 +22,5 @@ function moving<A, T>(task: (arg: A) => Promise<TaskResult<T>>, buffers: (value:
 
 export const occurrences = moving(paragraphTasks.occurrences, (r: ChunkOccurrences | ProblemFound) => ("problem" in r ? [] : [r.occ.buffer, r.layout.buffer, ...(r.bytes === null ? [] : [r.bytes.buffer])]));
 export const split = paragraphTasks.split;
-export const repeats = moving(paragraphTasks.repeats, (r: Uint32Array) => [r.buffer]);
+export const repeats = moving(paragraphTasks.repeats, (r: RepeatsResult) => [r.repeats.buffer, ...[r.all, r.fresh].flatMap((b) => (b === undefined ? [] : [b.buffer]))]);
 export const render = moving(paragraphTasks.render, (r: Rendered) => [r.bytes.buffer]);

@@ -6,10 +6,13 @@ import { parseSize } from "../util/size.js";
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "quiet"],
+    ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "workdir", "against", "update", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "quiet"],
     {
       output: { describe: "output corpus (.vert, .gz, .zst; - for stdout)" },
       threshold: { default: DEFAULT_PARAGRAPH.threshold, describe: "duplicate when the repeated share (--count) of the unit's tokens exceeds this", check: fraction(true) },
+      workdir: { demandOption: false, describe: "work directory, kept: when the run completes, an index of the inputs' n-grams (for --against)" },
+      against: { describe: "saved index (a completed run's -w; repeatable): its n-grams count as seen before the inputs', whose output is then what one run over the indices' corpora and the inputs would write for them" },
+      update: { describe: "append the inputs' n-grams to the --against index (only one) atomically once the output is written" },
       memory: { default: `${DEFAULT_MEMORY / 1024 ** 2}M`, describe: "memory for n-grams (and chunks of compressed input) before they go to disk; in external mode, what the bucket tables share (16M to 1T)" },
     },
   );
@@ -40,7 +43,13 @@ export const paragraphsCommand = {
     };
     const output = a.o;
     const reportPath = a.report ?? (output === "-" ? undefined : `${output}.report.json`);
-    const report = await paragraphs(inputPaths(a.inputs), output, options, exec, stderrReporter(exec.quiet), { memory: parseSize(a.memory, "memory"), reportPath });
+    const report = await paragraphs(inputPaths(a.inputs), output, options, exec, stderrReporter(exec.quiet), {
+      memory: parseSize(a.memory, "memory"),
+      reportPath,
+      workdir: a.w,
+      against: a.against,
+      update: a.update,
+    });
     process.stderr.write(`${paragraphSummary(report, reportPath)}\n`);
   },
 };

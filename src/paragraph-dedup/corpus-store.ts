@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { BucketSource } from "./bucket-task.js";
-import { BUCKETS, OCC_WORDS, type ChunkOccurrences } from "./occurrences.js";
+import { BUCKET_BITS, BUCKETS, OCC_WORDS, type ChunkOccurrences } from "./occurrences.js";
 import { RecordWriter, type RecordPart } from "./record-file.js";
 import type { Stored } from "../corpus/stored.js";
 
@@ -94,12 +94,13 @@ export class CorpusStore {
   buckets(): BucketSource[] {
     return Array.from({ length: BUCKETS }, (_, b): BucketSource => {
       const count = this.bucketCounts[b];
-      if (this.external) return { path: this.bucketPath(b), count, level: 0 };
+      const range = { prefix: b, bits: BUCKET_BITS };
+      if (this.external) return { path: this.bucketPath(b), count, level: 0, range };
       const parts: RecordPart[] = [];
       for (const m of this.memOcc) {
         if (m.bucketStart[b + 1] > m.bucketStart[b]) parts.push({ chunk: m.chunk, data: m.occ.subarray(m.bucketStart[b] * OCC_WORDS, m.bucketStart[b + 1] * OCC_WORDS) });
       }
-      return { parts, count };
+      return { parts, count, range };
     });
   }
 

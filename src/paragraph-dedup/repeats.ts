@@ -1,11 +1,14 @@
 import { OCC_WORDS } from "./occurrences.js";
 import type { RecordPart } from "./record-file.js";
-
+import { sortOrder } from "../util/radix-order.js";
 
 let spare = new Uint32Array(0);
 
-/** Open addressing over (lo, hi) keys; (0, 0) marks an empty slot, its own key is kept apart. */
-class KeySet {
+/**
+ * Open addressing over (lo, hi) keys; (0, 0) marks an empty slot, its own key is kept apart.
+ * A thread has one live KeySet at a time: every KeySet of a worker shares its table.
+ */
+export class KeySet {
   private table: Uint32Array;
   private mask: number;
   private size = 0;
@@ -19,6 +22,36 @@ class KeySet {
     this.table = spare.subarray(0, capacity * 2);
     this.table.fill(0);
     this.mask = capacity - 1;
+  }
+
+  /** Whether the key is in the set (without adding it). */
+  has(lo: number, hi: number): boolean {
+    if (lo === 0 && hi === 0) return this.zeroSeen;
+    const table = this.table;
+    for (let slot = lo & this.mask; ; slot = (slot + 1) & this.mask) {
+      if (table[slot * 2] === lo && table[slot * 2 + 1] === hi) return true;
+      if (table[slot * 2] === 0 && table[slot * 2 + 1] === 0) return false;
+    }
+  }
+
+  /** The keys, sorted by (hi, lo) unsigned, as `lo, hi` pairs. */
+  sorted(): Uint32Array {
+    const n = this.size + (this.zeroSeen ? 1 : 0);
+    const lo = new Uint32Array(n);
+    const hi = new Uint32Array(n);
+    let k = this.zeroSeen ? 1 : 0;
+    for (let i = 0; i < this.table.length; i += 2) {
+      if (this.table[i] === 0 && this.table[i + 1] === 0) continue;
+      lo[k] = this.table[i];
+      hi[k++] = this.table[i + 1];
+    }
+    const order = sortOrder(hi, lo, n);
+    const out = new Uint32Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      out[2 * i] = lo[order[i]];
+      out[2 * i + 1] = hi[order[i]];
+    }
+    return out;
   }
 
   /** Adds the key; true when it was there already. */
@@ -70,9 +103,11 @@ class KeySet {
  * under its budget by splitting buckets). Returns records `chunk, words, end × words`
  * (record-file.ts; `end` as in occurrences.ts), one per chunk with repeats: one buffer,
  * however many chunks.
+ *
+ * `keys` may hold keys seen before the bucket's first occurrence (those of saved indices):
+ * their occurrences all count as repeated. It ends holding every key of the bucket.
  */
-export function findRepeats(parts: Iterable<RecordPart>, expected: number): Uint32Array {
-  const keys = new KeySet(expected);
+export function findRepeats(parts: Iterable<RecordPart>, expected: number, keys = new KeySet(expected)): Uint32Array {
   let out = new Uint32Array(1024);
   let used = 0;
   let header = -1;

@@ -1,11 +1,17 @@
 import { noSkippedDocs, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { skippedDocumentsWarning } from "../output/run-warnings.js";
-import { access, stat } from "node:fs/promises";
-import { constants as fsConstants } from "node:fs";
-import { dirname } from "node:path";
+import { access, mkdir, rm, stat } from "node:fs/promises";
+import { constants as fsConstants, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { checkReadable, compressionOf } from "../corpus/open-input.js";
 import { InProcessPool, type TaskPool } from "../coordinator/in-process-pool.js";
 import { temporaryDirectory } from "../coordinator/workdir-use.js";
+import { claimWorkdir } from "../coordinator/workdir.js";
+import { lockWorkdir, type WorkdirLock } from "../coordinator/workdir-lock.js";
+import { IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
+import { atExit } from "../util/exit-cleanup.js";
+import { killPoint } from "../util/kill-point.js";
+import { keyOptions, KeysWriter, openIndices, overlaps, PARAGRAPHS_METHOD, type KeyRange, type SavedIndex } from "./ngram-index.js";
 import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
@@ -13,7 +19,7 @@ import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
 import { packageVersion } from "../util/package-info.js";
-import type { RepeatsTask } from "./bucket-task.js";
+import type { RepeatsResult, RepeatsTask } from "./bucket-task.js";
 import { corpusChunks, type CorpusChunk } from "../corpus/corpus-chunks.js";
 import { CorpusStore } from "./corpus-store.js";
 import { InOrder } from "../coordinator/in-order.js";
@@ -40,6 +46,8 @@ export interface ParagraphReport {
   version: string;
   inputs: string[];
   output: string;
+  /** The saved indices whose n-grams counted as seen before the inputs (`--against`). */
+  against: string[];
   options: ParagraphOptions;
   mode: "memory" | "external";
   /** The passes ran in the main thread (small inputs), not on the worker pool. */
@@ -58,6 +66,62 @@ export interface ParagraphRun {
   reportPath?: string;
   /** Run in this thread (true) or on the worker pool (false); by default by size (IN_PROCESS_BELOW). */
   inProcess?: boolean;
+  /** Work directory (`-w`): kept, and left as an index of the inputs' n-grams when the run completes; a temporary one otherwise. */
+  workdir?: string;
+  /** Saved indices (`--against`): their n-grams count as seen before the inputs'. */
+  against?: readonly string[];
+  /** Append the inputs' n-grams to the one `against` index once the output is written (`--update`). */
+  update?: boolean;
+}
+
+/** Folder of the passes' files in a work directory; removed when the run ends, leaving the index. */
+const SCRATCH = "paragraphs";
+
+/**
+ * Where the passes keep their files: a folder of the work directory (claimed and locked; its
+ * index removed, since the run makes a new one) or a temporary directory.
+ */
+async function scratchDirectory(workdir: string | undefined, tmpDir: string | undefined): Promise<{ path: string; remove: () => Promise<void> }> {
+  if (workdir === undefined) return temporaryDirectory(tmpDir, "vertdup-paragraphs-");
+  await claimWorkdir(workdir);
+  const lock = await lockWorkdir(workdir);
+  const path = join(workdir, SCRATCH);
+  const forget = atExit(() => rmSync(path, { recursive: true, force: true }));
+  try {
+    await removeIndex(workdir);
+    await rm(path, { recursive: true, force: true });
+    await mkdir(path);
+  } catch (err) {
+    forget();
+    await lock.release();
+    throw err;
+  }
+  return {
+    path,
+    async remove() {
+      forget();
+      await rm(path, { recursive: true, force: true });
+      await lock.release();
+    },
+  };
+}
+
+/** Refuses `--update` without exactly one `--against`, reads and checks the indices, and locks the one to update. */
+async function savedIndices(run: ParagraphRun, options: ParagraphOptions): Promise<{ indices: SavedIndex[]; lock: WorkdirLock | null }> {
+  const against = run.against ?? [];
+  if (run.update === true && against.length !== 1) {
+    throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length === 0 ? "none" : against.length} given)`);
+  }
+  const checked = await openIndices(against, options, run.workdir);
+  if (run.update !== true) return { indices: checked, lock: null };
+  // Read again under the lock: two updates at once would each miss the other's n-grams.
+  const lock = await lockWorkdir(against[0]);
+  try {
+    return { indices: await openIndices(against, options, run.workdir), lock };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
 }
 
 /** Whether the inputs hold less text than IN_PROCESS_BELOW (standard input and pipes: unknown, so no). */
@@ -104,7 +168,11 @@ export async function paragraphs(
   await checkWritableDir(output);
   if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
   const inProcess = run.inProcess ?? (await smallInputs(inputs));
-  const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-paragraphs-");
+  const { indices, lock: updateLock } = await savedIndices(run, options);
+  const scratch = await scratchDirectory(run.workdir, exec.tmpDir).catch(async (err: unknown) => {
+    await updateLock?.release();
+    throw err;
+  });
   const dir = scratch.path;
   const memory = run.memory ?? DEFAULT_MEMORY;
   const store = new CorpusStore(dir, memory);
@@ -117,6 +185,7 @@ export async function paragraphs(
   const skipped = noSkippedDocs();
   const totals = { chunks: 0, lines: 0, ngrams: 0, tables: 0 };
   let repeats: RepeatedEnds | null = null;
+  const keyWriters: KeysWriter[] = [];
   try {
     out = await openOutput(output);
     const written = out;
@@ -165,16 +234,33 @@ export async function paragraphs(
     const maxKeys = store.external ? tableKeys(memory, exec.workers) : Infinity;
     const leaves = await splitBuckets(pool, store.buckets(), maxKeys);
     totals.tables = leaves.length;
+    // The run's own index holds all its n-grams; an updated index gains those it lacked.
+    const own = run.workdir === undefined ? null : new IndexUpdate(run.workdir, newIndex(PARAGRAPHS_METHOD, keyOptions(options)), inputs, 0);
+    const updated = run.update === true ? indices[0] : null;
+    const appended = updated === null ? null : new IndexUpdate(updated.dir, updated.manifest, inputs, 0);
+    const allOut = own === null ? null : await KeysWriter.open(own, 1);
+    const freshOut = appended === null || updated === null ? null : await KeysWriter.open(appended, updated.manifest.generation);
+    keyWriters.push(...[allOut, freshOut].filter((w) => w !== null));
+    const known = indices.flatMap((index) => index.segments);
     repeats = new RepeatedEnds(dir, chunkTokens, store.external);
     const counts = repeats;
     const p2 = reporter.progress("repeats", "buckets", leaves.length);
     let bucketsDone = 0;
-    const pass2 = new InOrder<Uint32Array, null>(pool, "repeats", (results) => {
-      counts.add(results);
+    const pass2 = new InOrder<RepeatsResult, KeyRange>(pool, "repeats", async (result, range) => {
+      counts.add(result.repeats);
+      if (result.all !== undefined) await allOut?.add(range, result.all);
+      if (result.fresh !== undefined) await freshOut?.add(range, result.fresh);
       p2.update(++bucketsDone);
     });
-    for (const source of leaves) await pass2.submit({ source, expected: Math.min(source.count, maxKeys) } satisfies RepeatsTask, null);
+    for (const source of leaves) {
+      const overlapping = known.filter((segment) => overlaps(segment.range, source.range));
+      const task: RepeatsTask = { source, expected: Math.min(source.count, maxKeys), known: overlapping, all: allOut !== null, fresh: freshOut !== null };
+      await pass2.submit(task, source.range);
+    }
     await pass2.drain();
+    await allOut?.finish();
+    await freshOut?.finish();
+    if (appended !== null) killPoint("paragraphs-keys-written");
     counts.finish();
     store.dropOccurrences();
     p2.finish();
@@ -205,11 +291,21 @@ export async function paragraphs(
     if (stats.docsIn === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
     await written.commit();
     clock.stop("render");
+    if (own !== null) {
+      own.countDocuments(stats.docsIn);
+      await own.commit();
+    }
+    if (appended !== null) {
+      killPoint("paragraphs-before-commit");
+      appended.countDocuments(stats.docsIn);
+      await appended.commit();
+    }
 
     const report: ParagraphReport = {
       version: packageVersion(),
       inputs: [...inputs],
       output,
+      against: [...(run.against ?? [])],
       options,
       mode: store.external ? "external" : "memory",
       inProcess,
@@ -221,11 +317,13 @@ export async function paragraphs(
     return report;
   } catch (err) {
     await out?.abort();
+    for (const w of keyWriters) await w.abort();
     throw err;
   } finally {
     repeats?.finish();
     store.close();
     await pool.close();
     await scratch.remove();
+    await updateLock?.release();
   }
 }

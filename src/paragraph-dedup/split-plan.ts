@@ -1,5 +1,5 @@
 import type { TaskPool } from "../coordinator/in-process-pool.js";
-import { MAX_SPLIT_LEVEL, SPLIT_WAYS, type SplitTask } from "./bucket-split.js";
+import { MAX_SPLIT_LEVEL, SPLIT_BITS, SPLIT_WAYS, type SplitTask } from "./bucket-split.js";
 import type { BucketSource } from "./bucket-task.js";
 import { InOrder } from "../coordinator/in-order.js";
 
@@ -25,13 +25,14 @@ export async function splitBuckets(pool: TaskPool, buckets: readonly BucketSourc
   let todo = buckets;
   while (todo.length > 0) {
     const next: BucketSource[] = [];
-    const splits = new InOrder<number[], { children: string[]; level: number }>(pool, "split", (counts, { children, level }) => {
-      counts.forEach((count, k) => count > 0 && next.push({ path: children[k], count, level }));
+    const splits = new InOrder<number[], { children: string[]; level: number; parent: BucketSource }>(pool, "split", (counts, { children, level, parent }) => {
+      const range = (k: number) => ({ prefix: ((parent.range.prefix << SPLIT_BITS) | k) >>> 0, bits: parent.range.bits + SPLIT_BITS });
+      counts.forEach((count, k) => count > 0 && next.push({ path: children[k], count, level, range: range(k) }));
     });
     for (const s of todo) {
       if ("path" in s && s.count > maxKeys && s.level < MAX_SPLIT_LEVEL) {
         const children = Array.from({ length: SPLIT_WAYS }, (_, k) => `${s.path}.${k}`);
-        await splits.submit({ path: s.path, level: s.level, children } satisfies SplitTask, { children, level: s.level + 1 });
+        await splits.submit({ path: s.path, level: s.level, children } satisfies SplitTask, { children, level: s.level + 1, parent: s });
       } else if (s.count > 0) {
         leaves.push(s);
       }

@@ -25,9 +25,13 @@ export async function writeRunFile(path: string, records: Iterable<unknown>): Pr
   await writeAtomic(path, encodeRecords(records));
 }
 
+/** The records of bytes made by encodeRecords. */
+export function decodeRecords<T>(bytes: Uint8Array): T[] {
+  return new Unpackr(READ_OPTIONS).unpackMultiple(decompress(bytes)) as T[];
+}
+
 export function readRunFileSync<T>(path: string): T[] {
-  const bytes = decompress(readFileSync(path));
-  return new Unpackr(READ_OPTIONS).unpackMultiple(bytes) as T[];
+  return decodeRecords<T>(readFileSync(path));
 }
 
 /** Streams the records of a run file in order, holding one stream buffer at a time. */

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
+import { killPoint } from "../util/kill-point.js";
 import { packageVersion } from "../util/package-info.js";
 
 /**
@@ -97,6 +98,7 @@ export function newIndex(method: string, options: Record<string, unknown>): Inde
 export class IndexUpdate {
   readonly manifest: IndexManifest;
   private readonly folder: string;
+  private readonly previousDocuments: number;
 
   /** An update of `previous` (newIndex for the base) adding a batch of `documents` documents read from `inputs`. */
   constructor(
@@ -106,6 +108,7 @@ export class IndexUpdate {
     documents: number,
   ) {
     this.folder = join(INDEX_DATA, `g${String(previous.generation).padStart(4, "0")}`);
+    this.previousDocuments = previous.documents;
     const batch: IndexBatch = {
       batch: previous.batches.length,
       created: new Date().toISOString(),
@@ -123,6 +126,12 @@ export class IndexUpdate {
     };
   }
 
+  /** Sets the batch's documents when they are known only after its files are written (before `commit`). */
+  countDocuments(documents: number): void {
+    this.manifest.documents = this.previousDocuments + documents;
+    this.manifest.batches[this.manifest.batches.length - 1].documents = documents;
+  }
+
   /** Path of a new data file for `role`, created in this update's generation folder. */
   async file(role: string, name: string): Promise<string> {
     await mkdir(join(this.dir, this.folder), { recursive: true });
@@ -138,8 +147,15 @@ export class IndexUpdate {
   /** The commit point: the new manifest replaces the old atomically; then unlisted data files go. */
   async commit(): Promise<void> {
     await writeAtomic(join(this.dir, INDEX_MANIFEST), `${JSON.stringify(this.manifest, null, 2)}\n`);
+    killPoint("index-committed");
     await collectGarbage(this.dir, this.manifest);
   }
+}
+
+/** Makes a work directory no index any more (a new run's first step): the manifest first, so that a crash leaves no half index. */
+export async function removeIndex(dir: string): Promise<void> {
+  await rm(join(dir, INDEX_MANIFEST), { force: true });
+  await rm(join(dir, INDEX_DATA), { recursive: true, force: true });
 }
 
 /** Removes the generation folders' files that `manifest` does not list (left by updates that crashed or were superseded). */
