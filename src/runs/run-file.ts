@@ -1,8 +1,9 @@
 import { createReadStream, readFileSync } from "node:fs";
-import { Packr, Unpackr, UnpackrStream } from "msgpackr";
+import type * as Msgpackr from "msgpackr";
 import { pipeline } from "node:stream/promises";
-import { compress, CompressStream, decompress, DecompressStream } from "zstd-napi";
+import type * as ZstdNapi from "zstd-napi";
 import { drained, openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
+import { requireCjs } from "../util/require-cjs.js";
 
 /**
  * Run files: a zstd-compressed sequence of msgpackr records. Typed arrays round-trip as
@@ -13,12 +14,16 @@ const OPTIONS = { useRecords: true, moreTypes: true } as const;
 /** Readers also take plain maps as objects (RunWriter writes maps, see there). */
 const READ_OPTIONS = { ...OPTIONS, mapsAsObjects: true } as const;
 
+// Loaded at first use: a small paragraphs run imports this module (its index) but writes no run file.
+const msgpackr = () => requireCjs("msgpackr") as typeof Msgpackr;
+const zstd = () => requireCjs("zstd-napi") as typeof ZstdNapi;
+
 /** Packs and compresses records (whole-file, for the bounded output of one shard). */
 export function encodeRecords(records: Iterable<unknown>, level = 3): Buffer {
-  const packr = new Packr(OPTIONS);
+  const packr = new (msgpackr().Packr)(OPTIONS);
   const parts: Buffer[] = [];
   for (const r of records) parts.push(Buffer.from(packr.pack(r)));
-  return compress(Buffer.concat(parts), { compressionLevel: level });
+  return zstd().compress(Buffer.concat(parts), { compressionLevel: level });
 }
 
 export async function writeRunFile(path: string, records: Iterable<unknown>): Promise<void> {
@@ -27,7 +32,7 @@ export async function writeRunFile(path: string, records: Iterable<unknown>): Pr
 
 /** The records of bytes made by encodeRecords. */
 export function decodeRecords<T>(bytes: Uint8Array): T[] {
-  return new Unpackr(READ_OPTIONS).unpackMultiple(decompress(bytes)) as T[];
+  return new (msgpackr().Unpackr)(READ_OPTIONS).unpackMultiple(zstd().decompress(bytes)) as T[];
 }
 
 export function readRunFileSync<T>(path: string): T[] {
@@ -37,8 +42,8 @@ export function readRunFileSync<T>(path: string): T[] {
 /** Streams the records of a run file in order, holding one stream buffer at a time. */
 export async function* readRunFile<T>(path: string): AsyncGenerator<T> {
   const source = createReadStream(path, { highWaterMark: 1 << 18 });
-  const unpack = new UnpackrStream(READ_OPTIONS);
-  source.pipe(new DecompressStream()).pipe(unpack);
+  const unpack = new (msgpackr().UnpackrStream)(READ_OPTIONS);
+  source.pipe(new (zstd().DecompressStream)()).pipe(unpack);
   for await (const record of unpack) yield record as T;
 }
 
@@ -46,9 +51,9 @@ export async function* readRunFile<T>(path: string): AsyncGenerator<T> {
 export class RunWriter {
   // Plain maps, not records: a streaming Packr reusing record ids across long-lived writers
   // was seen to emit a record before its definition (intermediate merge runs unreadable).
-  private readonly packr = new Packr({ ...OPTIONS, useRecords: false });
+  private readonly packr = new (msgpackr().Packr)({ ...OPTIONS, useRecords: false });
   private readonly file: AtomicStream;
-  private readonly zstd = new CompressStream({ compressionLevel: 1 });
+  private readonly zstd = new (zstd().CompressStream)({ compressionLevel: 1 });
   private readonly done: Promise<void>;
 
   constructor(path: string) {
