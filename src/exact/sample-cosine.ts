@@ -29,13 +29,19 @@ export function sampledVectors(task: ShardTask): { ordinals: Uint32Array; length
   const lengths = growableU32();
   const cols = growableU32();
   const vals = growableF64();
-  forEachWorkdirVector(task.workdir, weightsOf(task), task.from, task.to, (ordinal, c, v, length) => {
-    if (task.sampled[ordinal] !== 1) return;
-    ordinals.append([ordinal]);
-    lengths.append([length]);
-    cols.append(c.subarray(0, length));
-    vals.append(v.subarray(0, length));
-  });
+  forEachWorkdirVector(
+    task.workdir,
+    weightsOf(task),
+    task.from,
+    task.to,
+    (ordinal, c, v, _counts, length) => {
+      ordinals.append([ordinal]);
+      lengths.append([length]);
+      cols.append(c.subarray(0, length));
+      vals.append(v.subarray(0, length));
+    },
+    task.sampled,
+  );
   return { ordinals: ordinals.view().slice(), lengths: lengths.view().slice(), cols: cols.view().slice(), vals: vals.view().slice() };
 }
 
@@ -105,7 +111,7 @@ export function sampleScores(task: ShardTask & SampleIndex & { threshold: number
   const a = growableU32();
   const b = growableU32();
   const similarity = growableF64();
-  forEachWorkdirVector(task.workdir, weightsOf(task), task.from, task.to, (d, c, v, length) => {
+  forEachWorkdirVector(task.workdir, weightsOf(task), task.from, task.to, (d, c, v, _counts, length) => {
     let sq = 0;
     for (let k = 0; k < length; k++) sq += v[k] * v[k];
     const norm = Math.sqrt(sq);

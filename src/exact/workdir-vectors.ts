@@ -1,72 +1,37 @@
 import type { ShardCounts } from "../features/count-shard.js";
 import { vocabularyIndex, type KeptTerms } from "../features/vocabulary.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import type { WorkerPool } from "../coordinator/pool.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
 import { readRunFileSync } from "../runs/run-file.js";
-import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
+import type { NumberMap } from "../util/number-map.js";
+import { growableF64, growableU32 } from "../util/typed-arrays.js";
 import type { SparseRows } from "./sparse-rows.js";
 
 /** One shard's rows, already scaled to unit length, in exact-size arrays. */
-export interface RowsPart {
+interface RowsPart {
   ordinals: Uint32Array;
   lengths: Uint32Array;
   cols: Uint32Array;
   vals: Float64Array;
 }
 
-/** What the rows of one shard need: the kept vocabulary's ranks and factors (vocabularyIndex), shared. */
-export interface ShardRowsTask {
-  workdir: string;
-  shard: number;
-  ranks: SharedNumberMap;
-  factors: Float64Array;
-  /** A flag per corpus ordinal: keep only those documents' rows. */
-  only?: Uint8Array;
-}
-
-/** The rank table of a worker, rebuilt once from the shared buffers. */
-let table: { ranks: SharedNumberMap; map: NumberMap } | null = null;
-
-/**
- * The unit rows of one shard's documents (see loadWorkdirVectors): tf(t, d) · factor(t) over
- * the kept terms of factor ≠ 0, each row divided by its L2 norm. A pool task (`rows`).
- */
-export function shardRows(task: ShardRowsTask): RowsPart {
-  if (table === null || table.ranks.keys !== task.ranks.keys) table = { ranks: task.ranks, map: NumberMap.fromShared(task.ranks) };
-  const rank = table.map;
-  const { factors, only } = task;
-  const [counts] = readRunFileSync<ShardCounts>(shardFile(task.workdir, task.shard, "counts"));
-  const ordinals = new Uint32Array(counts.ordinals.length);
-  const lengths = new Uint32Array(counts.ordinals.length);
-  const cols = new Uint32Array(counts.terms.length);
-  const vals = new Float64Array(counts.terms.length);
-  let rows = 0;
-  let k = 0;
-  let at = 0;
-  for (let d = 0; d < counts.ordinals.length; d++) {
-    const end = at + counts.lengths[d];
-    if (only !== undefined && only[counts.ordinals[d]] === 0) {
-      at = end;
-      continue;
-    }
-    const before = k;
+/** The unit rows of one shard's documents (see loadWorkdirVectors): each vector divided by its L2 norm. */
+function shardRows(workdir: string, weights: VectorWeights, shard: number): RowsPart {
+  const ordinals = growableU32(1 << 10);
+  const lengths = growableU32(1 << 10);
+  const cols = growableU32();
+  const vals = growableF64();
+  forEachWorkdirVector(workdir, weights, shard, shard + 1, (ordinal, c, v, _counts, length) => {
     let sq = 0;
-    for (; at < end; at++) {
-      const r = rank.get(counts.terms[at]);
-      if (r === undefined || factors[r] === 0) continue;
-      const w = counts.counts[at] * factors[r];
-      cols[k] = r;
-      vals[k++] = w;
-      sq += w * w;
-    }
-    if (k === before) continue;
+    for (let k = 0; k < length; k++) sq += v[k] * v[k];
     const norm = Math.sqrt(sq);
-    for (let x = before; x < k; x++) vals[x] /= norm;
-    ordinals[rows] = counts.ordinals[d];
-    lengths[rows++] = k - before;
-  }
-  return { ordinals: ordinals.slice(0, rows), lengths: lengths.slice(0, rows), cols: cols.slice(0, k), vals: vals.slice(0, k) };
+    for (let k = 0; k < length; k++) v[k] /= norm;
+    ordinals.append([ordinal]);
+    lengths.append([length]);
+    cols.append(c.subarray(0, length));
+    vals.append(v.subarray(0, length));
+  });
+  return { ordinals: ordinals.view().slice(), lengths: lengths.view().slice(), cols: cols.view().slice(), vals: vals.view().slice() };
 }
 
 function sharedU32(n: number): Uint32Array {
@@ -98,14 +63,6 @@ function joinParts(parts: (RowsPart | undefined)[], columns: number): SparseRows
   return out;
 }
 
-function shardTasks(workdir: string, prepared: PrepareManifest, only?: Uint8Array): { tasks: ShardRowsTask[]; columns: number } {
-  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
-  const { ranks, factors } = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
-  const shared = ranks.toShared();
-  const tasks = Array.from({ length: prepared.counts.shards }, (_, shard) => ({ workdir, shard, ranks: shared, factors, only }));
-  return { tasks, columns: kept.terms.length };
-}
-
 /**
  * The document vectors of a prepared work directory, exactly as `prepare` signed them:
  * only the kept vocabulary (vocab.zst, already reduced by min/max df) counts, a component is
@@ -113,20 +70,13 @@ function shardTasks(workdir: string, prepared: PrepareManifest, only?: Uint8Arra
  * corpus) or 1 under tf, terms of factor 0 are left out, and a document with no remaining
  * term has no vector (prepare gives it no signature). Term indices are ranks in vocab.zst
  * (decreasing df). Rows are unit rows (as `unitRows` makes them) in SharedArrayBuffers.
- *
- * `only` (a flag per corpus ordinal) keeps the rows of those documents alone (PLEB's
- * verification needs one document per distinct signature). Memory: 12 bytes per kept
- * (document, term), at most twice that while loading (the shards' parts, then the rows).
+ * Memory: 12 bytes per kept (document, term), at most twice that while loading (the
+ * shards' parts, then the rows). PLEB's verification keeps counts instead (count-rows.ts).
  */
-export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest, only?: Uint8Array): SparseRows {
-  const { tasks, columns } = shardTasks(workdir, prepared, only);
-  return joinParts(tasks.map(shardRows), columns);
-}
-
-/** loadWorkdirVectors with the shards' rows made on the pool (its `rows` task). */
-export async function loadWorkdirVectorsOnPool(workdir: string, prepared: PrepareManifest, pool: WorkerPool, only?: Uint8Array): Promise<SparseRows> {
-  const { tasks, columns } = shardTasks(workdir, prepared, only);
-  return joinParts(await Promise.all(tasks.map((task) => pool.run<RowsPart>("rows", task))), columns);
+export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest): SparseRows {
+  const weights = workdirWeights(workdir, prepared);
+  const parts = Array.from({ length: prepared.counts.shards }, (_, shard) => shardRows(workdir, weights, shard));
+  return joinParts(parts, weights.factor.length);
 }
 
 /** The kept vocabulary's rank of each term hash and its weight factor (vocabularyIndex). */
@@ -142,37 +92,46 @@ export function workdirWeights(workdir: string, prepared: PrepareManifest): Vect
 }
 
 /**
- * Visits the vectors of shards `from`..`to` − 1 in corpus order, unnormalised (the
- * components shardRows scales), in scratch arrays valid only during the call; one shard's
- * counts are in memory at a time.
+ * Visits the vectors of shards `from`..`to` − 1 in corpus order, unnormalised: the kept
+ * terms' ranks, tf · factor and tf, in the document's term order (first occurrence), in
+ * scratch arrays valid only during the call (a visitor may overwrite them); one shard's
+ * counts are in memory at a time. `only` (a flag per corpus ordinal) skips the other documents.
  */
 export function forEachWorkdirVector(
   workdir: string,
   weights: VectorWeights,
   from: number,
   to: number,
-  visit: (ordinal: number, cols: Uint32Array, vals: Float64Array, length: number) => void,
+  visit: (ordinal: number, cols: Uint32Array, vals: Float64Array, counts: Uint32Array, length: number) => void,
+  only?: Uint8Array,
 ): void {
   const { rank, factor } = weights;
   let cols = new Uint32Array(1024);
   let vals = new Float64Array(1024);
+  let tfs = new Uint32Array(1024);
   for (let s = from; s < to; s++) {
     const [counts] = readRunFileSync<ShardCounts>(shardFile(workdir, s, "counts"));
     let at = 0;
     for (let d = 0; d < counts.ordinals.length; d++) {
       const end = at + counts.lengths[d];
+      if (only !== undefined && only[counts.ordinals[d]] === 0) {
+        at = end;
+        continue;
+      }
       if (cols.length < end - at) {
         cols = new Uint32Array(end - at);
         vals = new Float64Array(end - at);
+        tfs = new Uint32Array(end - at);
       }
       let length = 0;
       for (; at < end; at++) {
         const r = rank.get(counts.terms[at]);
         if (r === undefined || factor[r] === 0) continue;
         cols[length] = r;
+        tfs[length] = counts.counts[at];
         vals[length++] = counts.counts[at] * factor[r];
       }
-      if (length > 0) visit(counts.ordinals[d], cols, vals, length);
+      if (length > 0) visit(counts.ordinals[d], cols, vals, tfs, length);
     }
   }
 }

@@ -1,7 +1,6 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import { rowCosine, type SparseRows } from "../exact/sparse-rows.js";
-import { loadWorkdirVectors, loadWorkdirVectorsOnPool } from "../exact/workdir-vectors.js";
+import { loadCountRows, type CountRows } from "../exact/count-rows.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 
 /**
@@ -12,7 +11,8 @@ import type { SignatureStore } from "../runs/signature-store.js";
  *
  * Verification runs on the coordinator between an iteration's scan and its union step,
  * so a rejected pair never joins clusters and the pairs kept do not depend on how the scan
- * was cut into tasks. Its cost is one sparse dot product per candidate.
+ * was cut into tasks. Its cost is one sparse dot product per candidate. The vectors are
+ * kept as term counts (CountRows: about 3 bytes per (document, term)).
  */
 export class PairVerifier {
   /** Row of each signature's vector in `rows`, −1 when it has none. */
@@ -23,7 +23,7 @@ export class PairVerifier {
   rejected = 0;
 
   constructor(
-    readonly rows: SparseRows,
+    readonly rows: CountRows,
     store: SignatureStore,
     documents: number,
     readonly threshold: number,
@@ -32,7 +32,7 @@ export class PairVerifier {
     for (let r = 0; r < rows.ordinals.length; r++) rowOfDoc[rows.ordinals[r]] = r;
     this.rowOf = new Int32Array(store.count);
     for (let i = 0; i < store.count; i++) this.rowOf[i] = rowOfDoc[store.docs[store.offsets[i]]];
-    this.scratch = new Float64Array(rows.columns);
+    this.scratch = new Float64Array(rows.factors.length);
   }
 
   /** The vectors of the signatures' first documents, from a prepared work directory (read on the pool, if given). */
@@ -40,15 +40,14 @@ export class PairVerifier {
     const documents = prepared.counts.documents;
     const first = new Uint8Array(new SharedArrayBuffer(documents));
     for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
-    const rows = pool === undefined ? loadWorkdirVectors(workdir, prepared, first) : await loadWorkdirVectorsOnPool(workdir, prepared, pool, first);
-    return new PairVerifier(rows, store, documents, threshold);
+    return new PairVerifier(await loadCountRows(workdir, prepared, first, pool), store, documents, threshold);
   }
 
   /** Exact cosine of signatures i and j (NaN when one has no vector). */
   cosine(i: number, j: number): number {
     const a = this.rowOf[i];
     const b = this.rowOf[j];
-    return a < 0 || b < 0 ? NaN : rowCosine(this.rows, a, b, this.scratch);
+    return a < 0 || b < 0 ? NaN : this.rows.cosine(a, b, this.scratch);
   }
 
   /** The (i, j, distance) triples whose cosine is ≥ the threshold, in their order. */

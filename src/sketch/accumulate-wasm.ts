@@ -20,10 +20,11 @@ export function accumulateKernelStatus(memory: SignMemory, warn: (message: strin
 /** One kernel of one thread, bound to one SignMemory's WebAssembly memory. */
 export type AccumulateKernel = (accOffset: number, vectorOffset: number, n: number, weight: number) => void;
 
-/** The kernels of a memory: float32 vectors into float64 sums, int8 into float64, int8 into int32. */
+/** The kernels of a memory: float32 vectors into float64 sums, int8 into float64 (one vector, or four in term order), int8 into int32. */
 export interface AccumulateKernels {
   acc: AccumulateKernel;
   acc8: AccumulateKernel;
+  acc8x4: (accOffset: number, v0: number, v1: number, v2: number, v3: number, n: number, w0: number, w1: number, w2: number, w3: number) => void;
   acc8i: AccumulateKernel;
 }
 

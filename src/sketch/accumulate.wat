@@ -10,6 +10,11 @@
 ;; - `acc8i`, int8 vectors, int32 sums (integer weights, tf): sixteen int8 components are
 ;;   sign-extended to four i32x4, multiplied by the splatted weight and added, wrapping as
 ;;   `accumulateInt32` does.
+;; - `acc8x4`, `acc8` for four vectors at once: each pair of accumulators is loaded once, the
+;;   four products are added in term order, ((acc + w0·v0) + w1·v1) + …, and it is stored once.
+;;   The same operations as four `acc8` calls, for a quarter of their loads and stores of the
+;;   8 KiB of sums and one call instead of four (measured on 300,000 vectors read at random:
+;;   0.36 µs per vector against 0.50–0.60 µs).
 ;;
 ;; Each float product and sum is one correctly rounded IEEE 754 double operation, in the same
 ;; order per component as the TypeScript loop (WebAssembly never fuses a multiply-add), and
@@ -18,7 +23,7 @@
 ;;
 ;; Memory (imported as e.m): the shared memory of sign-memory.ts, so that the kernels read
 ;; cached vectors where they lie. Arguments: a, the byte offset of the accumulators; v, of the
-;; vector; n, the number of components, a positive multiple of 16; w, the weight.
+;; vector (v0 … v3 for acc8x4); n, the number of components, a positive multiple of 16; w, the weight.
 (module
   (import "e" "m" (memory 1 65536 shared))
 
@@ -105,4 +110,96 @@
           (i32x4.mul (i32x4.extend_high_i16x8_s (local.get $q)) (local.get $ws))))
       (local.set $a (i32.add (local.get $a) (i32.const 64)))
       (local.set $v (i32.add (local.get $v) (i32.const 16)))
+      (br_if $components (i32.lt_u (local.get $a) (local.get $end)))))
+
+  (func (export "acc8x4") (param $a i32) (param $v0 i32) (param $v1 i32) (param $v2 i32) (param $v3 i32) (param $n i32)
+    (param $w0 f64) (param $w1 f64) (param $w2 f64) (param $w3 f64)
+    (local $end i32) (local $o i32)
+    (local $ws0 v128) (local $x0 v128) (local $lo0 v128) (local $hi0 v128)
+    (local $ws1 v128) (local $x1 v128) (local $lo1 v128) (local $hi1 v128)
+    (local $ws2 v128) (local $x2 v128) (local $lo2 v128) (local $hi2 v128)
+    (local $ws3 v128) (local $x3 v128) (local $lo3 v128) (local $hi3 v128)
+    (local.set $ws0 (f64x2.splat (local.get $w0)))
+    (local.set $ws1 (f64x2.splat (local.get $w1)))
+    (local.set $ws2 (f64x2.splat (local.get $w2)))
+    (local.set $ws3 (f64x2.splat (local.get $w3)))
+    (local.set $end (i32.add (local.get $a) (i32.mul (local.get $n) (i32.const 8))))
+    ;; Per step: 16 components of each vector (two halves of 8: x → quads lo, hi), 16 float64 accumulators,
+    ;; each loaded once, the four products added in term order, stored once.
+    (loop $components
+      (local.set $x0 (v128.load8x8_s offset=0 (i32.add (local.get $v0) (local.get $o))))
+      (local.set $lo0 (i32x4.extend_low_i16x8_s (local.get $x0)))
+      (local.set $hi0 (i32x4.extend_high_i16x8_s (local.get $x0)))
+      (local.set $x1 (v128.load8x8_s offset=0 (i32.add (local.get $v1) (local.get $o))))
+      (local.set $lo1 (i32x4.extend_low_i16x8_s (local.get $x1)))
+      (local.set $hi1 (i32x4.extend_high_i16x8_s (local.get $x1)))
+      (local.set $x2 (v128.load8x8_s offset=0 (i32.add (local.get $v2) (local.get $o))))
+      (local.set $lo2 (i32x4.extend_low_i16x8_s (local.get $x2)))
+      (local.set $hi2 (i32x4.extend_high_i16x8_s (local.get $x2)))
+      (local.set $x3 (v128.load8x8_s offset=0 (i32.add (local.get $v3) (local.get $o))))
+      (local.set $lo3 (i32x4.extend_low_i16x8_s (local.get $x3)))
+      (local.set $hi3 (i32x4.extend_high_i16x8_s (local.get $x3)))
+      (v128.store offset=0 (local.get $a)
+        (f64x2.add (f64x2.add (f64x2.add (f64x2.add (v128.load offset=0 (local.get $a))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $lo0)) (local.get $ws0)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $lo1)) (local.get $ws1)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $lo2)) (local.get $ws2)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $lo3)) (local.get $ws3))))
+      (v128.store offset=16 (local.get $a)
+        (f64x2.add (f64x2.add (f64x2.add (f64x2.add (v128.load offset=16 (local.get $a))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo0) (local.get $lo0))) (local.get $ws0)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo1) (local.get $lo1))) (local.get $ws1)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo2) (local.get $lo2))) (local.get $ws2)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo3) (local.get $lo3))) (local.get $ws3))))
+      (v128.store offset=32 (local.get $a)
+        (f64x2.add (f64x2.add (f64x2.add (f64x2.add (v128.load offset=32 (local.get $a))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $hi0)) (local.get $ws0)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $hi1)) (local.get $ws1)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $hi2)) (local.get $ws2)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $hi3)) (local.get $ws3))))
+      (v128.store offset=48 (local.get $a)
+        (f64x2.add (f64x2.add (f64x2.add (f64x2.add (v128.load offset=48 (local.get $a))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi0) (local.get $hi0))) (local.get $ws0)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi1) (local.get $hi1))) (local.get $ws1)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi2) (local.get $hi2))) (local.get $ws2)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi3) (local.get $hi3))) (local.get $ws3))))
+
+      (local.set $x0 (v128.load8x8_s offset=8 (i32.add (local.get $v0) (local.get $o))))
+      (local.set $lo0 (i32x4.extend_low_i16x8_s (local.get $x0)))
+      (local.set $hi0 (i32x4.extend_high_i16x8_s (local.get $x0)))
+      (local.set $x1 (v128.load8x8_s offset=8 (i32.add (local.get $v1) (local.get $o))))
+      (local.set $lo1 (i32x4.extend_low_i16x8_s (local.get $x1)))
+      (local.set $hi1 (i32x4.extend_high_i16x8_s (local.get $x1)))
+      (local.set $x2 (v128.load8x8_s offset=8 (i32.add (local.get $v2) (local.get $o))))
+      (local.set $lo2 (i32x4.extend_low_i16x8_s (local.get $x2)))
+      (local.set $hi2 (i32x4.extend_high_i16x8_s (local.get $x2)))
+      (local.set $x3 (v128.load8x8_s offset=8 (i32.add (local.get $v3) (local.get $o))))
+      (local.set $lo3 (i32x4.extend_low_i16x8_s (local.get $x3)))
+      (local.set $hi3 (i32x4.extend_high_i16x8_s (local.get $x3)))
+      (v128.store offset=64 (local.get $a)
+        (f64x2.add (f64x2.add (f64x2.add (f64x2.add (v128.load offset=64 (local.get $a))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $lo0)) (local.get $ws0)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $lo1)) (local.get $ws1)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $lo2)) (local.get $ws2)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $lo3)) (local.get $ws3))))
+      (v128.store offset=80 (local.get $a)
+        (f64x2.add (f64x2.add (f64x2.add (f64x2.add (v128.load offset=80 (local.get $a))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo0) (local.get $lo0))) (local.get $ws0)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo1) (local.get $lo1))) (local.get $ws1)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo2) (local.get $lo2))) (local.get $ws2)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo3) (local.get $lo3))) (local.get $ws3))))
+      (v128.store offset=96 (local.get $a)
+        (f64x2.add (f64x2.add (f64x2.add (f64x2.add (v128.load offset=96 (local.get $a))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $hi0)) (local.get $ws0)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $hi1)) (local.get $ws1)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $hi2)) (local.get $ws2)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (local.get $hi3)) (local.get $ws3))))
+      (v128.store offset=112 (local.get $a)
+        (f64x2.add (f64x2.add (f64x2.add (f64x2.add (v128.load offset=112 (local.get $a))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi0) (local.get $hi0))) (local.get $ws0)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi1) (local.get $hi1))) (local.get $ws1)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi2) (local.get $hi2))) (local.get $ws2)))
+          (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi3) (local.get $hi3))) (local.get $ws3))))
+      (local.set $a (i32.add (local.get $a) (i32.const 128)))
+      (local.set $o (i32.add (local.get $o) (i32.const 16)))
       (br_if $components (i32.lt_u (local.get $a) (local.get $end))))))

@@ -7,11 +7,18 @@ import { accumulate, accumulateInt32, signBits } from "./signature.js";
  * the sign memory: by the WebAssembly kernels, reading cached vectors in place, where the
  * runtime has them, else by signature.ts `accumulate` / `accumulateInt32`. Both give the same
  * bits. Sums are float64, or int32 for int8 vectors and integer weights (`reset(true)`).
+ * Cached int8 vectors into float64 sums wait to be added four at a time (`acc8x4`, the same
+ * operations in the same order as one by one); an uncached term, or reading the sums, first
+ * adds those waiting.
  */
 export class Projections {
   /** termVector writes an uncached term's vector here; then call addStaged. */
   readonly staging: TermVector;
   private int32 = false;
+  /** Byte offsets and weights of the cached vectors waiting for acc8x4 (at most 3 between calls). */
+  private readonly waiting = new Int32Array(4);
+  private readonly waitingWeights = new Float64Array(4);
+  private waitingCount = 0;
 
   private constructor(
     private readonly memory: SignMemory,
@@ -34,6 +41,7 @@ export class Projections {
    */
   reset(integerWeights: boolean): void {
     this.int32 = integerWeights && this.memory.projection === "int8";
+    this.waitingCount = 0;
     this.region.acc.fill(0);
   }
 
@@ -41,11 +49,31 @@ export class Projections {
   addSlot(slot: number, weight: number): void {
     const bits = this.memory.bits;
     if (this.kernels === null) this.accumulate(this.memory.vectors.subarray(slot * bits, (slot + 1) * bits), weight);
-    else this.kernel()(this.region.accOffset, this.memory.vectorOffset(slot), bits, weight);
+    else if (this.int32 || this.memory.projection !== "int8") this.kernel()(this.region.accOffset, this.memory.vectorOffset(slot), bits, weight);
+    else {
+      const n = this.waitingCount;
+      if (n < 3) {
+        this.waiting[n] = this.memory.vectorOffset(slot);
+        this.waitingWeights[n] = weight;
+        this.waitingCount = n + 1;
+        return;
+      }
+      const v = this.waiting;
+      const w = this.waitingWeights;
+      this.kernels.acc8x4(this.region.accOffset, v[0], v[1], v[2], this.memory.vectorOffset(slot), bits, w[0], w[1], w[2], weight);
+      this.waitingCount = 0;
+    }
+  }
+
+  /** Adds the vectors waiting for acc8x4 one by one. */
+  private addWaiting(): void {
+    for (let k = 0; k < this.waitingCount; k++) (this.kernels as AccumulateKernels).acc8(this.region.accOffset, this.waiting[k], this.memory.bits, this.waitingWeights[k]);
+    this.waitingCount = 0;
   }
 
   /** acc[j] += weight · staging[j]. */
   addStaged(weight: number): void {
+    this.addWaiting();
     if (this.kernels === null) this.accumulate(this.staging, weight);
     else this.kernel()(this.region.accOffset, this.region.stagingOffset, this.memory.bits, weight);
   }
@@ -62,6 +90,7 @@ export class Projections {
 
   /** The sums of the current document: int32 after reset(true) with int8 vectors, else float64. */
   sums(): Float64Array | Int32Array {
+    this.addWaiting();
     return this.int32 ? this.region.acc32 : this.region.acc;
   }
 

@@ -19,7 +19,7 @@ export function concatF64(parts: readonly Float64Array[]): Float64Array {
   return out;
 }
 
-type Growable = Float64Array | Uint32Array;
+type Growable = Float64Array | Uint32Array | Uint8Array;
 
 /** A typed array that grows by doubling; `values.subarray(0, length)` holds what was pushed. */
 class GrowableArray<T extends Growable> {
@@ -56,4 +56,5 @@ class GrowableArray<T extends Growable> {
 
 export const growableF64 = (capacity = 1 << 16) => new GrowableArray(new Float64Array(capacity), (n) => new Float64Array(n));
 export const growableU32 = (capacity = 1 << 16) => new GrowableArray(new Uint32Array(capacity), (n) => new Uint32Array(n));
+export const growableU8 = (capacity = 1 << 16) => new GrowableArray(new Uint8Array(capacity), (n) => new Uint8Array(n));
 export type { GrowableArray };

@@ -89,6 +89,19 @@ describe("Projections", () => {
     }
   });
 
+  it("adds cached int8 vectors four at a time (acc8x4) with the bits of one at a time, whatever run of them an uncached term or the end cuts", () => {
+    const memory = filledMemory("int8", 1024, COUNT);
+    expect(accumulateKernels(memory)?.acc8x4).toBeTypeOf("function");
+    for (let run = 1; run <= 9; run++) {
+      // Runs of `run` cached terms, each ended by a staged one, then a last run ended by the sums.
+      const terms = Array.from({ length: 5 * (run + 1) + run }, (_, t) => ({ slot: (t * 11) % COUNT, staged: t % (run + 1) === run, weight: Math.log(1e6 / (t + 3)) * ((t % 3) + 1) }));
+      const ref = reference("int8", 1024, terms, false);
+      const wasm = project(memory, terms, false);
+      expect(bytes(wasm.sums).equals(bytes(ref.sums))).toBe(true);
+      expect(wasm.sig).toEqual(ref.sig);
+    }
+  });
+
   for (const integer of [false, true]) {
     it(`gives identical int8 ${integer ? "int32" : "float64"} sums and signature bits in WebAssembly and in TypeScript (random documents)`, () => {
       const memories = [64, 1024].map((bits) => filledMemory("int8", bits, COUNT));
