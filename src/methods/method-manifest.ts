@@ -14,6 +14,8 @@ export interface MethodManifest {
   /** What the similarity column of pairs.tsv measures. */
   similarity: string;
   inputs: string[];
+  /** `--against`: the indices compared with, in order, and their documents (counts.documents includes them). */
+  against?: { index: string; documents: number }[];
   /** Reader and feature options; `prepare.idAttr` names the documents (read by `clean`). */
   prepare: FeatureOptions;
   search: SearchOptions;

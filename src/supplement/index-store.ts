@@ -106,9 +106,12 @@ export class IndexUpdate {
     documents: number,
   ) {
     this.folder = join(INDEX_DATA, `g${String(previous.generation).padStart(4, "0")}`);
+    // SOURCE_DATE_EPOCH (seconds), the reproducible-builds convention, fixes the date: two
+    // identical updates then give byte-identical indices (the crash test compares them).
+    const epoch = process.env.SOURCE_DATE_EPOCH;
     const batch: IndexBatch = {
       batch: previous.batches.length,
-      created: new Date().toISOString(),
+      created: new Date(epoch === undefined ? Date.now() : 1000 * Number(epoch)).toISOString(),
       inputs: [...inputs],
       documents,
       firstOrdinal: previous.documents,
@@ -137,9 +140,26 @@ export class IndexUpdate {
 
   /** The commit point: the new manifest replaces the old atomically; then unlisted data files go. */
   async commit(): Promise<void> {
+    faultPoint("index:before-commit");
     await writeAtomic(join(this.dir, INDEX_MANIFEST), `${JSON.stringify(this.manifest, null, 2)}\n`);
+    faultPoint("index:after-commit");
     await collectGarbage(this.dir, this.manifest);
   }
+}
+
+/**
+ * `VERTDUP_FAULT=kill:<point>` kills the process (SIGKILL, nothing cleaned up) when an
+ * update reaches that point: how the tests check that a crash anywhere leaves the old or
+ * the new index.
+ */
+export function faultPoint(point: string): void {
+  if (process.env.VERTDUP_FAULT === `kill:${point}`) process.kill(process.pid, "SIGKILL");
+}
+
+/** Makes `dir` no index (a new run in it starts over): the manifest goes first, then the data. */
+export async function removeIndex(dir: string): Promise<void> {
+  await rm(join(dir, INDEX_MANIFEST), { force: true });
+  await rm(join(dir, INDEX_DATA), { recursive: true, force: true });
 }
 
 /** Removes the generation folders' files that `manifest` does not list (left by updates that crashed or were superseded). */

@@ -1,0 +1,76 @@
+import { copyFile, link, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { emptyWarnings } from "../corpus/vertical.js";
+import type { ShardBase } from "../methods/shard-scan.js";
+import type { DocIds } from "../output/doc-ids.js";
+import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
+import { errorCode } from "../util/atomic.js";
+import { faultPoint, type IndexManifest, type IndexUpdate } from "./index-store.js";
+
+/**
+ * The index of a method of `run --method` other than lsh-cosine: per batch k, the role
+ * `batch<k>` is a run file of the batch's shards (ids, token counts and the method's features
+ * as the chunk tasks made them: SHA-256 digests, simhashes, band keys and set digests,
+ * paragraph fingerprint sets), and for minhash `batch<k>.sets<i>` are the shards' sets
+ * files (the shingle hashes that verification reads). A run with `--against` puts these
+ * shards before its own and runs the method's whole search over them: every method's search
+ * is cheap next to reading and hashing a corpus (candidates from sorted keys), and doing it
+ * all again — rather than keeping the base's edges — is what makes the result that of one
+ * run over the concatenation by construction, also where new documents change the old ones'
+ * candidates (a bucket that grows past the all-pairs bound, a paragraph that becomes common
+ * and leaves the prefix filter).
+ */
+
+/** A shard as stored: ShardBase without warnings, ordinals from the batch's first document. */
+type StoredShard = Omit<ShardBase, "warnings"> & { sets?: string };
+
+const role = (batch: number) => `batch${batch}`;
+
+/**
+ * Adds `shards` (the batch's documents from `firstDoc` on, whose ids `ids` holds) to the
+ * index being updated: the shards' run file and, for a shard with a sets file, that file
+ * (hard-linked when the index is on the same file system, else copied).
+ */
+export async function saveBatch(update: IndexUpdate, shards: readonly ShardBase[], ids: DocIds, firstDoc: number): Promise<void> {
+  const batch = update.manifest.batches.length - 1;
+  const records: StoredShard[] = [];
+  for (const [i, shard] of shards.entries()) {
+    const record: StoredShard = { ...shard, firstDoc: shard.firstDoc - firstDoc, ids: [] };
+    delete (record as Partial<ShardBase>).warnings;
+    for (let d = 0; d < shard.tokens.length; d++) record.ids.push(ids.get(shard.firstDoc + d));
+    if (record.sets !== undefined) {
+      const name = `${role(batch)}.sets${i}`;
+      await linkOrCopy(record.sets, await update.file(name, `${name}.f64`));
+      record.sets = name;
+      faultPoint("index:files");
+    }
+    records.push(record);
+  }
+  await writeRunFile(await update.file(role(batch), `${role(batch)}.zst`), records);
+}
+
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  await rm(to, { force: true });
+  try {
+    await link(from, to);
+  } catch (err) {
+    if (errorCode(err) !== "EXDEV" && errorCode(err) !== "EPERM") throw err;
+    await copyFile(from, to);
+  }
+}
+
+/**
+ * The shards of every batch of the index at `dir`, in ordinal order, numbered from `offset`
+ * (the index's first document in the run's combined order), sets files as paths.
+ */
+export function loadIndexShards<S extends ShardBase>(dir: string, manifest: IndexManifest, offset: number): S[] {
+  const shards: S[] = [];
+  for (const batch of manifest.batches) {
+    for (const record of readRunFileSync<StoredShard>(join(dir, manifest.files[role(batch.batch)]))) {
+      const shard = { ...record, firstDoc: offset + batch.firstOrdinal + record.firstDoc, warnings: emptyWarnings() };
+      if (record.sets !== undefined) shard.sets = join(dir, manifest.files[record.sets]);
+      shards.push(shard as unknown as S);
+    }
+  }
+  return shards;
+}
