@@ -16,17 +16,18 @@ export const CLUSTERS_SOURCES_HEADER = "doc\tindex\tordinal\tcluster\trepresenta
  * clusters.tsv rows in corpus order: per document in a cluster, its id (and index), 1-based
  * ordinal (names.ts), cluster, 1 when it is the representative (else 0), the representative's
  * id, and its similarity to it (`-` for the representative). Ids are escaped
- * (output/tsv-field.ts). `number`, when given, renumbers the clusters (0: not written).
+ * (output/tsv-field.ts). `written`, when given, says which clusters to write (numbers stay
+ * those of all clusters).
  */
-export function* clusterLines(clusters: GraphClusters, names: DocNames, number?: Uint32Array): Generator<string> {
+export function* clusterLines(clusters: GraphClusters, names: DocNames, written?: Uint8Array): Generator<string> {
   const { clusterOf } = clusters;
   for (let d = 0; d < clusterOf.length; d++) {
     const c = clusterOf[d];
-    if (c === 0 || (number !== undefined && number[c] === 0)) continue;
+    if (c === 0 || (written !== undefined && written[c] === 0)) continue;
     const rep = clusters.representative[c - 1];
     const isRep = rep === d;
     const sim = isRep ? "-" : clusters.similarity(d).toFixed(4);
-    yield `${names.name(d)}\t${names.ordinal(d)}\t${number === undefined ? c : number[c]}\t${isRep ? 1 : 0}\t${escapeField(names.ids.get(rep))}\t${sim}\n`;
+    yield `${names.name(d)}\t${names.ordinal(d)}\t${c}\t${isRep ? 1 : 0}\t${escapeField(names.ids.get(rep))}\t${sim}\n`;
   }
 }
 

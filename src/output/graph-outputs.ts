@@ -33,9 +33,9 @@ export interface GraphOutputOptions {
   /**
    * A run with `--against`: `ids`, `tokens` and the graph cover the indices' documents then
    * the new ones; only clusters with a new document are written (with their groups and
-   * edges, clusters and groups numbered among those written), each document named with its
-   * index and its ordinal within its own source (output/doc-names.ts). Counts are of what is
-   * written.
+   * edges; clusters and groups keep the numbers of one run over the concatenation, so they
+   * have gaps), each document named with its index and its ordinal within its own source
+   * (output/doc-names.ts). Counts are of what is written.
    */
   sources?: DocSources;
 }
@@ -58,26 +58,22 @@ export async function writeGraphOutputs(outdir: string, graph: DuplicateGraph, i
   if (opts.sources.documents !== graph.documents) throw new RangeError(`${opts.sources.documents} sourced documents for ${graph.documents}`);
   // The clusters come first here: they decide which groups and edges are written.
   const clusters = new GraphClusters(graph, tokens, opts.keep);
-  const { number, counts } = newClusters(clusters, opts.sources, opts.keep);
-  const written = await writeGroupsAndPairs(outdir, graph, names, opts.pairs, (d) => number[clusters.clusterOf[d]] !== 0);
-  await writeLines(join(outdir, CLUSTERS_FILE), CLUSTERS_SOURCES_HEADER, clusterLines(clusters, names, number));
+  const { keepCluster, counts } = newClusters(clusters, opts.sources, opts.keep);
+  const written = await writeGroupsAndPairs(outdir, graph, names, opts.pairs, (d) => keepCluster[clusters.clusterOf[d]] === 1);
+  await writeLines(join(outdir, CLUSTERS_FILE), CLUSTERS_SOURCES_HEADER, clusterLines(clusters, names, keepCluster));
   return { ...written, clusters: counts };
 }
 
-/**
- * The clusters holding a new document, numbered 1, 2, … in corpus order (`number[c]`, 0 for
- * a cluster left out, and for c = 0: no cluster), and their counts.
- */
-function newClusters(clusters: GraphClusters, sources: DocSources, keep: KeepPolicy): { number: Uint32Array; counts: ClusterCounts } {
+/** The clusters holding a new document (`keepCluster[c]` 1; index 0, no cluster, stays 0), and their counts. */
+function newClusters(clusters: GraphClusters, sources: DocSources, keep: KeepPolicy): { keepCluster: Uint8Array; counts: ClusterCounts } {
   const { clusterOf } = clusters;
-  const number = new Uint32Array(clusters.counts.clusters + 1);
-  for (let d = sources.firstNew; d < clusterOf.length; d++) number[clusterOf[d]] = 1;
-  number[0] = 0;
-  let count = 0;
-  for (let c = 1; c < number.length; c++) if (number[c] !== 0) number[c] = ++count;
+  const keepCluster = new Uint8Array(clusters.counts.clusters + 1);
+  for (let d = sources.firstNew; d < clusterOf.length; d++) keepCluster[clusterOf[d]] = 1;
+  keepCluster[0] = 0;
+  const count = keepCluster.reduce((n, x) => n + x, 0);
   let members = 0;
-  for (let d = 0; d < clusterOf.length; d++) if (number[clusterOf[d]] !== 0) members++;
-  return { number, counts: { keep, clusters: count, documentsInClusters: members, duplicates: members - count } };
+  for (let d = 0; d < clusterOf.length; d++) members += keepCluster[clusterOf[d]];
+  return { keepCluster, counts: { keep, clusters: count, documentsInClusters: members, duplicates: members - count } };
 }
 
 /**
