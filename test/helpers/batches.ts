@@ -7,9 +7,9 @@ import { rng } from "./vert.js";
  * fresh documents of 4 paragraphs of 10–30 words from a 600-word vocabulary, and copies of
  * a random earlier document (of any batch, copies included, so that chains of copies cross
  * batches): exact, with one word changed, or with one paragraph added. Returns the batch
- * files (ids b<batch>d<k>). Deterministic in `seed`.
+ * files (`names`, by default batch<k>.vert; ids b<batch>d<k>). Deterministic in `seed`.
  */
-export function writeBatches(dir: string, sizes: readonly number[], seed = 7): string[] {
+export function writeBatches(dir: string, sizes: readonly number[], seed = 7, names = sizes.map((_, k) => `batch${k}.vert`)): string[] {
   const r = rng(seed);
   const word = () => `w${Math.floor(r() * 600)}`;
   const paragraph = () => Array.from({ length: 10 + Math.floor(r() * 21) }, word);
@@ -30,7 +30,7 @@ export function writeBatches(dir: string, sizes: readonly number[], seed = 7): s
       docs.push(doc);
       parts.push(`<doc id="b${batch}d${k}">\n${doc.map((p) => `<p>\n<s>\n${p.join("\n")}\n</s>\n</p>\n`).join("")}</doc>\n`);
     }
-    const path = join(dir, `batch${batch}.vert`);
+    const path = join(dir, names[batch]);
     writeFileSync(path, parts.join(""));
     paths.push(path);
   });
