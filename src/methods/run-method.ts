@@ -17,7 +17,7 @@ import { exactGraph, type ExactShard } from "./exact.js";
 import { writeMethodManifest, type MethodManifest } from "./method-manifest.js";
 import type { FeatureOptions, KeepPolicy, MethodName, SearchOptions } from "./method-options.js";
 import type { MinhashShard } from "./minhash.js";
-import { minhashGraph } from "./minhash-search.js";
+import { minhashGraph, type KnownEdges } from "./minhash-search.js";
 import { minhashKernelStatus } from "./minhash-wasm.js";
 import { paragraphGraph, type ParagraphShard } from "./paragraphs.js";
 import type { ChunkTask, ShardBase } from "./shard-scan.js";
@@ -28,7 +28,7 @@ import type { DuplicateGraph } from "../clusters/duplicate-graph.js";
 import { lockWorkdir } from "../coordinator/workdir-lock.js";
 import { DocSources } from "../supplement/doc-sources.js";
 import { IndexUpdate, newIndex, readIndex, removeIndex, requireCompatible, type IndexManifest } from "../supplement/index-store.js";
-import { loadIndexShards, saveBatch } from "../supplement/method-index.js";
+import { loadIndexShards, loadKnownEdges, saveBatch, saveEdges } from "../supplement/method-index.js";
 
 export type SetMethod = Exclude<MethodName, "lsh-cosine">;
 
@@ -123,14 +123,14 @@ function countEmpty(method: SetMethod, shards: readonly ShardBase[]): number {
 }
 
 /** The method's candidate search and verification over the shards' features: its duplicate graph. */
-async function search(run: MethodRun, shards: readonly ShardBase[], documents: number, workdir: string, pool: WorkerPool): Promise<{ graph: DuplicateGraph; candidates: number; verifyBlocks?: number }> {
+async function search(run: MethodRun, shards: readonly ShardBase[], documents: number, workdir: string, pool: WorkerPool, known?: KnownEdges): Promise<{ graph: DuplicateGraph; candidates: number; verified?: number; verifyBlocks?: number }> {
   switch (run.method) {
     case "exact":
       return { graph: exactGraph(shards as ExactShard[], documents), candidates: 0 };
     case "simhash384":
       return simhashGraph(shards as SimhashShard[], documents, run.search.maxDistance);
     case "minhash":
-      return minhashGraph(shards as MinhashShard[], { documents, bands: run.features.bands, threshold: run.search.threshold, memory: run.search.memory, workdir, pool });
+      return minhashGraph(shards as MinhashShard[], { documents, bands: run.features.bands, threshold: run.search.threshold, memory: run.search.memory, workdir, pool, known });
     case "paragraphs":
       return paragraphGraph(shards as ParagraphShard[], documents, run.search.threshold);
   }
@@ -168,6 +168,8 @@ export async function runMethod(
   await ensureWritableDir(outdir);
   const against = run.against ?? [];
   if (run.update && against.length !== 1) throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length} given)`);
+  // Said plainly before taking the lock, which needs the directory; read again under it.
+  if (run.update) await readIndex(against[0]);
   const lock = run.update ? await lockWorkdir(against[0]) : undefined;
   const clock = new PhaseClock();
   const pool = new WorkerPool("methods", exec.workers);
@@ -181,7 +183,9 @@ export async function runMethod(
     const sources = against.length === 0 ? undefined : new DocSources(against.map((dir, k) => ({ dir, documents: indices[k].documents })), newDocuments);
     const firstNew = sources?.firstNew ?? 0;
     const old: ShardBase[] = [];
-    for (const [k, dir] of against.entries()) old.push(...loadIndexShards(dir, indices[k], old.reduce((n, s) => n + s.tokens.length, 0)));
+    const placed = against.map((dir, k) => ({ dir, manifest: indices[k], offset: indices.slice(0, k).reduce((n, x) => n + x.documents, 0) }));
+    for (const { dir, manifest, offset } of placed) old.push(...loadIndexShards(dir, manifest, offset));
+    const known = run.method === "minhash" && against.length > 0 ? loadKnownEdges(placed, run.search.threshold) : undefined;
     for (const s of fresh) s.firstDoc += firstNew;
     const shards = [...old, ...fresh];
     clock.stop("features");
@@ -189,7 +193,7 @@ export async function runMethod(
     for (const s of shards) s.ids = [];
     const tokens = concatU32(shards.map((s) => s.tokens));
     clock.start("search");
-    const found = await search(run, shards, ids.length, workdir, pool);
+    const found = await search(run, shards, ids.length, workdir, pool, known);
     clock.stop("search");
     clock.start("output");
     const written = await writeGraphOutputs(outdir, found.graph, ids, tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS, sources });
@@ -214,6 +218,7 @@ export async function runMethod(
         tokens: tokens.reduce((n, t) => n + t, 0),
         emptyDocuments: empty - skipped.documents,
         candidates: found.candidates,
+        ...(known === undefined ? {} : { verifiedCandidates: found.verified }),
         ...(found.verifyBlocks === undefined ? {} : { verifyBlocks: found.verifyBlocks }),
         groups: written.groups,
         documentsInGroups: written.documentsInGroups,
@@ -228,8 +233,9 @@ export async function runMethod(
     await writeMethodManifest(outdir, manifest);
     // report.html reads corpus ordinals back from the inputs: not yet for outputs naming index documents.
     if (run.report !== false && sources === undefined) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
-    if (run.saveIndex) await appendBatch(new IndexUpdate(workdir, newIndex(run.method, indexOptions(run.method, run.features)), inputs, newDocuments), fresh, ids, firstNew);
-    if (run.update) await appendBatch(new IndexUpdate(against[0], indices[0], inputs, newDocuments), fresh, ids, firstNew);
+    const batch = { run, shards: fresh, ids, graph: found.graph };
+    if (run.saveIndex) await appendBatch(new IndexUpdate(workdir, newIndex(run.method, indexOptions(run.method, run.features)), inputs, newDocuments), batch, firstNew);
+    if (run.update) await appendBatch(new IndexUpdate(against[0], indices[0], inputs, newDocuments), batch, firstNew);
     return manifest;
   } finally {
     await pool.close();
@@ -237,7 +243,14 @@ export async function runMethod(
   }
 }
 
-async function appendBatch(update: IndexUpdate, shards: readonly ShardBase[], ids: DocIds, firstDoc: number): Promise<void> {
-  await saveBatch(update, shards, ids, firstDoc);
+/**
+ * Adds the new documents (from `firstNew` on in the run) to an index whose documents are the
+ * run's from `from` on, and commits: their shards, and for minhash the edges among all of the
+ * index's documents (minhash-search.ts, KnownEdges).
+ */
+async function appendBatch(update: IndexUpdate, b: { run: MethodRun; shards: readonly ShardBase[]; ids: DocIds; graph: DuplicateGraph }, firstNew: number): Promise<void> {
+  await saveBatch(update, b.shards, b.ids, firstNew);
+  const from = b.ids.length - update.manifest.documents;
+  if (b.run.method === "minhash") await saveEdges(update, b.graph.edges, from, b.ids.length, b.run.search.threshold);
   await update.commit();
 }

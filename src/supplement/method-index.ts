@@ -1,8 +1,11 @@
 import { copyFile, link, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { emptyWarnings } from "../corpus/vertical.js";
+import type { EdgeList } from "../clusters/duplicate-graph.js";
+import type { KnownEdges } from "../methods/minhash-search.js";
 import type { ShardBase } from "../methods/shard-scan.js";
 import type { DocIds } from "../output/doc-ids.js";
+import { edgeOrder } from "../output/pairs.js";
 import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
 import { errorCode } from "../util/atomic.js";
 import { faultPoint, type IndexManifest, type IndexUpdate } from "./index-store.js";
@@ -18,7 +21,9 @@ import { faultPoint, type IndexManifest, type IndexUpdate } from "./index-store.
  * all again — rather than keeping the base's edges — is what makes the result that of one
  * run over the concatenation by construction, also where new documents change the old ones'
  * candidates (a bucket that grows past the all-pairs bound, a paragraph that becomes common
- * and leaves the prefix filter).
+ * and leaves the prefix filter). Only minhash, whose verification reads shingle sets from
+ * disk, keeps its edges too (role `edges`): they answer for candidate pairs inside one index
+ * (minhash-search.ts says why that is exact), so only pairs with a new document are verified.
  */
 
 /** A shard as stored: ShardBase without warnings, ordinals from the batch's first document. */
@@ -73,4 +78,50 @@ export function loadIndexShards<S extends ShardBase>(dir: string, manifest: Inde
     }
   }
   return shards;
+}
+
+/** The stored edges of an index: pairs of its ordinals a < b sorted, verified at `threshold`. */
+interface StoredEdges {
+  threshold: number;
+  a: Uint32Array;
+  b: Uint32Array;
+  similarity: Float64Array;
+}
+
+/** Writes the edges between documents [from, to) of the run (the index's documents from `from` on), found at `threshold`. */
+export async function saveEdges(update: IndexUpdate, edges: EdgeList, from: number, to: number, threshold: number): Promise<void> {
+  const inside = edgeOrder(edges, to).filter((k) => edges.a(k) >= from && edges.b(k) < to);
+  const record: StoredEdges = {
+    threshold,
+    a: Uint32Array.from(inside, (k) => edges.a(k) - from),
+    b: Uint32Array.from(inside, (k) => edges.b(k) - from),
+    similarity: Float64Array.from(inside, (k) => edges.similarity(k)),
+  };
+  await writeRunFile(await update.file("edges", "edges.zst"), [record]);
+}
+
+/**
+ * The edges of the indices (each at `offset` in the run's order) that can answer for a run at
+ * `threshold`: those stored at a threshold no higher.
+ */
+export function loadKnownEdges(indices: readonly { dir: string; manifest: IndexManifest; offset: number }[], threshold: number): KnownEdges {
+  const ranges: KnownEdges["ranges"] = [];
+  const parts: StoredEdges[] = [];
+  for (const { dir, manifest, offset } of indices) {
+    if (manifest.files.edges === undefined) continue;
+    const [stored] = readRunFileSync<StoredEdges>(join(dir, manifest.files.edges));
+    if (stored.threshold > threshold) continue;
+    ranges.push({ from: offset, to: offset + manifest.documents });
+    parts.push({ ...stored, a: stored.a.map((x) => x + offset), b: stored.b.map((x) => x + offset) });
+  }
+  const n = parts.reduce((m, p) => m + p.a.length, 0);
+  const known: KnownEdges = { ranges, a: new Uint32Array(n), b: new Uint32Array(n), similarity: new Float64Array(n) };
+  let at = 0;
+  for (const p of parts) {
+    known.a.set(p.a, at);
+    known.b.set(p.b, at);
+    known.similarity.set(p.similarity, at);
+    at += p.a.length;
+  }
+  return known;
 }
