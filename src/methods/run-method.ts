@@ -136,12 +136,20 @@ async function search(run: MethodRun, shards: readonly ShardBase[], documents: n
   }
 }
 
-/** The `--against` indices, checked against the run (refusals of issue 15), read and compatible. */
-async function readIndices(run: MethodRun, workdir: string): Promise<IndexManifest[]> {
+/** Refuses `--against`/`--update` combinations issue 15 refuses, before any lock is taken. */
+async function checkAgainst(run: MethodRun, workdir: string): Promise<void> {
   const against = run.against ?? [];
+  if (run.update && against.length !== 1) throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length} given)`);
   for (const dir of against) {
     if (resolve(dir) === resolve(workdir)) throw new VertdupError(`${dir}: the --against index is also the run's work directory (-w): give another work directory`);
   }
+  // Said plainly before taking the lock, which needs the directory; read again under it.
+  if (run.update) await readIndex(against[0]);
+}
+
+/** The `--against` indices, read and checked compatible with the run. */
+async function readIndices(run: MethodRun): Promise<IndexManifest[]> {
+  const against = run.against ?? [];
   const indices: IndexManifest[] = [];
   for (const dir of against) {
     const index = await readIndex(dir);
@@ -167,14 +175,12 @@ export async function runMethod(
 ): Promise<MethodManifest> {
   await ensureWritableDir(outdir);
   const against = run.against ?? [];
-  if (run.update && against.length !== 1) throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length} given)`);
-  // Said plainly before taking the lock, which needs the directory; read again under it.
-  if (run.update) await readIndex(against[0]);
+  await checkAgainst(run, workdir);
   const lock = run.update ? await lockWorkdir(against[0]) : undefined;
   const clock = new PhaseClock();
   const pool = new WorkerPool("methods", exec.workers);
   try {
-    const indices = await readIndices(run, workdir);
+    const indices = await readIndices(run);
     if (run.saveIndex) await removeIndex(workdir);
     const kernels = run.method === "minhash" ? { minhash: minhashKernelStatus(run.features.numPerm, (m) => reporter.info(m)) } : undefined;
     clock.start("features");

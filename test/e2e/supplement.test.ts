@@ -35,7 +35,8 @@ describe("run --against / --update (CLI)", () => {
     await refused(["run", BATCH1, "-o", out, "--against", index, "--method", "exact", "--quiet"], /an index of --method minhash, not exact/);
     await refused(["run", BATCH1, "-o", out, "--against", index, "--shingle-size", "3", ...MINHASH], /--shingle-size: index 5, this run 3/);
     await refused(["run", BATCH1, "-o", out, "-w", join(dir, "w"), "--resume", "--against", index, ...MINHASH], /--resume/);
-    await refused(["run", BATCH1, "-o", out, "-w", index, "--against", index, ...MINHASH], /also the run's work directory/);
+    await refused(["run", BATCH1, "-o", out, "-w", index, "--against", index, ...MINHASH], /also the run.s work directory/);
+    await refused(["run", BATCH1, "-o", out, "-w", index, "--against", index, "--update", ...MINHASH], /also the run.s work directory/);
     await refused(["run", BATCH1, "-o", out, "--against", join(dir, "out0"), ...MINHASH], /not an index \(no index.json/);
     expect([...(await indexContent(index)).keys()]).toEqual(["index.json", "index/g0001/batch0.sets0.f64", "index/g0001/batch0.zst"]);
   });
