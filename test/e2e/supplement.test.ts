@@ -38,7 +38,7 @@ describe("run --against / --update (CLI)", () => {
     await refused(["run", BATCH1, "-o", out, "-w", index, "--against", index, ...MINHASH], /also the run.s work directory/);
     await refused(["run", BATCH1, "-o", out, "-w", index, "--against", index, "--update", ...MINHASH], /also the run.s work directory/);
     await refused(["run", BATCH1, "-o", out, "--against", join(dir, "out0"), ...MINHASH], /not an index \(no index.json/);
-    expect([...(await indexContent(index)).keys()]).toEqual(["index.json", "index/g0001/batch0.sets0.f64", "index/g0001/batch0.zst"]);
+    expect([...(await indexContent(index)).keys()]).toEqual(["index.json", "index/g0001/batch0.sets0.f64", "index/g0001/batch0.zst", "index/g0001/edges.zst"]);
   });
 
   it("a SIGKILL anywhere in an update leaves the old index or the new one, byte for byte", async () => {
