@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { cpSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexContent } from "../../src/supplement/index-store.js";
 import { writeBatches } from "../helpers/batches.js";
@@ -78,5 +78,7 @@ describe("run --against / --update (CLI)", () => {
     const manifest = JSON.parse(String(content.get("index.json")));
     expect(manifest.batches.map((b: { documents: number; firstOrdinal: number }) => [b.documents, b.firstOrdinal])).toEqual([[40, 0], [20, 40], [20, 60]]);
     expect(manifest.documents).toBe(80);
+    // --keep defaults to older with --against.
+    expect(JSON.parse(readFileSync(join(dir, "out2", "manifest.json"), "utf8")).clusters.keep).toBe("older");
   });
 });

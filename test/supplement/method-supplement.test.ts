@@ -29,14 +29,17 @@ function expectedRows(outdir: string, firstNew: number): string[] {
   return rows.filter((f) => withNew.has(f[2])).map((f) => f.join("\t"));
 }
 
-/** clusters.tsv of a run with --against (one index, updated) in the same form: index ordinals are combined ordinals. */
-function incrementalRows(outdir: string, index: string, firstNew: number): string[] {
+/**
+ * clusters.tsv of a run with --against in the same form: each source's ordinals shifted by
+ * where it starts in the combined order (`starts`: index directory, or "" for the new inputs).
+ */
+function incrementalRows(outdir: string, starts: Map<string, number>): string[] {
   const lines = readFileSync(join(outdir, "clusters.tsv"), "utf8").trim().split("\n");
   expect(lines[0]).toBe("doc\tindex\tordinal\tcluster\trepresentative\tdup_of\tsimilarity");
   return lines.slice(1).map((l) => {
     const [id, source, ordinal, ...rest] = l.split("\t");
-    expect([index, ""]).toContain(source);
-    return [id, source === "" ? Number(ordinal) + firstNew : Number(ordinal), ...rest].join("\t");
+    expect(starts.has(source)).toBe(true);
+    return [id, Number(ordinal) + (starts.get(source) ?? NaN), ...rest].join("\t");
   });
 }
 
@@ -69,7 +72,7 @@ describe("run --against / --update equals one run over the concatenation (cluste
       // minhash verifies only candidates with a new document: the index's edges answer for the others.
       if (method === "minhash") expect(m.counts.verifiedCandidates).toBeLessThan(m.counts.candidates);
       const expected = expectedRows(full, firstNew);
-      expect(incrementalRows(out, index, firstNew)).toEqual(expected);
+      expect(incrementalRows(out, new Map([[index, 0], ["", firstNew]]))).toEqual(expected);
       sawOld ||= expected.some((row) => Number(row.split("\t")[1]) <= firstNew);
       for (const mark of [true, false]) {
         const whole = join(at, `full${b + 1}-${mark}.vert`);
@@ -91,3 +94,24 @@ function removedBefore(outdir: string, firstNew: number): number {
   const rows = readFileSync(join(outdir, "clusters.tsv"), "utf8").trim().split("\n").slice(1).map((l) => l.split("\t"));
   return rows.filter((f) => Number(f[1]) <= firstNew && f[3] === "0").length;
 }
+
+describe("run --against two indices equals one run over both corpora and the new inputs", () => {
+  it.each(["exact", "minhash"] as const)("%s", async (method) => {
+    const exec = { workers: 2, quiet: true, chunkBytes: 1 << 12 };
+    const at = join(dir, `two-${method}`);
+    const [first, second] = [join(at, "first"), join(at, "second")];
+    await runMethod([BASE], first, join(at, "out-first"), methodRun(method, "first", { saveIndex: true }), exec, silentReporter);
+    await runMethod([BATCH1], second, join(at, "out-second"), methodRun(method, "first", { saveIndex: true }), exec, silentReporter);
+    const full = join(at, "full");
+    await runMethod([BASE, BATCH1, BATCH2], join(at, "wfull"), full, methodRun(method, "first"), exec, silentReporter);
+    const out = join(at, "out");
+    await runMethod([BATCH2], join(at, "w"), out, methodRun(method, "older", { against: [first, second] }), exec, silentReporter);
+    const starts = new Map([[first, 0], [second, SIZES[0]], ["", SIZES[0] + SIZES[1]]]);
+    const expected = expectedRows(full, SIZES[0] + SIZES[1]);
+    expect(incrementalRows(out, starts)).toEqual(expected);
+    // Clusters join new documents to old ones (for minhash, of both indices).
+    const ordinals = expected.map((row) => Number(row.split("\t")[1]));
+    expect(ordinals.some((o) => o <= SIZES[0] + SIZES[1])).toBe(true);
+    if (method === "minhash") expect(ordinals.some((o) => o <= SIZES[0]) && ordinals.some((o) => o > SIZES[0] && o <= SIZES[0] + SIZES[1])).toBe(true);
+  });
+});
