@@ -72,9 +72,11 @@ describe("run --against / --update (CLI)", () => {
   });
 
   it("batches add up: the second batch is compared with base + batch 1", async () => {
-    await ok(["run", BATCH1, "-o", join(dir, "out1"), "--against", index, "--update", ...MINHASH]);
-    await ok(["run", BATCH2, "-o", join(dir, "out2"), "--against", index, "--update", ...MINHASH]);
-    const content = await indexContent(index);
+    const grown = join(dir, "grown.idx");
+    await ok(["run", BASE, "-w", grown, "-o", join(dir, "out-grown"), ...MINHASH]);
+    await ok(["run", BATCH1, "-o", join(dir, "out1"), "--against", grown, "--update", ...MINHASH]);
+    await ok(["run", BATCH2, "-o", join(dir, "out2"), "--against", grown, "--update", ...MINHASH]);
+    const content = await indexContent(grown);
     const manifest = JSON.parse(String(content.get("index.json")));
     expect(manifest.batches.map((b: { documents: number; firstOrdinal: number }) => [b.documents, b.firstOrdinal])).toEqual([[40, 0], [20, 40], [20, 60]]);
     expect(manifest.documents).toBe(80);
