@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { indexContent } from "../../src/supplement/index-store.js";
 import { writeBatches } from "../helpers/batches.js";
@@ -38,6 +39,11 @@ describe("run --against / --update (CLI)", () => {
     await refused(["run", BATCH1, "-o", out, "-w", index, "--against", index, ...MINHASH], /also the run.s work directory/);
     await refused(["run", BATCH1, "-o", out, "-w", index, "--against", index, "--update", ...MINHASH], /also the run.s work directory/);
     await refused(["run", BATCH1, "-o", out, "--against", join(dir, "out0"), ...MINHASH], /not an index \(no index.json/);
+    // An update waits for nobody: an index in use (its lock held by a live process) is refused.
+    const lock = join(index, "vertdup.lock");
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), token: "test", slurm: false }));
+    await refused(["run", BATCH1, "-o", out, "--against", index, "--update", ...MINHASH], /in use by another vertdup run/);
+    rmSync(lock);
     expect([...(await indexContent(index)).keys()]).toEqual(["index.json", "index/g0001/batch0.sets0.f64", "index/g0001/batch0.zst", "index/g0001/edges.zst"]);
   });
 
