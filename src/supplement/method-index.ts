@@ -16,14 +16,15 @@ import { faultPoint, type IndexManifest, type IndexUpdate } from "./index-store.
  * as the chunk tasks made them: SHA-256 digests, simhashes, band keys and set digests,
  * paragraph fingerprint sets), and for minhash `batch<k>.sets<i>` are the shards' sets
  * files (the shingle hashes that verification reads). A run with `--against` puts these
- * shards before its own and runs the method's whole search over them: every method's search
- * is cheap next to reading and hashing a corpus (candidates from sorted keys), and doing it
- * all again — rather than keeping the base's edges — is what makes the result that of one
- * run over the concatenation by construction, also where new documents change the old ones'
- * candidates (a bucket that grows past the all-pairs bound, a paragraph that becomes common
- * and leaves the prefix filter). Only minhash, whose verification reads shingle sets from
- * disk, keeps its edges too (role `edges`): they answer for candidate pairs inside one index
- * (minhash-search.ts says why that is exact), so only pairs with a new document are verified.
+ * shards before its own and runs the method's candidate search again over all of them: it is
+ * cheap next to reading and hashing a corpus (candidates from sorted keys), and it makes the
+ * result that of one run over the concatenation by construction, also where new documents
+ * change old documents' candidates (a bucket that grows past the all-pairs bound, a
+ * paragraph that becomes common and leaves the prefix filter). Verification is cheap too
+ * (bit distances, in-memory sets) except for minhash, which reads shingle sets from disk:
+ * its index also keeps its edges (role `edges`), which answer for candidate pairs inside one
+ * index (KnownEdges in minhash-search.ts says why that stays exact), so only pairs with a
+ * new document are verified.
  */
 
 /** A shard as stored: ShardBase without warnings, ordinals from the batch's first document. */
