@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { DocIds } from "../output/doc-ids.js";
+import type { DocNames } from "../output/doc-names.js";
 import { escapeField, unescapeField } from "../output/tsv-field.js";
 import { InputError, VertdupError } from "../util/errors.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
@@ -8,20 +9,25 @@ import type { GraphClusters } from "./graph-clusters.js";
 
 export const CLUSTERS_FILE = "clusters.tsv";
 export const CLUSTERS_HEADER = "doc\tordinal\tcluster\trepresentative\tdup_of\tsimilarity\n";
+/** clusters.tsv of a run with `--against`: `index` names the index an old document comes from (empty for a new one). */
+export const CLUSTERS_SOURCES_HEADER = "doc\tindex\tordinal\tcluster\trepresentative\tdup_of\tsimilarity\n";
 
 /**
- * clusters.tsv rows in corpus order: per document in a cluster, its id, 1-based corpus
- * ordinal, cluster, 1 when it is the representative (else 0), the representative's id, and
- * its similarity to it (`-` for the representative). Ids are escaped (output/tsv-field.ts).
+ * clusters.tsv rows in corpus order: per document in a cluster, its id (and index), 1-based
+ * ordinal (names.ts), cluster, 1 when it is the representative (else 0), the representative's
+ * id, and its similarity to it (`-` for the representative). Ids are escaped
+ * (output/tsv-field.ts). `written`, when given, says which clusters to write (numbers stay
+ * those of all clusters).
  */
-export function* clusterLines(clusters: GraphClusters, ids: DocIds): Generator<string> {
+export function* clusterLines(clusters: GraphClusters, names: DocNames, written?: Uint8Array): Generator<string> {
   const { clusterOf } = clusters;
   for (let d = 0; d < clusterOf.length; d++) {
     const c = clusterOf[d];
-    if (c === 0) continue;
+    if (c === 0 || (written !== undefined && written[c] === 0)) continue;
     const rep = clusters.representative[c - 1];
     const isRep = rep === d;
-    yield `${escapeField(ids.get(d))}\t${d + 1}\t${c}\t${isRep ? 1 : 0}\t${escapeField(ids.get(rep))}\t${isRep ? "-" : clusters.similarity(d).toFixed(4)}\n`;
+    const sim = isRep ? "-" : clusters.similarity(d).toFixed(4);
+    yield `${names.name(d)}\t${names.ordinal(d)}\t${c}\t${isRep ? 1 : 0}\t${escapeField(names.ids.get(rep))}\t${sim}\n`;
   }
 }
 
@@ -84,7 +90,11 @@ export class ClusterTable {
   }
 }
 
-/** Reads clusters.tsv, streaming, into a ClusterTable. */
+/**
+ * Reads clusters.tsv, streaming, into a ClusterTable. A file of a run with `--against`
+ * (CLUSTERS_SOURCES_HEADER) names old documents too: only the rows of new documents (empty
+ * `index`) are this corpus's, and only they are kept.
+ */
 export async function readClustersTsv(path: string): Promise<ClusterTable> {
   const ordinals = growableU32();
   const clusters = growableU32();
@@ -96,14 +106,21 @@ export async function readClustersTsv(path: string): Promise<ClusterTable> {
   const stream = createReadStream(path);
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let line = 0;
+  let sources = false;
   try {
     for await (const text of lines) {
       line++;
       if (line === 1) {
-        if (text + "\n" !== CLUSTERS_HEADER) throw new InputError(path, 1, "not a clusters.tsv header");
+        sources = text + "\n" === CLUSTERS_SOURCES_HEADER;
+        if (!sources && text + "\n" !== CLUSTERS_HEADER) throw new InputError(path, 1, "not a clusters.tsv header");
         continue;
       }
       const f = text.split("\t");
+      if (sources) {
+        if (f.length !== 7) throw new InputError(path, line, "malformed clusters.tsv row");
+        if (f[1] !== "") continue;
+        f.splice(1, 1);
+      }
       const ordinal = Number(f[1]);
       const cluster = Number(f[2]);
       const similarity = f[5] === "-" ? NaN : Number(f[5]);

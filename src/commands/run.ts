@@ -15,7 +15,7 @@ const RUN_OPTIONS = [
   "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
   "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall", "verify", "cosine-threshold",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
-  "workers", "chunk-size", "max-doc-bytes", "oversize", "quiet",
+  "workers", "chunk-size", "max-doc-bytes", "oversize", "quiet", "against", "update",
 ] as const;
 
 const builder = (y: Argv) =>
@@ -24,6 +24,7 @@ const builder = (y: Argv) =>
     // Their defaults depend on the method (methodDefaults).
     threshold: { default: undefined, describe: "minimum similarity [lsh-cosine: from --cosine-threshold, 0.9 with --no-verify; minhash 0.8, paragraphs 0.8]" },
     "shingle-size": { default: undefined, describe: "consecutive kept words per term/shingle [lsh-cosine 1, minhash 5]" },
+    keep: { default: undefined, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus (older: first, index batches before new inputs) [longest; older with --against]" },
   });
 
 /** The files a run writes in its output directory. */
@@ -38,7 +39,7 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  * `vertdup run` from its parsed options (the CLI's handler and the library's runPipeline),
  * calibrated afterwards (calibrateStep) when `calibrateTo` names a target recall.
  */
-export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)): Promise<RunResult> {
+export async function runFromOptions(given: Args, calibrateTo = calibrationTarget(given)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
   const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { methodDefaults, methodRunFrom }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }] = await Promise.all([
     import("../coordinator/prepare.js"),
@@ -50,6 +51,10 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
     import("../util/output-dir.js"),
     import("../coordinator/steps/calibrate-step.js"),
   ]);
+  const against = given.against ?? [];
+  const a = { ...given, keep: given.keep ?? (against.length > 0 ? "older" : "longest") } as const;
+  if (a.resume && against.length > 0) throw new VertdupError("--resume cannot be combined with --against: run the batch again");
+  if (a.update && against.length === 0) throw new VertdupError("--update appends to an index: give it with --against");
   const exec = executionOptionsFrom(a);
   const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
   const opts = { ...parsed, "shingle-size": parsed.shingleSize };
@@ -73,7 +78,8 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
       return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
     }
     const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo };
-    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report, calibrate }, exec, reporter);
+    const supplement = { against, update: a.update, saveIndex: a.w !== undefined };
+    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report, calibrate, ...supplement }, exec, reporter);
     return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };
   }, a.method === "lsh-cosine" ? undefined : `--method ${a.method} cannot resume, run it again to start over`);
 }

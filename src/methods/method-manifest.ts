@@ -15,6 +15,8 @@ export interface MethodManifest {
   /** What the similarity column of pairs.tsv measures. */
   similarity: string;
   inputs: string[];
+  /** `--against`: the indices compared with, in order, and their documents (counts.documents includes them). */
+  against?: { index: string; documents: number }[];
   /** Reader and feature options; `prepare.idAttr` names the documents (read by `clean`). */
   prepare: FeatureOptions;
   search: SearchOptions;
@@ -25,6 +27,8 @@ export interface MethodManifest {
     /** Documents without any feature (no kept token, no paragraph): never paired. */
     emptyDocuments: number;
     candidates: number;
+    /** minhash with --against: candidates verified; the others were pairs inside an index, answered by its edges. */
+    verifiedCandidates?: number;
     /** minhash: shared-memory blocks the candidates' sets were verified in (1 when they fit --memory / 2). */
     verifyBlocks?: number;
     /** Identity groups of two or more documents (groups.tsv) and the documents in them. */

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { shardName } from "../coordinator/workdir.js";
 import { writeScratchSync } from "../util/atomic.js";
 import { sortedJaccard, sortUnique } from "./jaccard.js";
-import { readSets, setsFile } from "./minhash.js";
+import { readSets } from "./minhash.js";
 
 /**
  * Worker tasks of minhash verification. A shard's sets file is read once, by `extractSets`,
@@ -19,13 +19,15 @@ export function extractFile(workdir: string, shard: number): string {
 export interface ExtractTask {
   workdir: string;
   shard: number;
+  /** The shard's sets file. */
+  sets: string;
   /** Shard-local indexes of the candidate documents, increasing. */
   docs: Uint32Array;
 }
 
 /** Extract task: writes the shard's extract file; returns the size of each extracted set. */
 export function extractSets(task: ExtractTask): Uint32Array {
-  const { lengths, values } = readSets(setsFile(task.workdir, task.shard));
+  const { lengths, values } = readSets(task.sets);
   const starts = new Float64Array(lengths.length + 1);
   for (let i = 0; i < lengths.length; i++) starts[i + 1] = starts[i] + lengths[i];
   const sizes = new Uint32Array(task.docs.length);

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type { WorkerPool } from "../coordinator/pool.js";
 import { extractFile, type ExtractTask, type SetBlock, type VerifyTask } from "./minhash-sets.js";
-import type { ShardBase } from "./shard-scan.js";
+import type { MinhashShard } from "./minhash.js";
 
 /** Candidates verified per task: large enough to amortise a task, small enough to spread. */
 const VERIFY_BATCH = 1 << 15;
@@ -26,7 +26,7 @@ interface Extracted {
 }
 
 /** Each shard's candidate documents, extracted by the pool (one read of each sets file). */
-async function extract(candidates: Uint32Array, shards: readonly ShardBase[], s: VerifySettings): Promise<Extracted> {
+async function extract(candidates: Uint32Array, shards: readonly MinhashShard[], s: VerifySettings): Promise<Extracted> {
   const wanted = new Uint8Array(s.documents);
   for (const d of candidates) wanted[d] = 1;
   const perShard = shards.map((x) => {
@@ -35,7 +35,7 @@ async function extract(candidates: Uint32Array, shards: readonly ShardBase[], s:
     return Uint32Array.from(local);
   });
   const sizes = await Promise.all(
-    perShard.map((docs, shard) => (docs.length === 0 ? new Uint32Array(0) : s.pool.run<Uint32Array>("extract", { workdir: s.workdir, shard, docs } satisfies ExtractTask))),
+    perShard.map((docs, shard) => (docs.length === 0 ? new Uint32Array(0) : s.pool.run<Uint32Array>("extract", { workdir: s.workdir, shard, sets: shards[shard].sets, docs } satisfies ExtractTask))),
   );
   const n = perShard.reduce((m, d) => m + d.length, 0);
   const e: Extracted = { docs: new Uint32Array(n), sizes: new Uint32Array(n), shard: new Uint32Array(n), offset: new Float64Array(n), slot: new Int32Array(s.documents).fill(-1) };
@@ -100,7 +100,7 @@ function loadBlock(e: Extracted, from: number, to: number, workdir: string): Set
  * `memory`: one block when they fit (the usual case), else every pair of blocks that has
  * candidates, in order, keeping the first block of a pair while the second one changes.
  */
-export async function verifyCandidates(candidates: Uint32Array, shards: readonly ShardBase[], s: VerifySettings): Promise<{ similarities: Float64Array; blocks: number }> {
+export async function verifyCandidates(candidates: Uint32Array, shards: readonly MinhashShard[], s: VerifySettings): Promise<{ similarities: Float64Array; blocks: number }> {
   const similarities = new Float64Array(candidates.length / 2);
   if (candidates.length === 0) return { similarities, blocks: 0 };
   const e = await extract(candidates, shards, s);

@@ -120,6 +120,8 @@ export function readSets(path: string): ShardSets {
 }
 
 export interface MinhashShard extends ShardBase {
+  /** Its sets file (in the run's work directory, or in an index for an index's shard). */
+  sets: string;
   /** `bands` keys per document (zeros for an empty set). */
   keys: Uint32Array;
   /** `setDigest` of each document's shingle set, two words per document: its identity key. */
@@ -193,6 +195,7 @@ export function minhashShard(task: ChunkTask): MinhashShard {
     }
     i++;
   });
-  writeScratchSync(setsFile(task.workdir, task.chunk.index), encodeSets({ lengths, values: values.view() }));
-  return { ...base, keys, digests, empty };
+  const sets = setsFile(task.workdir, task.chunk.index);
+  writeScratchSync(sets, encodeSets({ lengths, values: values.view() }));
+  return { ...base, sets, keys, digests, empty };
 }

@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { checkReadable, displayName } from "../corpus/open-input.js";
 import { addWarnings, emptyWarnings } from "../corpus/vertical.js";
@@ -17,7 +17,7 @@ import { exactGraph, type ExactShard } from "./exact.js";
 import { writeMethodManifest, type MethodManifest } from "./method-manifest.js";
 import type { FeatureOptions, KeepPolicy, MethodName, SearchOptions } from "./method-options.js";
 import type { MinhashShard } from "./minhash.js";
-import { minhashGraph } from "./minhash-search.js";
+import { minhashGraph, type KnownEdges } from "./minhash-search.js";
 import { minhashKernelStatus } from "./minhash-wasm.js";
 import { paragraphGraph, type ParagraphShard } from "./paragraphs.js";
 import type { ChunkTask, ShardBase } from "./shard-scan.js";
@@ -26,6 +26,11 @@ import { simhashGraph, type SimhashShard } from "./simhash384.js";
 import { writeReport } from "../report/write-report.js";
 import { refuseUncalibrated } from "../eval/calibration.js";
 import { calibrateMethod, isCalibrated, type CalibrationRequest } from "./method-calibration.js";
+import type { DuplicateGraph } from "../clusters/duplicate-graph.js";
+import { lockWorkdir } from "../coordinator/workdir-lock.js";
+import { DocSources } from "../supplement/doc-sources.js";
+import { IndexUpdate, newIndex, readIndex, removeIndex, requireCompatible, type IndexManifest } from "../supplement/index-store.js";
+import { loadIndexShards, loadKnownEdges, saveBatch, saveEdges } from "../supplement/method-index.js";
 
 export type SetMethod = Exclude<MethodName, "lsh-cosine">;
 
@@ -55,6 +60,24 @@ export interface MethodRun {
   report?: boolean;
   /** `calibrate`, `--estimate-recall`: calibration.tsv after the outputs (minhash and paragraphs only). */
   calibrate?: CalibrationRequest;
+  /** Saved indices (`--against`) whose documents come before the inputs'. */
+  against?: readonly string[];
+  /** `--update`: append the inputs to the only `--against` index once the outputs are written. */
+  update?: boolean;
+  /** Leave the work directory as an index of the inputs (a `-w` the user keeps). */
+  saveIndex?: boolean;
+}
+
+/**
+ * The options that decide a method's features, by command-line name: an index and a batch
+ * compared with it must agree on them (search options such as --threshold may differ: the
+ * search runs again over the stored features).
+ */
+export function indexOptions(method: SetMethod, f: FeatureOptions): Record<string, unknown> {
+  const common = { "--column": f.column, "--lowercase": f.lowercase, "--keep-numbers": f.keepNumbers };
+  if (method === "minhash") return { ...common, "--shingle-size": f.shingleSize, "--num-perm": f.numPerm, "--bands": f.bands, "--rows": f.rows, "--seed": f.seed };
+  if (method === "paragraphs") return { ...common, "--short-tokens": f.shortTokens };
+  return common;
 }
 
 /**
@@ -97,35 +120,55 @@ export async function extractFeatures<S extends ShardBase>(
   return { shards, skipped };
 }
 
-function countEmpty(flags: readonly Uint8Array[]): number {
-  return flags.reduce((n, f) => n + f.reduce((m, x) => m + x, 0), 0);
+/** Documents of `shards` without any feature (no kept token, no long paragraph). */
+function countEmpty(method: SetMethod, shards: readonly ShardBase[]): number {
+  if (method === "paragraphs") return (shards as ParagraphShard[]).reduce((n, x) => n + x.long.lengths.reduce((m, len) => m + (len === 0 ? 1 : 0), 0), 0);
+  return (shards as (ShardBase & { empty: Uint8Array })[]).reduce((n, x) => n + x.empty.reduce((m, e) => m + e, 0), 0);
 }
 
 /** The method's candidate search and verification over the shards' features: its duplicate graph. */
-async function search(run: MethodRun, shards: readonly ShardBase[], documents: number, workdir: string, pool: WorkerPool) {
+async function search(run: MethodRun, shards: readonly ShardBase[], documents: number, workdir: string, pool: WorkerPool, known?: KnownEdges): Promise<{ graph: DuplicateGraph; candidates: number; verified?: number; verifyBlocks?: number }> {
   switch (run.method) {
-    case "exact": {
-      const s = shards as ExactShard[];
-      return { graph: exactGraph(s, documents), candidates: 0, empty: countEmpty(s.map((x) => x.empty)) };
-    }
-    case "simhash384": {
-      const s = shards as SimhashShard[];
-      return { ...simhashGraph(s, documents, run.search.maxDistance), empty: countEmpty(s.map((x) => x.empty)) };
-    }
-    case "minhash": {
-      const s = shards as MinhashShard[];
-      const found = await minhashGraph(s, { documents, bands: run.features.bands, threshold: run.search.threshold, memory: run.search.memory, workdir, pool });
-      return { ...found, empty: countEmpty(s.map((x) => x.empty)) };
-    }
-    case "paragraphs": {
-      const s = shards as ParagraphShard[];
-      const empty = s.reduce((n, x) => n + x.long.lengths.reduce((m, len) => m + (len === 0 ? 1 : 0), 0), 0);
-      return { ...paragraphGraph(s, documents, run.search.threshold), empty };
-    }
+    case "exact":
+      return { graph: exactGraph(shards as ExactShard[], documents), candidates: 0 };
+    case "simhash384":
+      return simhashGraph(shards as SimhashShard[], documents, run.search.maxDistance);
+    case "minhash":
+      return minhashGraph(shards as MinhashShard[], { documents, bands: run.features.bands, threshold: run.search.threshold, memory: run.search.memory, workdir, pool, known });
+    case "paragraphs":
+      return paragraphGraph(shards as ParagraphShard[], documents, run.search.threshold);
   }
 }
 
-/** `vertdup run --method <not lsh-cosine>`: corpus → features → pairs → clusters, manifest. */
+/** Refuses `--against`/`--update` combinations issue 15 refuses, before any lock is taken. */
+async function checkAgainst(run: MethodRun, workdir: string): Promise<void> {
+  const against = run.against ?? [];
+  if (run.update && against.length !== 1) throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length} given)`);
+  for (const dir of against) {
+    if (resolve(dir) === resolve(workdir)) throw new VertdupError(`${dir}: the --against index is also the run's work directory (-w): give another work directory`);
+  }
+  // Said plainly before taking the lock, which needs the directory; read again under it.
+  if (run.update) await readIndex(against[0]);
+}
+
+/** The `--against` indices, read and checked compatible with the run. */
+async function readIndices(run: MethodRun): Promise<IndexManifest[]> {
+  const against = run.against ?? [];
+  const indices: IndexManifest[] = [];
+  for (const dir of against) {
+    const index = await readIndex(dir);
+    requireCompatible(dir, index, run.method, indexOptions(run.method, run.features));
+    indices.push(index);
+  }
+  return indices;
+}
+
+/**
+ * `vertdup run --method <not lsh-cosine>`: corpus → features → pairs → clusters, manifest.
+ * With `--against`, the indices' stored shards come first (method-index.ts) and the outputs
+ * keep the clusters with a new document; with `--update` the index's lock is held from
+ * reading it to committing the batch.
+ */
 export async function runMethod(
   inputs: readonly string[],
   workdir: string,
@@ -136,21 +179,35 @@ export async function runMethod(
 ): Promise<MethodManifest> {
   if (run.calibrate !== undefined) refuseUncalibrated(run.method);
   await ensureWritableDir(outdir);
+  const against = run.against ?? [];
+  await checkAgainst(run, workdir);
+  const lock = run.update ? await lockWorkdir(against[0]) : undefined;
   const clock = new PhaseClock();
   const pool = new WorkerPool("methods", exec.workers);
   try {
+    const indices = await readIndices(run);
+    if (run.saveIndex) await removeIndex(workdir);
     const kernels = run.method === "minhash" ? { minhash: minhashKernelStatus(run.features.numPerm, (m) => reporter.info(m)) } : undefined;
     clock.start("features");
-    const { shards, skipped } = await extractFeatures<ShardBase>(inputs, workdir, run.method, run.features, exec, pool, reporter);
+    const { shards: fresh, skipped } = await extractFeatures<ShardBase>(inputs, workdir, run.method, run.features, exec, pool, reporter);
+    const newDocuments = fresh.reduce((n, s) => n + s.tokens.length, 0);
+    const sources = against.length === 0 ? undefined : new DocSources(against.map((dir, k) => ({ dir, documents: indices[k].documents })), newDocuments);
+    const firstNew = sources?.firstNew ?? 0;
+    const old: ShardBase[] = [];
+    const placed = against.map((dir, k) => ({ dir, manifest: indices[k], offset: indices.slice(0, k).reduce((n, x) => n + x.documents, 0) }));
+    for (const { dir, manifest, offset } of placed) old.push(...loadIndexShards(dir, manifest, offset));
+    const known = run.method === "minhash" && against.length > 0 ? loadKnownEdges(placed, run.search.threshold) : undefined;
+    for (const s of fresh) s.firstDoc += firstNew;
+    const shards = [...old, ...fresh];
     clock.stop("features");
     const ids = DocIds.fromLists(shards.map((s) => s.ids));
     for (const s of shards) s.ids = [];
     const tokens = concatU32(shards.map((s) => s.tokens));
     clock.start("search");
-    const found = await search(run, shards, ids.length, workdir, pool);
+    const found = await search(run, shards, ids.length, workdir, pool, known);
     clock.stop("search");
     clock.start("output");
-    const written = await writeGraphOutputs(outdir, found.graph, ids, tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS });
+    const written = await writeGraphOutputs(outdir, found.graph, ids, tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS, sources });
     clock.stop("output");
     let calibration;
     if (run.calibrate !== undefined && isCalibrated(run)) {
@@ -161,8 +218,9 @@ export async function runMethod(
       calibration = calibrated.calibration;
     }
     const reader = emptyWarnings();
-    for (const s of shards) addWarnings(reader, s.warnings);
-    const warning = emptyDocumentsWarning(found.empty - skipped.documents, ids.length, ...FEATURES[run.method]);
+    for (const s of fresh) addWarnings(reader, s.warnings);
+    const empty = countEmpty(run.method, fresh);
+    const warning = emptyDocumentsWarning(empty - skipped.documents, newDocuments, ...FEATURES[run.method]);
     if (warning !== undefined) reporter.info(warning);
     const manifest: MethodManifest = {
       version: packageVersion(),
@@ -170,30 +228,49 @@ export async function runMethod(
       method: run.method,
       similarity: SIMILARITY[run.method],
       inputs: [...inputs],
+      ...(sources === undefined ? {} : { against: sources.indices.map((x) => ({ index: x.dir, documents: x.documents })) }),
       prepare: run.features,
       search: run.search,
       counts: {
         shards: shards.length,
         documents: ids.length,
         tokens: tokens.reduce((n, t) => n + t, 0),
-        emptyDocuments: found.empty - skipped.documents,
+        emptyDocuments: empty - skipped.documents,
         candidates: found.candidates,
-        ...("verifyBlocks" in found ? { verifyBlocks: found.verifyBlocks } : {}),
+        ...(known === undefined ? {} : { verifiedCandidates: found.verified }),
+        ...(found.verifyBlocks === undefined ? {} : { verifyBlocks: found.verifyBlocks }),
         groups: written.groups,
         documentsInGroups: written.documentsInGroups,
         edges: written.edges,
         pairs: written.pairLines,
       },
       clusters: written.clusters,
-      warnings: runWarnings(reader, found.empty, skipped),
+      warnings: runWarnings(reader, empty, skipped),
       ...(kernels === undefined ? {} : { kernels }),
       ...(calibration === undefined ? {} : { calibration }),
       phases: clock.timings(),
     };
     await writeMethodManifest(outdir, manifest);
-    if (run.report !== false) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
+    // report.html reads corpus ordinals back from the inputs: not yet for outputs naming index documents.
+    if (run.report !== false && sources === undefined) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
+    const batch = { run, shards: fresh, ids, graph: found.graph };
+    if (run.saveIndex) await appendBatch(new IndexUpdate(workdir, newIndex(run.method, indexOptions(run.method, run.features)), inputs, newDocuments), batch, firstNew);
+    if (run.update) await appendBatch(new IndexUpdate(against[0], indices[0], inputs, newDocuments), batch, firstNew);
     return manifest;
   } finally {
     await pool.close();
+    await lock?.release();
   }
+}
+
+/**
+ * Adds the new documents (from `firstNew` on in the run) to an index whose documents are the
+ * run's from `from` on, and commits: their shards, and for minhash the edges among all of the
+ * index's documents (minhash-search.ts, KnownEdges).
+ */
+async function appendBatch(update: IndexUpdate, b: { run: MethodRun; shards: readonly ShardBase[]; ids: DocIds; graph: DuplicateGraph }, firstNew: number): Promise<void> {
+  await saveBatch(update, b.shards, b.ids, firstNew);
+  const from = b.ids.length - update.manifest.documents;
+  if (b.run.method === "minhash") await saveEdges(update, b.graph.edges, from, b.ids.length, b.run.search.threshold);
+  await update.commit();
 }

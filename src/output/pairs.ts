@@ -1,7 +1,7 @@
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { DuplicateGraph, EdgeList } from "../clusters/duplicate-graph.js";
 import type { IdentityGroups } from "../clusters/identity-groups.js";
-import type { DocIds } from "./doc-ids.js";
+import type { DocNames } from "./doc-names.js";
 import { escapeField } from "./tsv-field.js";
 
 /** Store index of each document's signature (documents without one: 0xffffffff). */
@@ -16,6 +16,11 @@ export function signatureOfDocument(store: SignatureStore, documents: number): U
 export const PAIRS_HEADER = "doc_a\tdoc_b\tsimilarity\n";
 /** pairs.tsv of verified lsh-cosine edges (DuplicateGraph.cosines). */
 export const PAIRS_COSINE_HEADER = "doc_a\tdoc_b\tsimilarity\tcosine\n";
+
+/** pairs.tsv's header: with --against each id is followed by its index (`index_a`, `index_b`). */
+export function pairsHeader(names: DocNames, cosine: boolean): string {
+  return `${names.columns("_a")}\t${names.columns("_b")}\tsimilarity${cosine ? "\tcosine" : ""}\n`;
+}
 
 /** One line of a pairs file: the two ids (escaped), the similarity and the cosine if any, to 4 decimals. */
 export function pairsLine(idA: string, idB: string, similarity: number, cosine?: number): string {
@@ -57,17 +62,21 @@ export function edgeOrder(edges: EdgeList, documents: number): Uint32Array {
 }
 
 /** pairs.tsv in `edges` mode: one line per edge between group leaders, corpus order (with each edge's cosine, if given). */
-export function* edgeLines(edges: EdgeList, order: Uint32Array, ids: DocIds, cosines?: Float64Array): Generator<string> {
+export function* edgeLines(edges: EdgeList, order: Uint32Array, names: DocNames, cosines?: Float64Array): Generator<string> {
   for (let i = 0; i < order.length; i++) {
     const k = order[i];
-    yield pairsLine(ids.get(edges.a(k)), ids.get(edges.b(k)), edges.similarity(k), cosines?.[k]);
+    const extra = cosines === undefined ? "" : `\t${cosines[k].toFixed(4)}`;
+    yield `${names.name(edges.a(k))}\t${names.name(edges.b(k))}\t${edges.similarity(k).toFixed(4)}${extra}\n`;
   }
 }
 
-/** Lines of pairs.tsv in `all` mode: every pair inside a group, |A|·|B| per edge. */
-export function allPairsCount(groups: IdentityGroups, edges: EdgeList, order: Uint32Array): number {
+/**
+ * Lines of pairs.tsv in `all` mode: every pair inside a group, |A|·|B| per edge of `order`;
+ * `written`, when given, says which leaders' groups count.
+ */
+export function allPairsCount(groups: IdentityGroups, edges: EdgeList, order: Uint32Array, written?: (leader: number) => boolean): number {
   let total = 0;
-  for (let g = 0; g < groups.size.length; g++) total += (groups.size[g] * (groups.size[g] - 1)) / 2;
+  for (let g = 0; g < groups.size.length; g++) if (written === undefined || written(g)) total += (groups.size[g] * (groups.size[g] - 1)) / 2;
   for (let i = 0; i < order.length; i++) total += groups.size[edges.a(order[i])] * groups.size[edges.b(order[i])];
   return total;
 }
@@ -79,8 +88,9 @@ export function allPairsCount(groups: IdentityGroups, edges: EdgeList, order: Ui
  * heap of those groups' member lists. Work is proportional to the lines written (times log
  * of the degree). With `graph.cosines`, a line also gets its edge's cosine (1.0000 inside
  * a group of identical signatures: the same direction, to the signature's precision).
+ * `written`, when given, says which leaders' groups to write (`order` holds only their edges).
  */
-export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, order: Uint32Array, ids: DocIds): Generator<string> {
+export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, order: Uint32Array, names: DocNames, written?: (leader: number) => boolean): Generator<string> {
   const { firstOf, edges, cosines } = graph;
   const text4 = (similarity: number, k: number) => (cosines === undefined ? similarity.toFixed(4) : `${similarity.toFixed(4)}\t${cosines[k].toFixed(4)}`);
   const n = graph.documents;
@@ -151,7 +161,7 @@ export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, ord
   };
   for (x = 0; x < n; x++) {
     const g = firstOf[x];
-    if (g === 0xffffffff) continue;
+    if (g === 0xffffffff || (written !== undefined && !written(g))) continue;
     lists = 0;
     if (size[g] >= 2) add(g, cosines === undefined ? "1.0000" : "1.0000\t1.0000");
     for (let p = adjStart[g]; p < adjStart[g + 1]; p++) add(adjOther[p], text4(edges.similarity(adjEdge[p]), adjEdge[p]));
@@ -161,11 +171,11 @@ export function* allPairLines(graph: DuplicateGraph, groups: IdentityGroups, ord
     for (let i = (heapSize >> 1) - 1; i >= 0; i--) siftDown(i);
     // Lines of one document go out together: a generator step per line would cost more
     // than the line.
-    const head = escapeField(ids.get(x)) + "\t";
+    const head = names.name(x) + "\t";
     let text = "";
     while (heapSize > 0) {
       const list = heap[0];
-      text += `${head}${escapeField(ids.get(members[pos[list]]))}\t${sim[list]}\n`;
+      text += `${head}${names.name(members[pos[list]])}\t${sim[list]}\n`;
       if (++pos[list] === end[list]) heap[0] = heap[--heapSize];
       siftDown(0);
       if (text.length > 1 << 16) {

@@ -109,9 +109,12 @@ export class IndexUpdate {
   ) {
     this.folder = join(INDEX_DATA, `g${String(previous.generation).padStart(4, "0")}`);
     this.previousDocuments = previous.documents;
+    // SOURCE_DATE_EPOCH (seconds), the reproducible-builds convention, fixes the date: two
+    // identical updates then give byte-identical indices (the crash test compares them).
+    const epoch = process.env.SOURCE_DATE_EPOCH;
     const batch: IndexBatch = {
       batch: previous.batches.length,
-      created: new Date().toISOString(),
+      created: new Date(epoch === undefined ? Date.now() : 1000 * Number(epoch)).toISOString(),
       inputs: [...inputs],
       documents,
       firstOrdinal: previous.documents,
@@ -146,13 +149,14 @@ export class IndexUpdate {
 
   /** The commit point: the new manifest replaces the old atomically; then unlisted data files go. */
   async commit(): Promise<void> {
+    killPoint("index:before-commit");
     await writeAtomic(join(this.dir, INDEX_MANIFEST), `${JSON.stringify(this.manifest, null, 2)}\n`);
-    killPoint("index-committed");
+    killPoint("index:after-commit");
     await collectGarbage(this.dir, this.manifest);
   }
 }
 
-/** Makes a work directory no index any more (a new run's first step): the manifest first, so that a crash leaves no half index. */
+/** Makes `dir` no index (a new run in it starts over): the manifest goes first, so that a crash leaves no half index. */
 export async function removeIndex(dir: string): Promise<void> {
   await rm(join(dir, INDEX_MANIFEST), { force: true });
   await rm(join(dir, INDEX_DATA), { recursive: true, force: true });

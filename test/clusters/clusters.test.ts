@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLUSTERS_HEADER, readClustersTsv } from "../../src/clusters/clusters-tsv.js";
+import { CLUSTERS_HEADER, CLUSTERS_SOURCES_HEADER, readClustersTsv } from "../../src/clusters/clusters-tsv.js";
 import { EdgeList, NO_DOC, type DuplicateGraph } from "../../src/clusters/duplicate-graph.js";
 import { GraphClusters } from "../../src/clusters/graph-clusters.js";
 import { UnionFind } from "../../src/clusters/union-find.js";
@@ -145,5 +145,17 @@ describe("clusters.tsv", () => {
     writeFileSync(path, "doc\tordinal\n");
     await expect(readClustersTsv(path)).rejects.toThrow(/bad.tsv:1: not a clusters.tsv header/);
     await expect(readClustersTsv(join(dir, "missing.tsv"))).rejects.toThrow(VertdupError);
+  });
+
+  it("reads the clusters.tsv of a run with --against: only the new documents' rows (empty index), by their own ordinals", async () => {
+    const path = join(dir, "against.tsv");
+    writeFileSync(path, CLUSTERS_SOURCES_HEADER + "old7\tbase.idx\t7\t3\t1\told7\t-\nn1\t\t2\t3\t0\told7\t0.9500\nold2\tother.idx\t2\t8\t1\told2\t-\nn2\t\t4\t8\t0\told2\t1.0000\n");
+    const rows = await readClustersTsv(path);
+    expect(rows.rows).toBe(2);
+    expect(rows.row(1)).toEqual({ id: "n1", cluster: 3, representative: false, dupOf: "old7", similarity: "0.9500" });
+    expect(rows.row(3)?.dupOf).toBe("old2");
+    expect(rows.row(6)).toBeUndefined();
+    writeFileSync(path, CLUSTERS_SOURCES_HEADER + "n1\t\t2\t3\t0\told7\n");
+    await expect(readClustersTsv(path)).rejects.toThrow(/against.tsv:2: malformed/);
   });
 });

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { WorkerPool } from "../../src/coordinator/pool.js";
 import { ALL_PAIRS_BUCKET, NEIGHBOURS } from "../../src/methods/bucket-candidates.js";
 import type { FeatureOptions } from "../../src/methods/method-options.js";
-import { minhashGraph } from "../../src/methods/minhash-search.js";
+import { minhashGraph, type KnownEdges } from "../../src/methods/minhash-search.js";
+import { edgeOrder } from "../../src/output/pairs.js";
 import { minhashShard } from "../../src/methods/minhash.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
 import { bruteClusters, bruteLeaderClusters, brutePairs, edgeStrings, FEATURES, firstOfByKey, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";
@@ -176,7 +177,7 @@ describe("minhashGraph (pool verification) against brute force", () => {
     const n = docs.length;
     const search = (allPairsBucket: number) => minhashGraph(shards, { documents: n, bands: FEATURES.bands, threshold: 0.8, memory: 1 << 30, workdir, pool, allPairsBucket });
     const J = (a: number, b: number) => sortedJaccard(sets[a], 0, sets[a].length, sets[b], 0, sets[b].length);
-    return { n, sets, search, J };
+    return { n, sets, search, J, shards, workdir };
   }
 
   it("groups identical sets; edges are exact Jaccard ≥ threshold between leaders; clusters equal brute force", async () => {
@@ -203,5 +204,31 @@ describe("minhashGraph (pool verification) against brute force", () => {
     const clusters = graphClusters(graph);
     expect(clusters).toEqual(bruteLeaderClusters(graph, (a, b) => J(a, b) >= 0.8));
     expect(new Set(clusters).size).toBe(n - 10_000 + 1);
+  });
+
+  it("with an index's edges, verifies only pairs with a new document and finds what one search over all documents finds", async () => {
+    const { n, shards, workdir } = await prepare([writeVert(nearDuplicateCorpus(1000, 9, 30), "plain")], {});
+    const k = Math.floor(shards.length / 2);
+    expect(k).toBeGreaterThan(0);
+    const nI = shards.slice(0, k).reduce((m, x) => m + x.tokens.length, 0);
+    const settings = (documents: number, threshold: number, allPairsBucket: number, known?: KnownEdges) => ({ documents, bands: FEATURES.bands, threshold, memory: 1 << 30, workdir, pool, allPairsBucket, known });
+    for (const bound of [2, ALL_PAIRS_BUCKET]) {
+      const index = (await minhashGraph(shards.slice(0, k), settings(nI, 0.8, bound))).graph.edges;
+      const order = edgeOrder(index, nI);
+      const known: KnownEdges = {
+        ranges: [{ from: 0, to: nI }],
+        a: order.map((e) => index.a(e)),
+        b: order.map((e) => index.b(e)),
+        similarity: Float64Array.from(order, (e) => index.similarity(e)),
+      };
+      for (const threshold of [0.8, 0.9]) {
+        const full = await minhashGraph(shards, settings(n, threshold, bound));
+        const supplemented = await minhashGraph(shards, settings(n, threshold, bound, known));
+        expect(edgeStrings(supplemented.graph)).toEqual(edgeStrings(full.graph));
+        expect(Array.from(supplemented.graph.firstOf)).toEqual(Array.from(full.graph.firstOf));
+        expect(supplemented.candidates).toBe(full.candidates);
+        expect(supplemented.verified).toBeLessThan(full.verified);
+      }
+    }
   });
 });

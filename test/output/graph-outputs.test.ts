@@ -8,6 +8,7 @@ import { GraphClusters, preferred } from "../../src/clusters/graph-clusters.js";
 import { DocIds } from "../../src/output/doc-ids.js";
 import { writeGraphOutputs } from "../../src/output/graph-outputs.js";
 import { escapeField, unescapeField } from "../../src/output/tsv-field.js";
+import { DocSources } from "../../src/supplement/doc-sources.js";
 import { VertdupError } from "../../src/util/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-graph-"));
@@ -255,5 +256,42 @@ describe("GraphClusters at 2^25 documents", () => {
     const c = new GraphClusters({ documents: n, firstOf, edges: new EdgeList() }, new Uint32Array(n), "first");
     expect(c.counts).toEqual({ keep: "first", clusters: 0, documentsInClusters: 0, duplicates: 0 });
     expect([c.clusterOf[0], c.clusterOf[n >> 1], c.clusterOf[n - 1], c.representative.length]).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe("writeGraphOutputs with sources (--against)", () => {
+  it("writes the clusters with a new document, with their groups and edges, as the whole run does, each document named by index and own ordinal", async () => {
+    const ids = (n: number) => DocIds.fromLists([Array.from({ length: n }, (_, k) => `id${k}`)]);
+    await fc.assert(
+      fc.asyncProperty(randomGraph, fc.nat(), fc.nat(), fc.constantFrom("edges", "all") as fc.Arbitrary<"edges" | "all">, async ({ firstOf, edges, tokens }, x, y, mode) => {
+        const n = firstOf.length;
+        // Two indices of a and b documents, then the new ones.
+        const a = x % (n + 1);
+        const b = y % (n - a + 1);
+        const sources = new DocSources([{ dir: "i1", documents: a }, { dir: "i2", documents: b }], n - a - b);
+        const whole = fresh();
+        await writeGraphOutputs(whole, graphOf(firstOf, edges), ids(n), tokens, { keep: "first", pairs: { mode, limit: 0 } });
+        const out = fresh();
+        const counts = await writeGraphOutputs(out, graphOf(firstOf, edges), ids(n), tokens, { keep: "older", pairs: { mode, limit: 0 }, sources });
+        const doc = (id: string) => Number(id.slice(2));
+        const named = (id: string) => [id, sources.sourceName(doc(id))];
+        const clusters = rows(join(whole, "clusters.tsv"));
+        const kept = new Set(clusters.filter((f) => doc(f[0]) >= a + b).map((f) => f[2]));
+        const expected = clusters.filter((f) => kept.has(f[2])).map((f) => [...named(f[0]), String(sources.localOrdinal(doc(f[0])) + 1), ...f.slice(2)]);
+        expect(readFileSync(join(out, "clusters.tsv"), "utf8").split("\n")[0]).toBe("doc\tindex\tordinal\tcluster\trepresentative\tdup_of\tsimilarity");
+        expect(rows(join(out, "clusters.tsv"))).toEqual(expected);
+        expect(counts.clusters.clusters).toBe(kept.size);
+        const clusterOf = new Map(clusters.map((f) => [f[0], f[2]]));
+        const keptDoc = (id: string) => kept.has(clusterOf.get(id) ?? "");
+        expect(rows(join(out, "pairs.tsv"))).toEqual(rows(join(whole, "pairs.tsv")).filter((f) => keptDoc(f[0])).map((f) => [...named(f[0]), ...named(f[1]), f[2]]));
+        expect(readFileSync(join(out, "pairs.tsv"), "utf8").split("\n")[0]).toBe("doc_a\tindex_a\tdoc_b\tindex_b\tsimilarity");
+        const groups = rows(join(whole, "groups.tsv")).filter((f) => keptDoc(f[1]));
+        expect(rows(join(out, "groups.tsv"))).toEqual(groups.map((f) => [f[0], ...named(f[1]), String(sources.localOrdinal(doc(f[1])) + 1)]));
+        expect(counts.documentsInGroups).toBe(groups.length);
+        rmSync(out, { recursive: true });
+        rmSync(whole, { recursive: true });
+      }),
+      { numRuns: 100 },
+    );
   });
 });

@@ -230,11 +230,11 @@ describe("vertdup paragraphs --update: a kill leaves the old or the new index", 
     const afterB = await dedup([c], {}, { against: [clean] });
 
     const states: string[] = [];
-    for (const point of ["paragraphs-keys-written", "paragraphs-before-commit", "index-committed"]) {
+    for (const point of ["paragraphs-keys-written", "paragraphs-before-commit", "index:after-commit"]) {
       const dir = join(tempDir(), "killed.idx");
       cpSync(base, dir, { recursive: true });
-      process.env.VERTDUP_KILL = point;
-      const killed = await vertdupAsync(["paragraphs", b, "-o", missingPath("k.vert"), "--against", dir, "--update", "--quiet"]).finally(() => delete process.env.VERTDUP_KILL);
+      process.env.VERTDUP_FAULT = `kill:${point}`;
+      const killed = await vertdupAsync(["paragraphs", b, "-o", missingPath("k.vert"), "--against", dir, "--update", "--quiet"]).finally(() => delete process.env.VERTDUP_FAULT);
       expect(killed.status).toBe(null);
       const now = await indexContent(dir);
       const same = [...now].every(([k, v]) => old.get(k)?.equals(v)) && now.size === old.size;
