@@ -15,10 +15,13 @@ import type { MethodManifest } from "../methods/method-manifest.js";
 import type { SetMethod } from "../methods/run-method.js";
 import { DEFAULT_TARGET_RECALL, calibrateStep } from "../coordinator/steps/calibrate-step.js";
 import { CALIBRATION_FILE } from "../eval/calibration.js";
+import { batchTerms, checkAgainst, SupplementedCorpus } from "../supplement/lsh-against.js";
+import { saveRunIndex } from "../supplement/lsh-index.js";
+import { lockWorkdir } from "../coordinator/workdir-lock.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
 const RUN_OPTIONS = [
-  "outdir", "workdir", "tmp-dir", "resume", "method", "pairs", "pairs-limit", "keep",
+  "outdir", "workdir", "tmp-dir", "resume", "method", "pairs", "pairs-limit", "keep", "against", "update",
   "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
   "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall", "verify", "cosine-threshold",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
@@ -31,6 +34,7 @@ const builder = (y: Argv) =>
     // Their defaults depend on the method (methodDefaults).
     threshold: { default: undefined, describe: "minimum similarity [lsh-cosine: from --cosine-threshold, 0.9 with --no-verify; minhash 0.8, paragraphs 0.8]" },
     "shingle-size": { default: undefined, describe: "consecutive kept words per term/shingle [lsh-cosine 1, minhash 5]" },
+    keep: { default: undefined, describe: "representative of a cluster: most tokens (ties: first), first in the corpus, or older (first, index batches before new inputs) [longest; older with --against]" },
   });
 
 /** The files a run writes in its output directory. */
@@ -47,24 +51,35 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  */
 export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)): Promise<RunResult> {
   const exec = executionOptionsFrom(a);
-  const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
+  const keep = a.keep ?? (a.against === undefined ? "longest" : "older");
+  const parsed = { ...a, keep, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
   const opts = { ...parsed, "shingle-size": parsed.shingleSize };
   if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
   await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
   const reporter = stderrReporter(exec.quiet);
+  const against = a.against ?? [];
+  if (a.method === "lsh-cosine") checkAgainst({ against, update: a.update, resume: a.resume, workdir: a.w, recall: a["estimate-recall"] || a["target-recall"] !== undefined }, prepareOptionsFrom(opts));
   return useWorkdir(a.w, exec.tmpDir, async (workdir): Promise<RunResult> => {
     await ensureWritableDir(a.o);
     if (a.method === "lsh-cosine") {
-      await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
-      // A calibrated run writes its report after calibration.tsv, so that the report shows it.
-      const report = a.report !== false && calibrateTo === undefined;
-      const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
-      const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output);
-      if (calibrateTo !== undefined) {
-        const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
-        process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers, then)}\n`);
-      }
-      return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
+      const lsh = prepareOptionsFrom(opts);
+      const method = a.method;
+      return withIndexLock(a.update ? against[0] : undefined, async () => {
+        const supplement = against.length === 0 ? undefined : await SupplementedCorpus.open(against, lsh);
+        const prepared = await prepare(inputPaths(a.inputs), workdir, lsh, exec, reporter, a.resume, supplement);
+        // A calibrated run writes its report after calibration.tsv, so that the report shows it.
+        // With --against the clusters hold documents of the indices, whose texts it cannot show.
+        const report = a.report !== false && calibrateTo === undefined && supplement === undefined;
+        const output = { keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
+        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output, supplement);
+        if (calibrateTo !== undefined) {
+          const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
+          process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers, then)}\n`);
+        }
+        if (supplement === undefined && a.w !== undefined) await saveRunIndex(workdir, prepared);
+        if (supplement !== undefined && a.update) await supplement.indices[0].append(workdir, prepared, supplement.weights(batchTerms(workdir)).newTerms);
+        return { method, manifest, summary: runSummary(a.o, manifest) };
+      });
     }
     const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report }, exec, reporter);
     return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };
@@ -99,3 +114,14 @@ export const calibrateCommand = {
     process.stdout.write(result.summary + "\n");
   },
 };
+
+/** Runs `body` holding the lock of the index `dir` (--update: nothing else reads or changes it meanwhile), or without a lock. */
+async function withIndexLock<T>(dir: string | undefined, body: () => Promise<T>): Promise<T> {
+  if (dir === undefined) return body();
+  const lock = await lockWorkdir(dir);
+  try {
+    return await body();
+  } finally {
+    await lock.release();
+  }
+}

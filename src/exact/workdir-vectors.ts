@@ -1,5 +1,5 @@
 import type { ShardCounts } from "../features/count-shard.js";
-import { vocabularyIndex, type KeptTerms } from "../features/vocabulary.js";
+import { vocabularyIndex, type KeptTerms, type VocabularyIndex } from "../features/vocabulary.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { WorkerPool } from "../coordinator/pool.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
@@ -15,13 +15,17 @@ export interface RowsPart {
   vals: Float64Array;
 }
 
+/** A shard's term counts file, and what to add to its ordinals (a saved index's place in a run with --against). */
+export interface CountsPart {
+  path: string;
+  offset: number;
+}
+
 /** What the rows of one shard need: the kept vocabulary's ranks and factors (vocabularyIndex), shared. */
-export interface ShardRowsTask {
-  workdir: string;
-  shard: number;
+export interface ShardRowsTask extends CountsPart {
   ranks: SharedNumberMap;
   factors: Float64Array;
-  /** A flag per corpus ordinal: keep only those documents' rows. */
+  /** A flag per corpus ordinal (after `offset`): keep only those documents' rows. */
   only?: Uint8Array;
 }
 
@@ -35,8 +39,8 @@ let table: { ranks: SharedNumberMap; map: NumberMap } | null = null;
 export function shardRows(task: ShardRowsTask): RowsPart {
   if (table === null || table.ranks.keys !== task.ranks.keys) table = { ranks: task.ranks, map: NumberMap.fromShared(task.ranks) };
   const rank = table.map;
-  const { factors, only } = task;
-  const [counts] = readRunFileSync<ShardCounts>(shardFile(task.workdir, task.shard, "counts"));
+  const { factors, only, offset } = task;
+  const [counts] = readRunFileSync<ShardCounts>(task.path);
   const ordinals = new Uint32Array(counts.ordinals.length);
   const lengths = new Uint32Array(counts.ordinals.length);
   const cols = new Uint32Array(counts.terms.length);
@@ -46,7 +50,7 @@ export function shardRows(task: ShardRowsTask): RowsPart {
   let at = 0;
   for (let d = 0; d < counts.ordinals.length; d++) {
     const end = at + counts.lengths[d];
-    if (only !== undefined && only[counts.ordinals[d]] === 0) {
+    if (only !== undefined && only[counts.ordinals[d] + offset] === 0) {
       at = end;
       continue;
     }
@@ -63,7 +67,7 @@ export function shardRows(task: ShardRowsTask): RowsPart {
     if (k === before) continue;
     const norm = Math.sqrt(sq);
     for (let x = before; x < k; x++) vals[x] /= norm;
-    ordinals[rows] = counts.ordinals[d];
+    ordinals[rows] = counts.ordinals[d] + offset;
     lengths[rows++] = k - before;
   }
   return { ordinals: ordinals.slice(0, rows), lengths: lengths.slice(0, rows), cols: cols.slice(0, k), vals: vals.slice(0, k) };
@@ -100,10 +104,19 @@ function joinParts(parts: (RowsPart | undefined)[], columns: number): SparseRows
 
 function shardTasks(workdir: string, prepared: PrepareManifest, only?: Uint8Array): { tasks: ShardRowsTask[]; columns: number } {
   const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
-  const { ranks, factors } = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
+  const parts = Array.from({ length: prepared.counts.shards }, (_, shard) => ({ path: shardFile(workdir, shard, "counts"), offset: 0 }));
+  return { tasks: partTasks(parts, vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting), only), columns: kept.terms.length };
+}
+
+function partTasks(parts: readonly CountsPart[], { ranks, factors }: VocabularyIndex, only?: Uint8Array): ShardRowsTask[] {
   const shared = ranks.toShared();
-  const tasks = Array.from({ length: prepared.counts.shards }, (_, shard) => ({ workdir, shard, ranks: shared, factors, only }));
-  return { tasks, columns: kept.terms.length };
+  return parts.map((part) => ({ ...part, ranks: shared, factors, only }));
+}
+
+/** The unit rows of the documents of `parts` under `weights` (their columns are its ranks), made on the pool: loadWorkdirVectorsOnPool over any shards. */
+export async function loadRowsOnPool(parts: readonly CountsPart[], weights: VocabularyIndex, pool: WorkerPool, only?: Uint8Array): Promise<SparseRows> {
+  const tasks = partTasks(parts, weights, only);
+  return joinParts(await Promise.all(tasks.map((task) => pool.run<RowsPart>("rows", task))), weights.factors.length);
 }
 
 /**

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
+import { killPoint } from "../util/kill-point.js";
 import { packageVersion } from "../util/package-info.js";
 
 /**
@@ -138,6 +139,7 @@ export class IndexUpdate {
   /** The commit point: the new manifest replaces the old atomically; then unlisted data files go. */
   async commit(): Promise<void> {
     await writeAtomic(join(this.dir, INDEX_MANIFEST), `${JSON.stringify(this.manifest, null, 2)}\n`);
+    killPoint("index-written");
     await collectGarbage(this.dir, this.manifest);
   }
 }
