@@ -64,7 +64,7 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
     if (a.method === "lsh-cosine") {
       const lsh = prepareOptionsFrom(opts);
       const method = a.method;
-      return withIndexLock(a.update ? against[0] : undefined, async () => {
+      return withIndexLocks(against, async () => {
         const supplement = against.length === 0 ? undefined : await SupplementedCorpus.open(against, lsh);
         const prepared = await prepare(inputPaths(a.inputs), workdir, lsh, exec, reporter, a.resume, supplement);
         // A calibrated run writes its report after calibration.tsv, so that the report shows it.
@@ -115,12 +115,12 @@ export const calibrateCommand = {
   },
 };
 
-/** Runs `body` holding the lock of the index `dir` (--update: nothing else reads or changes it meanwhile), or without a lock. */
-async function withIndexLock<T>(dir: string | undefined, body: () => Promise<T>): Promise<T> {
-  if (dir === undefined) return body();
-  const lock = await lockWorkdir(dir);
+/** Runs `body` holding the locks of the indices (--against): no other run changes them while this one reads or appends. */
+async function withIndexLocks<T>(dirs: readonly string[], body: () => Promise<T>): Promise<T> {
+  if (dirs.length === 0) return body();
+  const lock = await lockWorkdir(dirs[0]);
   try {
-    return await body();
+    return await withIndexLocks(dirs.slice(1), body);
   } finally {
     await lock.release();
   }

@@ -40,6 +40,8 @@ export function checkAgainst(request: AgainstRequest, options: PrepareOptions): 
     if (update) throw new VertdupError("--update needs the index to append to: give it with --against");
     return;
   }
+  const twice = against.find((dir, k) => against.findIndex((other) => resolve(other) === resolve(dir)) !== k);
+  if (twice !== undefined) throw new VertdupError(`${twice}: the index is given twice with --against`);
   if (update && against.length > 1) throw new VertdupError(`--update appends to one index, but --against names ${against.length}: give one --against with --update`);
   if (request.resume) throw new VertdupError("--resume cannot continue a run with --against: run the batch again (only its own documents are read)");
   if (request.workdir !== undefined) {
