@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
@@ -9,7 +10,7 @@ import type { StoreFiles } from "../runs/signature-store.js";
 import { writeAtomic } from "../util/atomic.js";
 import { killPoint } from "../util/kill-point.js";
 import { concatF64, concatU32 } from "../util/typed-arrays.js";
-import { IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "./index-store.js";
+import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "./index-store.js";
 
 /**
  * A saved index of lsh-cosine: a run's work directory whose index.json lists, by role,
@@ -50,8 +51,13 @@ export function lshIndexOptions(o: PrepareOptions): Record<string, unknown> {
   };
 }
 
-/** Makes a completed run's work directory an index of its corpus, listing the run's own files. */
+/**
+ * Makes a completed run's work directory an index of its corpus, listing the run's own
+ * files. A resumed run over an index that batches were appended to leaves it as it is: its
+ * corpus is the index's base, and rewriting index.json would drop the batches.
+ */
 export async function saveRunIndex(workdir: string, prepared: PrepareManifest): Promise<void> {
+  if (existsSync(join(workdir, INDEX_MANIFEST)) && (await readIndex(workdir)).batches.length > 1) return;
   const update = new IndexUpdate(workdir, newIndex(LSH_METHOD, lshIndexOptions(prepared.options)), prepared.inputs, prepared.counts.documents);
   update.keep(VOCABULARY, vocabularyFile(workdir));
   const store = storeFiles(workdir);

@@ -242,5 +242,8 @@ describe("lsh-cosine index: --update survives SIGKILL", () => {
       expect((update(target)).status).toBe(0);
       expect(undated(await indexContent(target))).toEqual(fresh);
     }
+    // Resuming the base run in an index that a batch was appended to keeps the batch.
+    await run([join(dir, "base.vert"), "-w", reference, "-o", join(dir, "o-resumed"), "--resume", ...common]);
+    expect(undated(await indexContent(reference))).toEqual(fresh);
   }, 180_000);
 });
