@@ -65,6 +65,9 @@ export function checkAgainst(request: AgainstRequest, options: PrepareOptions): 
  * counts (verification), ids and token counts (outputs) and their frozen weights.
  */
 export class SupplementedCorpus {
+  /** The run's weights, made once (signing, verification and --update use them). */
+  private weighted?: VocabularyIndex & { newTerms: KeptTerms };
+
   private constructor(
     readonly indices: readonly LshIndex[],
     readonly options: PrepareOptions,
@@ -98,9 +101,15 @@ export class SupplementedCorpus {
    * their order, so that the vector cache holds the batch's frequent terms), then the
    * indices' terms the batch lacks (their documents' vectors need a column). The factor is 1
    * under tf; under tf-idf the index's frozen idf ln(N₀/df), and ln(N₀/1) for a term the index
-   * never saw (N₀: the base's documents).
+   * never saw (N₀: the base's documents). `batch`: the run's kept vocabulary, the same at
+   * every call.
    */
   weights(batch: KeptTerms): VocabularyIndex & { newTerms: KeptTerms } {
+    this.weighted ??= this.weigh(batch);
+    return this.weighted;
+  }
+
+  private weigh(batch: KeptTerms): VocabularyIndex & { newTerms: KeptTerms } {
     const tables = this.indices.flatMap((i) => i.termTables());
     const indexDf = new NumberMap(tables.reduce((n, t) => n + t.terms.length, 0));
     for (const table of tables) for (let k = 0; k < table.terms.length; k++) if (indexDf.get(table.terms[k]) === undefined) indexDf.set(table.terms[k], table.dfs[k]);
