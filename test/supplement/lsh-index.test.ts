@@ -21,12 +21,13 @@ interface Doc {
 }
 
 /**
- * Documents of 30–70 words from a 400-word vocabulary; about a third are near copies (two
+ * Documents of 30–70 words, 70 % from a 400-word vocabulary and 30 % from 300 words of the
+ * batch's own (terms an index first sees in this batch); about a third are near copies (two
  * words changed) of an earlier document of `earlier` or of the batch itself, so that copies
  * join old and new documents, new ones among themselves, and old ones (through new ones).
  */
 function batch(r: () => number, prefix: string, n: number, earlier: readonly Doc[]): Doc[] {
-  const word = () => `w${Math.floor(r() * 400).toString(36)}x`;
+  const word = () => (r() < 0.3 ? `${prefix}q${Math.floor(r() * 300).toString(36)}` : `w${Math.floor(r() * 400).toString(36)}x`);
   const out: Doc[] = [];
   for (let k = 0; k < n; k++) {
     const pool = [...earlier, ...out];
@@ -116,6 +117,8 @@ describe("lsh-cosine index: --against and --update with --weighting tf", () => {
       expect(storeBytes(storeFiles(join(dir, "w2")))).toEqual(storeBytes(storeFiles(join(dir, "c2"))));
       expect(await indexStore(index)).toEqual(storeBytes(storeFiles(join(dir, "c2"))));
       const manifest = await readIndex(index);
+      // Batch 2 is verified against batch 1's documents, whose own terms only `added-terms` lists.
+      expect(manifest.files["added-terms"]).toBeDefined();
       expect(manifest.batches.map((bt) => [bt.firstOrdinal, bt.documents])).toEqual([[0, 120], [120, 50], [170, 50]]);
 
       const fresh1 = new Set(one.map((d) => d.id));
