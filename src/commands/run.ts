@@ -41,7 +41,7 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  */
 export async function runFromOptions(given: Args, calibrateTo = calibrationTarget(given)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { methodDefaults, methodRunFrom }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }] = await Promise.all([
+  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { methodDefaults, methodRunFrom }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }, { batchTerms, checkAgainst, SupplementedCorpus }, { saveRunIndex }] = await Promise.all([
     import("../coordinator/prepare.js"),
     import("../coordinator/workdir-use.js"),
     import("../coordinator/pleb-phase.js"),
@@ -50,6 +50,8 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
     import("../methods/run-method.js"),
     import("../util/output-dir.js"),
     import("../coordinator/steps/calibrate-step.js"),
+    import("../supplement/lsh-against.js"),
+    import("../supplement/lsh-index.js"),
   ]);
   const against = given.against ?? [];
   const a = { ...given, keep: given.keep ?? (against.length > 0 ? "older" : "longest") } as const;
@@ -63,19 +65,28 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
   if (a.method !== "lsh-cosine" && a["target-recall"] !== undefined && !a["estimate-recall"]) throw new VertdupError(`--target-recall on --method ${a.method} needs --estimate-recall (it chooses what to recommend)`);
   await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
   const reporter = stderrReporter(exec.quiet);
+  if (a.method === "lsh-cosine") checkAgainst({ against, update: a.update, resume: a.resume, workdir: a.w, recall: a["estimate-recall"] || a["target-recall"] !== undefined }, prepareOptionsFrom(opts));
   return useWorkdir(a.w, exec.tmpDir, async (workdir): Promise<RunResult> => {
     await ensureWritableDir(a.o);
     if (a.method === "lsh-cosine") {
-      await prepare(inputPaths(a.inputs), workdir, prepareOptionsFrom(opts), exec, reporter, a.resume);
-      // A calibrated run writes its report after calibration.tsv, so that the report shows it.
-      const report = a.report !== false && calibrateTo === undefined;
-      const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
-      const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output);
-      if (calibrateTo !== undefined) {
-        const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
-        process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers, then)}\n`);
-      }
-      return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
+      const lsh = prepareOptionsFrom(opts);
+      const method = a.method;
+      return withIndexLocks(against, async () => {
+        const supplement = against.length === 0 ? undefined : await SupplementedCorpus.open(against, lsh);
+        const prepared = await prepare(inputPaths(a.inputs), workdir, lsh, exec, reporter, a.resume, supplement);
+        // A calibrated run writes its report after calibration.tsv, so that the report shows it.
+        // With --against the clusters hold documents of the indices, whose texts it cannot show.
+        const report = a.report !== false && calibrateTo === undefined && supplement === undefined;
+        const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
+        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output, supplement);
+        if (calibrateTo !== undefined) {
+          const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
+          process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers, then)}\n`);
+        }
+        if (supplement === undefined && a.w !== undefined) await saveRunIndex(workdir, prepared);
+        if (supplement !== undefined && a.update) await supplement.indices[0].append(workdir, prepared, supplement.weights(batchTerms(workdir)).newTerms);
+        return { method, manifest, summary: runSummary(a.o, manifest) };
+      });
     }
     const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo };
     const supplement = { against, update: a.update, saveIndex: a.w !== undefined };
@@ -112,3 +123,15 @@ export const calibrateCommand = {
     process.stdout.write(result.summary + "\n");
   },
 };
+
+/** Runs `body` holding the locks of the indices (--against): no other run changes them while this one reads or appends. */
+async function withIndexLocks<T>(dirs: readonly string[], body: () => Promise<T>): Promise<T> {
+  if (dirs.length === 0) return body();
+  const { lockWorkdir } = await import("../coordinator/workdir-lock.js");
+  const lock = await lockWorkdir(dirs[0]);
+  try {
+    return await withIndexLocks(dirs.slice(1), body);
+  } finally {
+    await lock.release();
+  }
+}

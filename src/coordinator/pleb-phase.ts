@@ -12,11 +12,13 @@ import { planVerifier, plebPhaseName, plebPlan, plebStep, resetPlan } from "./st
 import { timed } from "./steps/timing.js";
 import { WHOLE } from "./workdir.js";
 import { sampleRecallOf, type SampleRecall } from "../pleb/sample-recall.js";
+import type { SupplementedCorpus } from "../supplement/lsh-against.js";
 
 /**
  * The PLEB half: signature store → iteration groups (each resumable) → pairs, clusters, log
  * and manifest in `outdir`. With `resume`, groups already done for the same options are
- * reused.
+ * reused. With `supplement` (--against) the store is the combined one and verification and
+ * outputs cover the indices' documents too.
  */
 export async function plebPhase(
   workdir: string,
@@ -25,6 +27,7 @@ export async function plebPhase(
   exec: ExecutionOptions,
   reporter: Reporter,
   output: OutputOptions & { resume: boolean },
+  supplement?: SupplementedCorpus,
 ): Promise<RunManifest> {
   const prepared = await readPrepareManifest(workdir);
   // `pleb` learns the signature length only here (`run` checks it with the other options).
@@ -43,12 +46,16 @@ export async function plebPhase(
   let recall: SampleRecall | undefined;
   try {
     await timed(workdir, plebPhaseName(plan), WHOLE, async () => {
-      verifier = await planVerifier(workdir, store, plan, pool);
+      const threshold = plan.options.cosineThreshold;
+      verifier =
+        supplement === undefined || threshold === undefined
+          ? await planVerifier(workdir, store, plan, pool)
+          : await supplement.verifier(workdir, prepared, store, threshold, pool);
       if (opts.recallSample !== undefined) recall = await sampleRecallOf(store, prepared.counts.documents, opts, exec.workers, reporter, verifier);
       await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recall, verifier);
     });
   } finally {
     await pool.close();
   }
-  return outputStep(workdir, outdir, prepared, store, plan, { ...output, recall }, verifier);
+  return outputStep(workdir, outdir, prepared, store, plan, { ...output, recall }, verifier, supplement);
 }

@@ -13,6 +13,7 @@ import { timed } from "./steps/timing.js";
 import { vocabularyStep } from "./steps/vocabulary-step.js";
 import { emptyDocumentsWarning, skippedDocumentsWarning } from "../output/run-warnings.js";
 import { createWorkdir, resetWorkdir, WHOLE } from "./workdir.js";
+import type { SupplementedCorpus } from "../supplement/lsh-against.js";
 
 /** Checks the inputs and options of a preparatory phase and records them in the work directory. */
 export async function startPrepare(
@@ -21,12 +22,13 @@ export async function startPrepare(
   options: PrepareOptions,
   exec: ExecutionOptions,
   resume: boolean,
+  firstOrdinal?: number,
 ): Promise<RunConfig> {
   wordsPerSignature(options.bits);
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   await createWorkdir(workdir);
-  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxDocBytes: exec.maxDocBytes, ...(exec.oversize === "skip" ? { oversize: "skip" } : {}) };
+  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxDocBytes: exec.maxDocBytes, ...(exec.oversize === "skip" ? { oversize: "skip" } : {}), ...(firstOrdinal === undefined ? {} : { firstOrdinal }) };
   if (!(await adoptRunConfig(workdir, config, resume))) await resetWorkdir(workdir);
   return config;
 }
@@ -34,7 +36,9 @@ export async function startPrepare(
 /**
  * The preparatory phase: corpus → term counts and df per shard (pass 1) → vocabulary →
  * signatures per shard as sorted runs (pass 2) → merged signature store. Each step skips
- * the tasks whose markers are in place, so `resume` continues an interrupted run.
+ * the tasks whose markers are in place, so `resume` continues an interrupted run. With
+ * `supplement` (--against) the inputs are the batch: its ordinals follow the indices', it is
+ * signed with their frozen weights and its runs are merged with their stores.
  */
 export async function prepare(
   inputs: readonly string[],
@@ -43,17 +47,18 @@ export async function prepare(
   exec: ExecutionOptions,
   reporter: Reporter,
   resume = false,
+  supplement?: SupplementedCorpus,
 ): Promise<PrepareManifest> {
-  const config = await startPrepare(inputs, workdir, options, exec, resume);
+  const config = await startPrepare(inputs, workdir, options, exec, resume, supplement?.firstOrdinal);
   const pool = new WorkerPool("prepare", exec.workers);
   try {
     await timed(workdir, "count", WHOLE, () => countStep(workdir, config, WHOLE, pool, reporter));
     await timed(workdir, "vocabulary", WHOLE, () => vocabularyStep(workdir, config, reporter));
-    await timed(workdir, "sign", WHOLE, () => signStep(workdir, config, WHOLE, pool, reporter));
+    await timed(workdir, "sign", WHOLE, () => signStep(workdir, config, WHOLE, pool, reporter, supplement && ((kept) => supplement.weights(kept))));
   } finally {
     await pool.close();
   }
-  await timed(workdir, "merge", WHOLE, () => mergeStep(workdir));
+  await timed(workdir, "merge", WHOLE, () => mergeStep(workdir, supplement && (() => supplement.storeStreams())));
   const manifest = await writePrepareManifest(workdir, config);
   const { emptyDocuments, documents } = manifest.counts;
   const skipped = skippedDocumentsWarning(manifest.warnings.oversizeSkipped, "they have no term and are in no pair");

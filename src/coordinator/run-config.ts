@@ -27,6 +27,8 @@ export interface RunConfig {
   maxDocBytes?: number;
   /** --oversize skip (absent: error). */
   oversize?: "skip";
+  /** Ordinal of the first document (--against: the documents of the indices come first; absent: 0). */
+  firstOrdinal?: number;
 }
 
 export const CONFIG_FILE = "config.json";

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describeSystemError, errorCode, writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { makeDirectory } from "../util/output-dir.js";
+import { removeIndex } from "../supplement/index-store.js";
 
 /**
  * Layout of a work directory. Every phase communicates through these files only, each
@@ -99,8 +100,12 @@ export async function createWorkdir(workdir: string): Promise<void> {
   }
 }
 
-/** Starts over: removes every file an earlier run left in the work directory's own folders. */
+/**
+ * Starts over: removes every file an earlier run left in the work directory's own folders,
+ * the index first (its manifest is its commit point: no index outlives the files it lists).
+ */
 export async function resetWorkdir(workdir: string): Promise<void> {
+  await removeIndex(workdir);
   for (const sub of ["shards", "runs", "store", "markers", "pleb"]) await rm(join(workdir, sub), { recursive: true, force: true });
   for (const file of ["chunks.json", "vocab.zst", "prepare.json"]) await rm(join(workdir, file), { force: true });
   await createWorkdir(workdir);

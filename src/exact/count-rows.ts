@@ -1,11 +1,11 @@
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { WorkerPool } from "../coordinator/pool.js";
 import { vocabularyFile } from "../coordinator/workdir.js";
-import { vocabularyIndex, type KeptTerms } from "../features/vocabulary.js";
+import { vocabularyIndex, type KeptTerms, type VocabularyIndex } from "../features/vocabulary.js";
 import { readRunFileSync } from "../runs/run-file.js";
 import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
 import { growableF64, growableU32, growableU8 } from "../util/typed-arrays.js";
-import { forEachWorkdirVector } from "./workdir-vectors.js";
+import { forEachCountsVector, workdirCountsParts, type CountsPart } from "./workdir-vectors.js";
 
 /**
  * Document vectors of a work directory kept as term counts, for the exact cosine of a few
@@ -28,13 +28,11 @@ export interface CountRowsPart {
   bytes: Uint8Array;
 }
 
-/** What the count rows of one shard need: the kept vocabulary's ranks and factors (vocabularyIndex), shared. */
-export interface CountRowsTask {
-  workdir: string;
-  shard: number;
+/** What the count rows of one shard's counts need: the kept vocabulary's ranks and factors (vocabularyIndex), shared. */
+export interface CountRowsTask extends CountsPart {
   ranks: SharedNumberMap;
   factors: Float64Array;
-  /** A flag per corpus ordinal: keep only those documents' rows. */
+  /** A flag per corpus ordinal (after the part's offset): keep only those documents' rows. */
   only: Uint8Array;
 }
 
@@ -81,11 +79,9 @@ export function shardCountRows(task: CountRowsTask): CountRowsPart {
   const ends = growableU32(1 << 10);
   const bytes = growableU8();
   const weights = { rank: table.map, factor: task.factors };
-  forEachWorkdirVector(
-    task.workdir,
+  forEachCountsVector(
+    [task],
     weights,
-    task.shard,
-    task.shard + 1,
     (ordinal, cols, vals, tfs, length) => {
       let sq = 0;
       for (let k = 0; k < length; k++) sq += vals[k] * vals[k];
@@ -174,9 +170,14 @@ export class CountRows {
  */
 export async function loadCountRows(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool): Promise<CountRows> {
   const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
-  const { ranks, factors } = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
+  const weights = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
+  return loadCountRowsOf(workdirCountsParts(workdir, 0, prepared.counts.shards), weights, only, pool);
+}
+
+/** The count rows of the flagged documents of any counts files (a run with --against: the indices' and the batch's), under `weights`. */
+export async function loadCountRowsOf(parts: readonly CountsPart[], { ranks, factors }: VocabularyIndex, only: Uint8Array, pool?: WorkerPool): Promise<CountRows> {
   const shared = ranks.toShared();
-  const tasks: CountRowsTask[] = Array.from({ length: prepared.counts.shards }, (_, shard) => ({ workdir, shard, ranks: shared, factors, only }));
-  const parts = pool === undefined ? tasks.map(shardCountRows) : await Promise.all(tasks.map((task) => pool.run<CountRowsPart>("countRows", task)));
-  return new CountRows(parts, factors);
+  const tasks: CountRowsTask[] = parts.map((part) => ({ ...part, ranks: shared, factors, only }));
+  const rows = pool === undefined ? tasks.map(shardCountRows) : await Promise.all(tasks.map((task) => pool.run<CountRowsPart>("countRows", task)));
+  return new CountRows(rows, factors);
 }

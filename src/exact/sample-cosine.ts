@@ -2,7 +2,7 @@ import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { ScoredPairs } from "../eval/pairs-file.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../util/typed-arrays.js";
-import { forEachWorkdirVector, workdirWeights, type VectorWeights } from "./workdir-vectors.js";
+import { forEachCountsVector, workdirCountsParts, workdirWeights, type VectorWeights } from "./workdir-vectors.js";
 import { invertRows, unitRows, type Postings, type SparseRows } from "./sparse-rows.js";
 
 /** The shards a task reads, and what every task needs to read them. */
@@ -29,11 +29,9 @@ export function sampledVectors(task: ShardTask): { ordinals: Uint32Array; length
   const lengths = growableU32();
   const cols = growableU32();
   const vals = growableF64();
-  forEachWorkdirVector(
-    task.workdir,
+  forEachCountsVector(
+    workdirCountsParts(task.workdir, task.from, task.to),
     weightsOf(task),
-    task.from,
-    task.to,
     (ordinal, c, v, _counts, length) => {
       ordinals.append([ordinal]);
       lengths.append([length]);
@@ -111,7 +109,7 @@ export function sampleScores(task: ShardTask & SampleIndex & { threshold: number
   const a = growableU32();
   const b = growableU32();
   const similarity = growableF64();
-  forEachWorkdirVector(task.workdir, weightsOf(task), task.from, task.to, (d, c, v, _counts, length) => {
+  forEachCountsVector(workdirCountsParts(task.workdir, task.from, task.to), weightsOf(task), (d, c, v, _counts, length) => {
     let sq = 0;
     for (let k = 0; k < length; k++) sq += v[k] * v[k];
     const norm = Math.sqrt(sq);

@@ -16,12 +16,12 @@ interface RowsPart {
 }
 
 /** The unit rows of one shard's documents (see loadWorkdirVectors): each vector divided by its L2 norm. */
-function shardRows(workdir: string, weights: VectorWeights, shard: number): RowsPart {
+function shardRows(part: CountsPart, weights: VectorWeights): RowsPart {
   const ordinals = growableU32(1 << 10);
   const lengths = growableU32(1 << 10);
   const cols = growableU32();
   const vals = growableF64();
-  forEachWorkdirVector(workdir, weights, shard, shard + 1, (ordinal, c, v, _counts, length) => {
+  forEachCountsVector([part], weights, (ordinal, c, v, _counts, length) => {
     let sq = 0;
     for (let k = 0; k < length; k++) sq += v[k] * v[k];
     const norm = Math.sqrt(sq);
@@ -75,7 +75,7 @@ function joinParts(parts: (RowsPart | undefined)[], columns: number): SparseRows
  */
 export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest): SparseRows {
   const weights = workdirWeights(workdir, prepared);
-  const parts = Array.from({ length: prepared.counts.shards }, (_, shard) => shardRows(workdir, weights, shard));
+  const parts = workdirCountsParts(workdir, 0, prepared.counts.shards).map((part) => shardRows(part, weights));
   return joinParts(parts, weights.factor.length);
 }
 
@@ -91,17 +91,27 @@ export function workdirWeights(workdir: string, prepared: PrepareManifest): Vect
   return { rank: ranks, factor: factors };
 }
 
+/** A shard's term counts file, and what to add to its ordinals (a saved index's place in a run with --against). */
+export interface CountsPart {
+  path: string;
+  offset: number;
+}
+
+/** The counts files of shards `from`..`to` − 1 of a work directory. */
+export function workdirCountsParts(workdir: string, from: number, to: number): CountsPart[] {
+  return Array.from({ length: to - from }, (_, k) => ({ path: shardFile(workdir, from + k, "counts"), offset: 0 }));
+}
+
 /**
- * Visits the vectors of shards `from`..`to` − 1 in corpus order, unnormalised: the kept
- * terms' ranks, tf · factor and tf, in the document's term order (first occurrence), in
- * scratch arrays valid only during the call (a visitor may overwrite them); one shard's
- * counts are in memory at a time. `only` (a flag per corpus ordinal) skips the other documents.
+ * Visits the vectors of the documents of `parts` in order, unnormalised: the kept terms'
+ * ranks, tf · factor and tf, in the document's term order (first occurrence), in scratch
+ * arrays valid only during the call (a visitor may overwrite them); one shard's counts are in
+ * memory at a time. Ordinals are the part's plus its offset; `only` (a flag per such
+ * ordinal) skips the other documents.
  */
-export function forEachWorkdirVector(
-  workdir: string,
+export function forEachCountsVector(
+  parts: readonly CountsPart[],
   weights: VectorWeights,
-  from: number,
-  to: number,
   visit: (ordinal: number, cols: Uint32Array, vals: Float64Array, counts: Uint32Array, length: number) => void,
   only?: Uint8Array,
 ): void {
@@ -109,12 +119,13 @@ export function forEachWorkdirVector(
   let cols = new Uint32Array(1024);
   let vals = new Float64Array(1024);
   let tfs = new Uint32Array(1024);
-  for (let s = from; s < to; s++) {
-    const [counts] = readRunFileSync<ShardCounts>(shardFile(workdir, s, "counts"));
+  for (const part of parts) {
+    const [counts] = readRunFileSync<ShardCounts>(part.path);
     let at = 0;
     for (let d = 0; d < counts.ordinals.length; d++) {
       const end = at + counts.lengths[d];
-      if (only !== undefined && only[counts.ordinals[d]] === 0) {
+      const ordinal = counts.ordinals[d] + part.offset;
+      if (only !== undefined && only[ordinal] === 0) {
         at = end;
         continue;
       }
@@ -131,7 +142,7 @@ export function forEachWorkdirVector(
         tfs[length] = counts.counts[at];
         vals[length++] = counts.counts[at] * factor[r];
       }
-      if (length > 0) visit(counts.ordinals[d], cols, vals, tfs, length);
+      if (length > 0) visit(ordinal, cols, vals, tfs, length);
     }
   }
 }

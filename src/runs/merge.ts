@@ -3,13 +3,15 @@ import { readRunFile, RunWriter } from "./run-file.js";
 /**
  * K-way merge of sorted run files with a binary heap. More runs than `fanIn` are first
  * merged group by group into intermediate runs (in `scratch`), so the number of open
- * files and of buffered records stays bounded whatever the number of shards.
+ * files and of buffered records stays bounded whatever the number of shards. `extra`:
+ * sorted streams of other origins (a saved index's store) that join the last merge.
  */
 export async function* mergeRuns<T>(
   paths: readonly string[],
   compare: (a: T, b: T) => number,
   scratch: (level: number, group: number) => string,
   fanIn = 64,
+  extra: readonly AsyncIterable<T>[] = [],
 ): AsyncGenerator<T> {
   let level = 0;
   let inputs = [...paths];
@@ -18,18 +20,18 @@ export async function* mergeRuns<T>(
     for (let g = 0; g * fanIn < inputs.length; g++) {
       const out = scratch(level, g);
       const writer = new RunWriter(out);
-      for await (const r of mergeOnce(inputs.slice(g * fanIn, (g + 1) * fanIn), compare)) await writer.write(r);
+      for await (const r of mergeOnce(inputs.slice(g * fanIn, (g + 1) * fanIn).map((p) => readRunFile<T>(p)), compare)) await writer.write(r);
       await writer.close();
       next.push(out);
     }
     inputs = next;
     level++;
   }
-  yield* mergeOnce(inputs, compare);
+  yield* mergeOnce([...extra, ...inputs.map((p) => readRunFile<T>(p))], compare);
 }
 
-async function* mergeOnce<T>(paths: readonly string[], compare: (a: T, b: T) => number): AsyncGenerator<T> {
-  const sources = paths.map((p) => readRunFile<T>(p));
+async function* mergeOnce<T>(streams: readonly AsyncIterable<T>[], compare: (a: T, b: T) => number): AsyncGenerator<T> {
+  const sources = streams.map((s) => s[Symbol.asyncIterator]());
   const heads: T[] = [];
   const heap: number[] = [];
   const less = (x: number, y: number) => {

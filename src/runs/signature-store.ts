@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { storeFiles } from "../coordinator/workdir.js";
 import { openAtomic, type AtomicStream } from "../util/atomic.js";
 import { mergeRuns } from "./merge.js";
@@ -41,11 +42,15 @@ class U32Sink {
   }
 }
 
-/** Merges the sorted signature runs into the store files; returns (distinct, documents). */
+/**
+ * Merges the sorted signature runs (and the `extra` sorted streams: a saved index's store,
+ * storeRecords) into the store files; returns (distinct, documents).
+ */
 export async function writeSignatureStore(
   workdir: string,
   runPaths: readonly string[],
   scratch: (level: number, group: number) => string,
+  extra: readonly AsyncIterable<SigRecord>[] = [],
 ): Promise<{ distinct: number; documents: number }> {
   const files = storeFiles(workdir);
   const sigs = new U32Sink(openAtomic(files.signatures));
@@ -54,7 +59,7 @@ export async function writeSignatureStore(
   let previous: Uint32Array | null = null;
   let distinct = 0;
   let documents = 0;
-  for await (const rec of mergeRuns<SigRecord>(runPaths, compareSigRecords, scratch)) {
+  for await (const rec of mergeRuns<SigRecord>(runPaths, compareSigRecords, scratch, undefined, extra)) {
     if (previous === null || compareWords(previous, rec.s) !== 0) {
       await sigs.push(rec.s);
       await offsets.push([documents]);
@@ -76,6 +81,36 @@ function readU32(path: string, shared: boolean): Uint32Array {
   const out = new Uint32Array(shared ? new SharedArrayBuffer(bytes.length) : new ArrayBuffer(bytes.length));
   new Uint8Array(out.buffer).set(bytes);
   return out;
+}
+
+/** Where a store's three files are (storeFiles of a work directory, or an index's). */
+export type StoreFiles = ReturnType<typeof storeFiles>;
+
+/**
+ * A store's documents as sorted SigRecords (one per document, ordinals + `offset`), read in
+ * blocks of signatures: the order the runs are merged in, so a store merges with new runs.
+ */
+export async function* storeRecords(files: StoreFiles, bits: number, offset: number): AsyncGenerator<SigRecord> {
+  const words = bits / 32;
+  const offsets = readU32(files.offsets, false);
+  const docs = readU32(files.docs, false);
+  const handle = await open(files.signatures, "r");
+  try {
+    const block = 4096;
+    for (let first = 0; first + 1 < offsets.length; first += block) {
+      const n = Math.min(block, offsets.length - 1 - first);
+      const bytes = Buffer.alloc(n * words * 4);
+      const { bytesRead } = await handle.read(bytes, 0, bytes.length, first * words * 4);
+      if (bytesRead !== bytes.length) throw new Error(`${files.signatures}: ${bytesRead} bytes read of ${bytes.length} at signature ${first}`);
+      const sigs = new Uint32Array(bytes.buffer, bytes.byteOffset, n * words);
+      for (let i = 0; i < n; i++) {
+        const s = sigs.slice(i * words, (i + 1) * words);
+        for (let p = offsets[first + i]; p < offsets[first + i + 1]; p++) yield { d: docs[p] + offset, s };
+      }
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 export function loadSignatureStore(workdir: string, bits: number): SignatureStore {

@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mergeRuns } from "../../src/runs/merge.js";
 import { writeRunFile } from "../../src/runs/run-file.js";
 import { compareSigRecords, type SigRecord } from "../../src/runs/signature-record.js";
+import { storeRecords, writeSignatureStore } from "../../src/runs/signature-store.js";
+import { createWorkdir, storeFiles } from "../../src/coordinator/workdir.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-merge-"));
@@ -26,5 +28,44 @@ describe("mergeRuns", () => {
     for await (const rec of mergeRuns<SigRecord>(paths, compareSigRecords, (l, g) => join(dir, `m-${l}-${g}.run.zst`), 4)) merged.push(rec);
     expect(merged.map((x) => x.d)).toEqual(all.sort(compareSigRecords).map((x) => x.d));
     expect(merged.every((x) => x.s instanceof Uint32Array && x.s.length === 32)).toBe(true);
+  });
+});
+
+describe("a store merged with new runs", () => {
+  it("is the store of all runs, byte for byte: storeRecords streams a store (ordinals shifted) in the runs' order", async () => {
+    const r = new Sfc32(5, 5);
+    // Few distinct signatures (4 words), so that old and new documents share some.
+    const pool = Array.from({ length: 40 }, () => Uint32Array.from({ length: 4 }, () => r.nextUint32() & 3));
+    const runOf = (from: number, n: number) => Array.from({ length: n }, (_, k) => ({ d: from + k, s: pool[r.nextUint32() % pool.length] })).sort(compareSigRecords);
+    const old = [runOf(0, 5000), runOf(5000, 3000)];
+    const batch = [runOf(8000, 700), runOf(8700, 900)];
+    const write = async (name: string, runs: SigRecord[][]) => {
+      const work = join(dir, name);
+      await createWorkdir(work);
+      const paths = runs.map((_, k) => join(work, `${k}.run.zst`));
+      await Promise.all(runs.map((recs, k) => writeRunFile(paths[k], recs)));
+      return work;
+    };
+    const scratch = (work: string) => (l: number, g: number) => join(work, `m-${l}-${g}.run.zst`);
+    const all = await write("all", [...old, ...batch]);
+    await writeSignatureStore(all, [0, 1, 2, 3].map((k) => join(all, `${k}.run.zst`)), scratch(all));
+    // The old documents' store, merged into the batch's.
+    const base = await write("base", old);
+    await writeSignatureStore(base, [0, 1].map((k) => join(base, `${k}.run.zst`)), scratch(base));
+    const next = await write("next", batch);
+    const stats = await writeSignatureStore(next, [0, 1].map((k) => join(next, `${k}.run.zst`)), scratch(next), [storeRecords(storeFiles(base), 128, 0)]);
+    expect(stats.documents).toBe(9600);
+    for (const kind of ["signatures", "offsets", "docs"] as const) expect(readFileSync(storeFiles(next)[kind])).toEqual(readFileSync(storeFiles(all)[kind]));
+  });
+
+  it("storeRecords adds the offset to every ordinal", async () => {
+    const recs = Array.from({ length: 10 }, (_, k) => ({ d: k, s: Uint32Array.of(k % 3, 0) })).sort(compareSigRecords);
+    const work = join(dir, "offset");
+    await createWorkdir(work);
+    await writeRunFile(join(work, "0.run.zst"), recs);
+    await writeSignatureStore(work, [join(work, "0.run.zst")], (l, g) => join(work, `m-${l}-${g}.run.zst`));
+    const out: number[] = [];
+    for await (const rec of storeRecords(storeFiles(work), 64, 100)) out.push(rec.d);
+    expect(out).toEqual(recs.map((x) => x.d + 100));
   });
 });

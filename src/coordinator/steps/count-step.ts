@@ -28,7 +28,8 @@ export interface ChunkCounts {
  * read their ranges themselves, so the coordinator never reads the file. Compressed inputs
  * and standard input are read and cut by the coordinator, and their bytes moved to the
  * workers. Every slice measures all ranges, skips chunks of other slices and chunks already
- * done, and records the corpus's chunk and document counts.
+ * done, and records the corpus's chunk and document counts. Ordinals start at the
+ * configuration's `firstOrdinal`.
  */
 export async function countStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<ChunkCounts> {
   const progress = reporter.progress("reading", "docs");
@@ -37,6 +38,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
   let documents = 0;
   const skipped = noSkippedDocs();
   const limits = readLimits(config.maxDocBytes, config.oversize);
+  const first = config.firstOrdinal ?? 0;
   const count = async (chunk: CountTask["chunk"], transfer: ArrayBuffer[]) => {
     shards++;
     if (chunk.skipped) noteSkipped(skipped, displayName(chunk.file), chunk.firstLine);
@@ -57,7 +59,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
         // Copy into a buffer of its own so that it can be transferred, not cloned.
         const own = new Uint8Array(chunk.bytes.length);
         own.set(chunk.bytes);
-        await count({ ...chunk, index: shards, firstDoc: documents, bytes: own }, [own.buffer]);
+        await count({ ...chunk, index: shards, firstDoc: first + documents, bytes: own }, [own.buffer]);
       }
       continue;
     }
@@ -66,7 +68,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
     const measured = new InOrder<{ docCount: number; lines: number }, { range: FileRange; line?: number }>(pool, "measure", async ({ docCount, lines }, { range, line }) => {
       // After a skipped document, the next range knows its line (the skip counted them).
       if (line !== undefined) firstLine = line;
-      const chunk = { index: shards, file: path, firstLine, firstDoc: documents, docCount, bytes: range };
+      const chunk = { index: shards, file: path, firstLine, firstDoc: first + documents, docCount, bytes: range };
       firstLine += lines;
       await count(chunk, []);
     });
@@ -75,7 +77,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
         // Rare: the ranges before it are numbered first, then its stub (as the chunker's).
         await measured.drain();
         const stub = skippedRangeStub(path, cut, limits.maxDocBytes);
-        await count({ index: shards, file: path, firstLine: cut.firstLine ?? firstLine, firstDoc: documents, docCount: 1, bytes: stub, skipped: true }, []);
+        await count({ index: shards, file: path, firstLine: cut.firstLine ?? firstLine, firstDoc: first + documents, docCount: 1, bytes: stub, skipped: true }, []);
         continue;
       }
       const range: FileRange = { path, offset: cut.offset, length: cut.length };

@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { SigRecord } from "../../runs/signature-record.js";
 import { writeSignatureStore } from "../../runs/signature-store.js";
 import type { SignStats } from "../../sketch/sign-shard.js";
 import { runWarnings } from "../../output/run-warnings.js";
@@ -22,16 +23,17 @@ export const PREPARE_PHASES = ["count", "vocabulary", "sign", "merge"] as const;
 
 /**
  * Merges the shards' sorted signature runs k-way into the signature store (identical
- * signatures collapsed with their documents) and writes prepare.json from the markers.
+ * signatures collapsed with their documents), with `extra` sorted streams (--against: the
+ * indices' stores, storeRecords).
  */
-export async function mergeStep(workdir: string): Promise<MergeStats> {
+export async function mergeStep(workdir: string, extra: () => AsyncIterable<SigRecord>[] = () => []): Promise<MergeStats> {
   let stats = await readMarker<MergeStats>(workdir, "merge");
   if (stats === undefined) {
     const { shards } = await readChunkCounts(workdir);
     await requireShardMarkers<SignStats>(workdir, "sign", shards);
     const runPaths = Array.from({ length: shards }, (_, i) => shardFile(workdir, i, "run"));
     const scratch = (level: number, group: number) => join(workdir, "runs", `merge-${level}-${group}.run.zst`);
-    stats = await writeSignatureStore(workdir, runPaths, scratch);
+    stats = await writeSignatureStore(workdir, runPaths, scratch, extra());
     await writeMarker(workdir, "merge", stats);
     await rm(join(workdir, "runs"), { recursive: true, force: true });
   }

@@ -23,6 +23,7 @@ import { phaseTiming } from "./timing.js";
 import { writeReport } from "../../report/write-report.js";
 import { PhaseClock } from "../phase-clock.js";
 import { writeMarker } from "../workdir.js";
+import type { SupplementedCorpus } from "../../supplement/lsh-against.js";
 
 export interface OutputOptions {
   keep: KeepPolicy;
@@ -49,7 +50,8 @@ export function checkReference(plan: PlebPlan, opts: OutputOptions): void {
  * The outputs of a PLEB run from its iteration groups: the DuplicateGraph of the store and
  * the kept pairs written as every method's outputs (writeGraphOutputs), then pleb-log.tsv
  * and manifest.json, each written atomically. `verifier`: the plan's (planVerifier), loaded
- * here when not given.
+ * here when not given. With `supplement` (--against), the documents are the combined ones
+ * and the outputs get their sources (only clusters with a new document are written).
  */
 export async function outputStep(
   workdir: string,
@@ -59,6 +61,7 @@ export async function outputStep(
   plan: PlebPlan,
   opts: OutputOptions,
   verifier?: PairVerifier,
+  supplement?: SupplementedCorpus,
 ): Promise<RunManifest> {
   checkReference(plan, opts);
   const { recall } = opts;
@@ -77,14 +80,15 @@ export async function outputStep(
   const { found, seconds, checked, rejected } = collected;
   const clock = new PhaseClock();
   clock.start("output");
-  const documents = prepared.counts.documents;
-  const ids = loadDocIds(workdir, prepared.counts.shards);
+  const { shards } = prepared.counts;
+  const sources = supplement?.sources(prepared.counts.documents);
+  const documents = sources?.documents ?? prepared.counts.documents;
+  const ids = supplement === undefined ? loadDocIds(workdir, shards) : supplement.ids(workdir, shards);
   const kept = found.toColumns();
   const graph = plebGraph(store, documents, kept, verifier ?? (await planVerifier(workdir, store, plan)));
-  const written = await writeGraphOutputs(outdir, graph, ids, loadDocTokens(workdir, prepared.counts.shards), {
-    keep: opts.keep,
-    pairs: { mode: plan.options.pairs, limit: opts.pairsLimit },
-  });
+  const tokens = supplement === undefined ? loadDocTokens(workdir, shards) : supplement.tokens(workdir, shards);
+  const graphOptions = { keep: opts.keep, pairs: { mode: plan.options.pairs, limit: opts.pairsLimit }, ...(sources === undefined ? {} : { sources }) };
+  const written = await writeGraphOutputs(outdir, graph, ids, tokens, graphOptions);
   const reference = opts.reference === undefined ? undefined : new ReferenceRecall(await readPairsFile(opts.reference), ids, store);
   const log = found instanceof FoundPairs ? iterationLog(store, found, seconds, reference) : forestLog(store, kept, seconds);
   for (const { iteration, estimate } of estimates) log[iteration].estimate = estimate;

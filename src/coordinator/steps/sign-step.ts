@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { vocabularyIndex, type KeptTerms } from "../../features/vocabulary.js";
+import { vocabularyIndex, type KeptTerms, type VocabularyIndex } from "../../features/vocabulary.js";
 import { readRunFileSync } from "../../runs/run-file.js";
 import { accumulateKernelStatus } from "../../sketch/accumulate-wasm.js";
 import { VectorCache } from "../../sketch/random-vectors.js";
@@ -52,8 +52,18 @@ function repeatedTerms(dfs: Uint32Array): number {
  * of frequent terms precomputed in shared memory, then one task per shard that writes its
  * signatures as a sorted run and leaves its marker. Shards already signed are skipped. What
  * ran the accumulation (signKernels) is told on stderr if it is the slower TypeScript loop.
+ * `weigh`: the ranks and factors of the kept vocabulary when they are not its own
+ * (--against: the indices' frozen weights, SupplementedCorpus.weights); its leading ranks
+ * must be the kept terms' (the cache's slots).
  */
-export async function signStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<void> {
+export async function signStep(
+  workdir: string,
+  config: RunConfig,
+  slice: Slice,
+  pool: WorkerPool,
+  reporter: Reporter,
+  weigh?: (kept: KeptTerms) => VocabularyIndex,
+): Promise<void> {
   const vocabulary = await requireMarker<VocabularyStats>(workdir, "vocabulary", "the vocabulary step");
   const { shards } = await readChunkCounts(workdir);
   const todo: number[] = [];
@@ -63,7 +73,7 @@ export async function signStep(workdir: string, config: RunConfig, slice: Slice,
   if (todo.length === 0) return;
   const { bits, seed, weighting, projection } = config.prepare;
   const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
-  const terms = vocabularyIndex(kept, vocabulary.documents, weighting);
+  const terms = weigh === undefined ? vocabularyIndex(kept, vocabulary.documents, weighting) : weigh(kept);
   // Terms with df 1 are not cached: their one vector costs the same computed in the sign pass.
   const cacheSize = Math.min(repeatedTerms(kept.dfs), Math.floor(VECTOR_CACHE_COMPONENTS / bits));
   const cache = VectorCache.build(projection, seed, bits, kept.terms.subarray(0, cacheSize), pool.threads);

@@ -1,0 +1,187 @@
+import { resolve } from "node:path";
+import type { WorkerPool } from "../coordinator/pool.js";
+import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
+import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
+import { loadCountRowsOf } from "../exact/count-rows.js";
+import type { CountsPart } from "../exact/workdir-vectors.js";
+import type { ShardDocs } from "../features/count-shard.js";
+import type { KeptTerms, VocabularyIndex } from "../features/vocabulary.js";
+import type { PrepareOptions } from "../options.js";
+import { DocIds } from "../output/doc-ids.js";
+import { PairVerifier } from "../pleb/pair-verifier.js";
+import { readRunFileSync } from "../runs/run-file.js";
+import type { SigRecord } from "../runs/signature-record.js";
+import { storeRecords, type SignatureStore } from "../runs/signature-store.js";
+import { VertdupError } from "../util/errors.js";
+import { NumberMap } from "../util/number-map.js";
+import { concatU32 } from "../util/typed-arrays.js";
+import { DocSources } from "./doc-sources.js";
+import { LshIndex } from "./lsh-index.js";
+
+/** What a run with `--against` asks for, checked before any work. */
+export interface AgainstRequest {
+  against: readonly string[];
+  update: boolean;
+  resume: boolean;
+  /** The run's -w (undefined: a temporary one). */
+  workdir?: string;
+  /** --estimate-recall or --target-recall given. */
+  recall: boolean;
+}
+
+/**
+ * Refuses what a run with --against cannot do, naming why: --update without exactly one
+ * index, --resume, an index that is the run's own work directory, df limits (they would
+ * change with every batch), tf-idf against several indices (each has its own frozen idf) and
+ * the sampled recall (its sample would have to span the indices).
+ */
+export function checkAgainst(request: AgainstRequest, options: PrepareOptions): void {
+  const { against, update } = request;
+  if (against.length === 0) {
+    if (update) throw new VertdupError("--update needs the index to append to: give it with --against");
+    return;
+  }
+  const twice = against.find((dir, k) => against.findIndex((other) => resolve(other) === resolve(dir)) !== k);
+  if (twice !== undefined) throw new VertdupError(`${twice}: the index is given twice with --against`);
+  if (update && against.length > 1) throw new VertdupError(`--update appends to one index, but --against names ${against.length}: give one --against with --update`);
+  if (request.resume) throw new VertdupError("--resume cannot continue a run with --against: run the batch again (only its own documents are read)");
+  if (request.workdir !== undefined) {
+    const own = against.find((dir) => resolve(dir) === resolve(request.workdir as string));
+    if (own !== undefined) throw new VertdupError(`${own}: the index cannot also be the run's work directory (-w): give the batch another -w (--update appends it to the index)`);
+  }
+  if (options.minDf !== 1 || Number.isFinite(options.maxDf)) {
+    throw new VertdupError("--min-df and --max-df cannot be used with --against: which terms a df limit keeps changes with every batch (build the index and its batches without them)");
+  }
+  if (options.weighting === "tfidf" && against.length > 1) {
+    throw new VertdupError(`--weighting tfidf compares with one index only (each index weighs with its own frozen idf), but --against names ${against.length}: give one, or use --weighting tf`);
+  }
+  if (request.recall) throw new VertdupError("--estimate-recall and --target-recall are not available with --against");
+}
+
+/**
+ * The corpus of a run with `--against`: the indices' documents (in `--against` order, each at
+ * its combined ordinal offset), then the batch's, read in the batch's work directory with
+ * ordinals starting at `firstOrdinal`. Only the batch is read and signed; the indices give
+ * their signature store (merged with the batch's runs into the combined store), their term
+ * counts (verification), ids and token counts (outputs) and their frozen weights.
+ */
+export class SupplementedCorpus {
+  /** The run's weights, made once (signing, verification and --update use them). */
+  private weighted?: VocabularyIndex & { newTerms: KeptTerms };
+
+  private constructor(
+    readonly indices: readonly LshIndex[],
+    readonly options: PrepareOptions,
+  ) {}
+
+  static async open(dirs: readonly string[], options: PrepareOptions): Promise<SupplementedCorpus> {
+    const indices: LshIndex[] = [];
+    let offset = 0;
+    for (const dir of dirs) {
+      const index = await LshIndex.open(dir, options, offset);
+      indices.push(index);
+      offset += index.documents;
+    }
+    return new SupplementedCorpus(indices, options);
+  }
+
+  /** Combined ordinal of the batch's first document. */
+  get firstOrdinal(): number {
+    return this.indices.reduce((n, i) => n + i.documents, 0);
+  }
+
+  sources(newDocuments: number): DocSources {
+    return new DocSources(
+      this.indices.map((i) => ({ dir: i.dir, documents: i.documents })),
+      newDocuments,
+    );
+  }
+
+  /**
+   * The ranks and weight factors of a run with --against: the batch's kept terms first (in
+   * their order, so that the vector cache holds the batch's frequent terms), then the
+   * indices' terms the batch lacks (their documents' vectors need a column). The factor is 1
+   * under tf; under tf-idf the index's frozen idf ln(N₀/df), and ln(N₀/1) for a term the index
+   * never saw (N₀: the base's documents). `batch`: the run's kept vocabulary, the same at
+   * every call.
+   */
+  weights(batch: KeptTerms): VocabularyIndex & { newTerms: KeptTerms } {
+    this.weighted ??= this.weigh(batch);
+    return this.weighted;
+  }
+
+  private weigh(batch: KeptTerms): VocabularyIndex & { newTerms: KeptTerms } {
+    const tables = this.indices.flatMap((i) => i.termTables());
+    const indexDf = new NumberMap(tables.reduce((n, t) => n + t.terms.length, 0));
+    for (const table of tables) for (let k = 0; k < table.terms.length; k++) if (indexDf.get(table.terms[k]) === undefined) indexDf.set(table.terms[k], table.dfs[k]);
+    const tfidf = this.options.weighting === "tfidf";
+    const n0 = this.indices[0].idfDocuments;
+    const factor = (df: number) => (tfidf ? Math.log(n0 / df) : 1);
+    const ranks = new NumberMap(batch.terms.length + indexDf.size, true);
+    const factors = new Float64Array(new SharedArrayBuffer(8 * (batch.terms.length + indexDf.size)));
+    const fresh = new Float64Array(batch.terms.length);
+    let freshCount = 0;
+    for (let k = 0; k < batch.terms.length; k++) {
+      const df = indexDf.get(batch.terms[k]);
+      if (df === undefined) fresh[freshCount++] = batch.terms[k];
+      ranks.set(batch.terms[k], k);
+      factors[k] = factor(df ?? 1);
+    }
+    for (const [term, df] of indexDf.entries()) {
+      if (ranks.get(term) !== undefined) continue;
+      factors[ranks.size] = factor(df);
+      ranks.set(term, ranks.size);
+    }
+    const newTerms: KeptTerms = { terms: fresh.slice(0, freshCount), dfs: new Uint32Array(freshCount).fill(1) };
+    return { ranks, factors: factors.subarray(0, ranks.size), newTerms };
+  }
+
+  /** The indices' stores as sorted records at their combined ordinals, to merge with the batch's runs. */
+  storeStreams(): AsyncIterable<SigRecord>[] {
+    return this.indices.map((i) => storeRecords(i.storeFiles(), this.options.bits, i.offset));
+  }
+
+  /** Term counts of every document: the indices' shards, then the batch's (already at combined ordinals). */
+  private countsParts(workdir: string, shards: number): CountsPart[] {
+    const parts: CountsPart[] = [];
+    for (const index of this.indices) for (let s = 0; s < index.shards; s++) parts.push({ path: index.shardPath(s, "counts"), offset: index.offset });
+    for (let s = 0; s < shards; s++) parts.push({ path: shardFile(workdir, s, "counts"), offset: 0 });
+    return parts;
+  }
+
+  private docsFiles(workdir: string, shards: number): string[] {
+    const files: string[] = [];
+    for (const index of this.indices) for (let s = 0; s < index.shards; s++) files.push(index.shardPath(s, "docs"));
+    for (let s = 0; s < shards; s++) files.push(shardFile(workdir, s, "docs"));
+    return files;
+  }
+
+  /** Ids in the combined order. */
+  ids(workdir: string, shards: number): DocIds {
+    const ids = DocIds.empty();
+    for (const file of this.docsFiles(workdir, shards)) for (const id of readRunFileSync<ShardDocs>(file)[0].ids) ids.push(id);
+    return ids;
+  }
+
+  /** Token counts in the combined order. */
+  tokens(workdir: string, shards: number): Uint32Array {
+    return concatU32(this.docsFiles(workdir, shards).map((file) => readRunFileSync<ShardDocs>(file)[0].tokens));
+  }
+
+  /**
+   * `--verify`'s verifier over the combined store: the vectors of each signature's first
+   * document, old or new, under the run's weights (read on the pool).
+   */
+  async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: WorkerPool): Promise<PairVerifier> {
+    const documents = this.firstOrdinal + prepared.counts.documents;
+    const first = new Uint8Array(new SharedArrayBuffer(documents));
+    for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
+    const rows = await loadCountRowsOf(this.countsParts(workdir, prepared.counts.shards), this.weights(batchTerms(workdir)), first, pool);
+    return new PairVerifier(rows, store, documents, threshold);
+  }
+}
+
+/** The batch's kept vocabulary (its own df), as its vocabulary step wrote it. */
+export function batchTerms(workdir: string): KeptTerms {
+  return readRunFileSync<KeptTerms>(vocabularyFile(workdir))[0];
+}

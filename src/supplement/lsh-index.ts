@@ -1,0 +1,145 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
+import { shardFile, shardName, storeFiles, vocabularyFile, type ShardFileKind } from "../coordinator/workdir.js";
+import type { KeptTerms } from "../features/vocabulary.js";
+import type { PrepareOptions } from "../options.js";
+import { encodeRecords, readRunFileSync } from "../runs/run-file.js";
+import type { StoreFiles } from "../runs/signature-store.js";
+import { writeAtomic } from "../util/atomic.js";
+import { killPoint } from "../util/kill-point.js";
+import { concatF64, concatU32 } from "../util/typed-arrays.js";
+import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "./index-store.js";
+
+/**
+ * A saved index of lsh-cosine: a run's work directory whose index.json lists, by role,
+ * - `vocabulary`: the base's kept terms with their df (vocab.zst), frozen: every batch is
+ *   weighted with the base's idf, ln(N₀/df), N₀ the base's documents;
+ * - `added-terms`: terms first seen in batches added by --update (df recorded as 1, the weight
+ *   they were signed with), so that the vectors of every indexed document can be rebuilt;
+ * - `signatures`, `offsets`, `docs`: the signature store of all indexed documents;
+ * - `shard-NNNNNN-counts`, `shard-NNNNNN-docs`: each shard's term counts (what verification
+ *   reads) and ids and token counts, numbered over all batches, ordinals over all batches.
+ * The base run's own files are listed where they are; --update writes new ones.
+ */
+export const LSH_METHOD = "lsh-cosine";
+
+const VOCABULARY = "vocabulary";
+const ADDED_TERMS = "added-terms";
+const STORE_ROLES = ["signatures", "offsets", "docs"] as const;
+type IndexShardKind = Extract<ShardFileKind, "counts" | "docs">;
+const SHARD_KINDS: readonly IndexShardKind[] = ["counts", "docs"];
+
+function shardRole(shard: number, kind: IndexShardKind): string {
+  return `shard-${shardName(shard)}-${kind}`;
+}
+
+/** The options that decide the signatures, by command-line name: an index's compatibility options. */
+export function lshIndexOptions(o: PrepareOptions): Record<string, unknown> {
+  return {
+    "--bits": o.bits,
+    "--seed": o.seed,
+    "--projection": o.projection,
+    "--weighting": o.weighting,
+    "--column": o.column,
+    "--lowercase": o.lowercase,
+    "--keep-numbers": o.keepNumbers,
+    "--shingle-size": o.shingleSize,
+    "--min-df": o.minDf,
+    "--max-df": Number.isFinite(o.maxDf) ? o.maxDf : "none",
+  };
+}
+
+/**
+ * Makes a completed run's work directory an index of its corpus, listing the run's own
+ * files. A resumed run over an index that batches were appended to leaves it as it is: its
+ * corpus is the index's base, and rewriting index.json would drop the batches.
+ */
+export async function saveRunIndex(workdir: string, prepared: PrepareManifest): Promise<void> {
+  if (existsSync(join(workdir, INDEX_MANIFEST)) && (await readIndex(workdir)).batches.length > 1) return;
+  const update = new IndexUpdate(workdir, newIndex(LSH_METHOD, lshIndexOptions(prepared.options)), prepared.inputs, prepared.counts.documents);
+  update.keep(VOCABULARY, vocabularyFile(workdir));
+  const store = storeFiles(workdir);
+  for (const role of STORE_ROLES) update.keep(role, store[role]);
+  for (let i = 0; i < prepared.counts.shards; i++) for (const kind of SHARD_KINDS) update.keep(shardRole(i, kind), shardFile(workdir, i, kind));
+  await update.commit();
+}
+
+/** An opened lsh-cosine index, its documents at combined ordinals `offset` onwards. */
+export class LshIndex {
+  /** Shards over all batches. */
+  readonly shards: number;
+
+  private constructor(
+    readonly dir: string,
+    readonly manifest: IndexManifest,
+    readonly offset: number,
+  ) {
+    let n = 0;
+    while (manifest.files[shardRole(n, "counts")] !== undefined) n++;
+    this.shards = n;
+  }
+
+  /** Opens `dir` as given on the command line, refusing another method or other signature options. */
+  static async open(dir: string, options: PrepareOptions, offset: number): Promise<LshIndex> {
+    const manifest = await readIndex(dir);
+    requireCompatible(dir, manifest, LSH_METHOD, lshIndexOptions(options));
+    return new LshIndex(dir, manifest, offset);
+  }
+
+  private path(role: string): string {
+    return join(this.dir, this.manifest.files[role]);
+  }
+
+  get documents(): number {
+    return this.manifest.documents;
+  }
+
+  /** Documents of the base, over which the idf is frozen. */
+  get idfDocuments(): number {
+    return this.manifest.batches[0].documents;
+  }
+
+  shardPath(shard: number, kind: IndexShardKind): string {
+    return this.path(shardRole(shard, kind));
+  }
+
+  storeFiles(): StoreFiles {
+    return { signatures: this.path("signatures"), offsets: this.path("offsets"), docs: this.path("docs") };
+  }
+
+  /** The frozen vocabulary, then the terms batches added (df 1). */
+  termTables(): KeptTerms[] {
+    const roles = [VOCABULARY, ...(this.manifest.files[ADDED_TERMS] === undefined ? [] : [ADDED_TERMS])];
+    return roles.map((role) => readRunFileSync<KeptTerms>(this.path(role))[0]);
+  }
+
+  /**
+   * Appends a batch run with `--against` this index alone (its ordinals are the index's): its
+   * shards, the merged store (which holds the index's documents and the batch's) and the
+   * terms it saw first, as one IndexUpdate. `VERTDUP_FAULT=kill:<point>` kills the process
+   * at `update-start`, `update-file` (after the first file), `update-files` (all written, not
+   * committed) or `index:after-commit` (committed, not collected).
+   */
+  async append(batchWorkdir: string, prepared: PrepareManifest, newTerms: KeptTerms): Promise<void> {
+    const update = new IndexUpdate(this.dir, this.manifest, prepared.inputs, prepared.counts.documents);
+    killPoint("update-start");
+    const copy = async (role: string, name: string, from: string) => {
+      await writeAtomic(await update.file(role, name), await readFile(from));
+      killPoint("update-file");
+    };
+    for (let i = 0; i < prepared.counts.shards; i++) {
+      for (const kind of SHARD_KINDS) await copy(shardRole(this.shards + i, kind), `${shardName(this.shards + i)}.${kind}.zst`, shardFile(batchWorkdir, i, kind));
+    }
+    const store = storeFiles(batchWorkdir);
+    for (const role of STORE_ROLES) await copy(role, `${role}.u32`, store[role]);
+    if (newTerms.terms.length > 0) {
+      const old = this.termTables()[1];
+      const all: KeptTerms = old === undefined ? newTerms : { terms: concatF64([old.terms, newTerms.terms]), dfs: concatU32([old.dfs, newTerms.dfs]) };
+      await writeAtomic(await update.file(ADDED_TERMS, "added-terms.zst"), encodeRecords([all]));
+    }
+    killPoint("update-files");
+    await update.commit();
+  }
+}
