@@ -3,6 +3,7 @@ import type { Argv } from "yargs";
 import { HTML_REPORT_OPTION, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { DEFAULT_TARGET_RECALL } from "../options.js";
 import { VertdupError } from "../util/errors.js";
+import { checkAgainstUse } from "../supplement/index-store.js";
 import { methodSummary, runSummary } from "./summary.js";
 import type { RunManifest } from "../output/manifest.js";
 import type { MethodManifest } from "../methods/method-manifest.js";
@@ -55,8 +56,7 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
   ]);
   const against = given.against ?? [];
   const a = { ...given, keep: given.keep ?? (against.length > 0 ? "older" : "longest") } as const;
-  if (a.resume && against.length > 0) throw new VertdupError("--resume cannot be combined with --against: run the batch again");
-  if (a.update && against.length === 0) throw new VertdupError("--update appends to an index: give it with --against");
+  checkAgainstUse(against, { update: a.update, resume: a.resume, workdir: a.w });
   const exec = executionOptionsFrom(a);
   const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
   const opts = { ...parsed, "shingle-size": parsed.shingleSize };
@@ -65,7 +65,7 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
   if (a.method !== "lsh-cosine" && a["target-recall"] !== undefined && !a["estimate-recall"]) throw new VertdupError(`--target-recall on --method ${a.method} needs --estimate-recall (it chooses what to recommend)`);
   await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
   const reporter = stderrReporter(exec.quiet);
-  if (a.method === "lsh-cosine") checkAgainst({ against, update: a.update, resume: a.resume, workdir: a.w, recall: a["estimate-recall"] || a["target-recall"] !== undefined }, prepareOptionsFrom(opts));
+  if (a.method === "lsh-cosine") checkAgainst({ against, recall: a["estimate-recall"] || a["target-recall"] !== undefined }, prepareOptionsFrom(opts));
   return useWorkdir(a.w, exec.tmpDir, async (workdir): Promise<RunResult> => {
     await ensureWritableDir(a.o);
     if (a.method === "lsh-cosine") {

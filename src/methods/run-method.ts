@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { checkReadable, displayName } from "../corpus/open-input.js";
 import { addWarnings, emptyWarnings } from "../corpus/vertical.js";
@@ -29,7 +29,7 @@ import { calibrateMethod, isCalibrated, type CalibrationRequest } from "./method
 import type { DuplicateGraph } from "../clusters/duplicate-graph.js";
 import { lockWorkdir } from "../coordinator/workdir-lock.js";
 import { DocSources } from "../supplement/doc-sources.js";
-import { IndexUpdate, newIndex, readIndex, removeIndex, requireCompatible, type IndexManifest } from "../supplement/index-store.js";
+import { checkAgainstUse, IndexUpdate, newIndex, readIndex, removeIndex, requireCompatible, type IndexManifest } from "../supplement/index-store.js";
 import { loadIndexShards, loadKnownEdges, saveBatch, saveEdges } from "../supplement/method-index.js";
 
 export type SetMethod = Exclude<MethodName, "lsh-cosine">;
@@ -142,13 +142,9 @@ async function search(run: MethodRun, shards: readonly ShardBase[], documents: n
 
 /** Refuses `--against`/`--update` combinations issue 15 refuses, before any lock is taken. */
 async function checkAgainst(run: MethodRun, workdir: string): Promise<void> {
-  const against = run.against ?? [];
-  if (run.update && against.length !== 1) throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length} given)`);
-  for (const dir of against) {
-    if (resolve(dir) === resolve(workdir)) throw new VertdupError(`${dir}: the --against index is also the run's work directory (-w): give another work directory`);
-  }
+  checkAgainstUse(run.against ?? [], { update: run.update === true, workdir });
   // Said plainly before taking the lock, which needs the directory; read again under it.
-  if (run.update) await readIndex(against[0]);
+  if (run.update === true) await readIndex((run.against ?? [])[0]);
 }
 
 /** The `--against` indices, read and checked compatible with the run. */

@@ -1,6 +1,6 @@
-import { closeSync, existsSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { decodeRecords, encodeRecords } from "../runs/run-file.js";
 import { readIndex, requireCompatible, type IndexManifest, type IndexUpdate } from "../supplement/index-store.js";
 import { openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
@@ -173,11 +173,6 @@ export class KeysWriter {
   }
 }
 
-function samePlace(a: string, b: string): boolean {
-  const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
-  return real(a) === real(b);
-}
-
 export interface SavedIndex {
   dir: string;
   manifest: IndexManifest;
@@ -188,12 +183,9 @@ export interface SavedIndex {
  * The `--against` indices, each checked to be an index of `vertdup paragraphs` with the same
  * key options, and none the run's own work directory.
  */
-export async function openIndices(dirs: readonly string[], options: ParagraphOptions, workdir: string | undefined): Promise<SavedIndex[]> {
+export async function openIndices(dirs: readonly string[], options: ParagraphOptions): Promise<SavedIndex[]> {
   const indices: SavedIndex[] = [];
   for (const dir of dirs) {
-    if (workdir !== undefined && samePlace(dir, workdir)) {
-      throw new VertdupError(`${dir}: the --against index is also this run's work directory (-w), which the run clears: give another -w`);
-    }
     const manifest = await readIndex(dir);
     requireCompatible(dir, manifest, PARAGRAPHS_METHOD, keyOptions(options));
     indices.push({ dir, manifest, segments: await keySegments(dir, manifest) });

@@ -8,7 +8,7 @@ import { InProcessPool, type TaskPool } from "../coordinator/in-process-pool.js"
 import { temporaryDirectory } from "../coordinator/workdir-use.js";
 import { claimWorkdir } from "../coordinator/workdir.js";
 import { lockWorkdir, type WorkdirLock } from "../coordinator/workdir-lock.js";
-import { IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
+import { checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
 import { atExit } from "../util/exit-cleanup.js";
 import { killPoint } from "../util/kill-point.js";
 import { keyOptions, KeysWriter, openIndices, overlaps, PARAGRAPHS_METHOD, type KeyRange, type SavedIndex } from "./ngram-index.js";
@@ -109,15 +109,13 @@ async function scratchDirectory(workdir: string | undefined, tmpDir: string | un
 /** Refuses `--update` without exactly one `--against`, reads and checks the indices, and locks the one to update. */
 async function savedIndices(run: ParagraphRun, options: ParagraphOptions): Promise<{ indices: SavedIndex[]; lock: WorkdirLock | null }> {
   const against = run.against ?? [];
-  if (run.update === true && against.length !== 1) {
-    throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length === 0 ? "none" : against.length} given)`);
-  }
-  const checked = await openIndices(against, options, run.workdir);
+  checkAgainstUse(against, { update: run.update === true, workdir: run.workdir });
+  const checked = await openIndices(against, options);
   if (run.update !== true) return { indices: checked, lock: null };
   // Read again under the lock: two updates at once would each miss the other's n-grams.
   const lock = await lockWorkdir(against[0]);
   try {
-    return { indices: await openIndices(against, options, run.workdir), lock };
+    return { indices: await openIndices(against, options), lock };
   } catch (err) {
     await lock.release();
     throw err;

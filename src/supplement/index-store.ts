@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { killPoint } from "../util/kill-point.js";
@@ -50,6 +50,35 @@ export interface IndexManifest {
   files: Record<string, string>;
   /** Number of the generation folder the next update writes to. */
   generation: number;
+}
+
+/** How a run uses its `--against` indices: the options every command checks the same way. */
+export interface AgainstUse {
+  update: boolean;
+  resume?: boolean;
+  /** The run's own work directory (-w), if given. */
+  workdir?: string;
+}
+
+function samePlace(a: string, b: string): boolean {
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
+  return real(a) === real(b);
+}
+
+/**
+ * The refusals every command with `--against` shares, before any work: `--update` without
+ * exactly one index, an index named twice, `--resume` (only the batch is read: run it again),
+ * an index that is also the run's work directory (which the run clears).
+ */
+export function checkAgainstUse(against: readonly string[], use: AgainstUse): void {
+  if (use.update && against.length !== 1) {
+    throw new VertdupError(`--update appends to one index: give exactly one --against (${against.length === 0 ? "none" : against.length} given)`);
+  }
+  const twice = against.find((dir, k) => against.findIndex((other) => samePlace(other, dir)) !== k);
+  if (twice !== undefined) throw new VertdupError(`${twice}: the index is given twice with --against`);
+  if (use.resume === true && against.length > 0) throw new VertdupError("--resume cannot continue a run with --against: run the batch again (only its own documents are read)");
+  const own = use.workdir === undefined ? undefined : against.find((dir) => samePlace(dir, use.workdir as string));
+  if (own !== undefined) throw new VertdupError(`${own}: the --against index is also the run's work directory (-w), which the run clears: give another -w (--update appends the batch to the index)`);
 }
 
 /** Reads an index's manifest, or says clearly why `dir` is not an index. */

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
@@ -21,34 +20,19 @@ import { LshIndex } from "./lsh-index.js";
 /** What a run with `--against` asks for, checked before any work. */
 export interface AgainstRequest {
   against: readonly string[];
-  update: boolean;
-  resume: boolean;
-  /** The run's -w (undefined: a temporary one). */
-  workdir?: string;
   /** --estimate-recall or --target-recall given. */
   recall: boolean;
 }
 
 /**
- * Refuses what a run with --against cannot do, naming why: --update without exactly one
- * index, --resume, an index that is the run's own work directory, df limits (they would
- * change with every batch), tf-idf against several indices (each has its own frozen idf) and
- * the sampled recall (its sample would have to span the indices).
+ * Refuses what lsh-cosine cannot do with --against, naming why (checkAgainstUse has the
+ * refusals of every method): df limits (they would change with every batch), tf-idf against
+ * several indices (each has its own frozen idf) and the sampled recall (its sample would
+ * have to span the indices).
  */
 export function checkAgainst(request: AgainstRequest, options: PrepareOptions): void {
-  const { against, update } = request;
-  if (against.length === 0) {
-    if (update) throw new VertdupError("--update needs the index to append to: give it with --against");
-    return;
-  }
-  const twice = against.find((dir, k) => against.findIndex((other) => resolve(other) === resolve(dir)) !== k);
-  if (twice !== undefined) throw new VertdupError(`${twice}: the index is given twice with --against`);
-  if (update && against.length > 1) throw new VertdupError(`--update appends to one index, but --against names ${against.length}: give one --against with --update`);
-  if (request.resume) throw new VertdupError("--resume cannot continue a run with --against: run the batch again (only its own documents are read)");
-  if (request.workdir !== undefined) {
-    const own = against.find((dir) => resolve(dir) === resolve(request.workdir as string));
-    if (own !== undefined) throw new VertdupError(`${own}: the index cannot also be the run's work directory (-w): give the batch another -w (--update appends it to the index)`);
-  }
+  const { against } = request;
+  if (against.length === 0) return;
   if (options.minDf !== 1 || Number.isFinite(options.maxDf)) {
     throw new VertdupError("--min-df and --max-df cannot be used with --against: which terms a df limit keeps changes with every batch (build the index and its batches without them)");
   }

@@ -31,7 +31,7 @@ describe("run --against / --update (CLI)", () => {
   it("refuses what issue 15 refuses, naming the reason", async () => {
     await ok(["run", BASE, "-w", index, "-o", join(dir, "out0"), ...MINHASH]);
     const out = join(dir, "refused");
-    await refused(["run", BATCH1, "-o", out, "--update", ...MINHASH], /--update appends to an index: give it with --against/);
+    await refused(["run", BATCH1, "-o", out, "--update", ...MINHASH], /--update appends to one index: give exactly one --against \(none given\)/);
     await refused(["run", BATCH1, "-o", out, "--against", index, "--against", index, "--update", ...MINHASH], /give exactly one --against \(2 given\)/);
     await refused(["run", BATCH1, "-o", out, "--against", index, "--method", "exact", "--quiet"], /an index of --method minhash, not exact/);
     await refused(["run", BATCH1, "-o", out, "--against", index, "--shingle-size", "3", ...MINHASH], /--shingle-size: index 5, this run 3/);

@@ -176,7 +176,7 @@ describe("vertdup paragraphs --against: refusals", () => {
     const batch = writeVert(threeParts(8, 40)[1]);
     await expect(dedup([batch], {}, { update: true })).rejects.toThrow("--update appends to one index: give exactly one --against (none given)");
     await expect(dedup([batch], {}, { update: true, against: [dir, dir] })).rejects.toThrow("give exactly one --against (2 given)");
-    await expect(dedup([batch], {}, { against: [dir], workdir: join(dir, ".") })).rejects.toThrow(`${dir}: the --against index is also this run's work directory (-w)`);
+    await expect(dedup([batch], {}, { against: [dir], workdir: join(dir, ".") })).rejects.toThrow(`${dir}: the --against index is also the run's work directory (-w)`);
     expect((await readIndex(dir)).batches.length).toBe(1);
   });
 

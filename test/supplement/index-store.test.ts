@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { collectGarbage, INDEX_DATA, indexContent, IndexUpdate, newIndex, readIndex, requireCompatible } from "../../src/supplement/index-store.js";
+import { checkAgainstUse, collectGarbage, INDEX_DATA, indexContent, IndexUpdate, newIndex, readIndex, requireCompatible } from "../../src/supplement/index-store.js";
 
 const fresh = () => mkdtempSync(join(tmpdir(), "vertdup-index-"));
 
@@ -63,5 +63,16 @@ describe("index store", () => {
     await writeFile(join(dir, "index.json"), "{");
     await expect(readIndex(dir)).rejects.toThrow("unreadable index manifest");
     expect(await readFile(join(dir, "index.json"), "utf8")).toBe("{");
+  });
+
+  it("refuses the same misuses of --against for every command", () => {
+    const dir = fresh();
+    expect(() => checkAgainstUse([], { update: true })).toThrow("--update appends to one index: give exactly one --against (none given)");
+    expect(() => checkAgainstUse(["a", "b"], { update: true })).toThrow("give exactly one --against (2 given)");
+    expect(() => checkAgainstUse([dir, `${dir}/`], { update: false })).toThrow(`${dir}/: the index is given twice with --against`);
+    expect(() => checkAgainstUse([dir], { update: false, resume: true })).toThrow("--resume cannot continue a run with --against");
+    expect(() => checkAgainstUse([dir], { update: true, workdir: join(dir, ".") })).toThrow(`${dir}: the --against index is also the run's work directory (-w)`);
+    expect(() => checkAgainstUse([dir], { update: true, workdir: join(dir, "other") })).not.toThrow();
+    expect(() => checkAgainstUse([], { update: false, resume: true })).not.toThrow();
   });
 });

@@ -195,10 +195,10 @@ describe("lsh-cosine index: refusals", () => {
     mkdirSync(other);
     const minhash = new IndexUpdate(other, newIndex("minhash", {}), ["x"], 1);
     await minhash.commit();
-    refused(["--update"], /--update needs the index to append to/);
-    refused(["--update", "--against", index, "--against", join(dir, "o")], /--update appends to one index, but --against names 2/);
+    refused(["--update"], /--update appends to one index: give exactly one --against \(none given\)/);
+    refused(["--update", "--against", index, "--against", join(dir, "o")], /--update appends to one index: give exactly one --against \(2 given\)/);
     refused(["--against", index, "--resume", "-w", join(dir, "w")], /--resume cannot continue a run with --against/);
-    refused(["--against", index, "-w", index], /the index cannot also be the run's work directory/);
+    refused(["--against", index, "-w", index], /the --against index is also the run's work directory/);
     refused(["--against", index, "--bits", "128"], /options incompatible with the index \(--bits: index 1024, this run 128\)/);
     refused(["--against", index, "--min-df", "2"], /--min-df and --max-df cannot be used with --against/);
     refused(["--against", index, "--against", join(dir, "o")], /--weighting tfidf compares with one index only/);
