@@ -5,7 +5,7 @@ import { writeLineFile } from "../output/line-file.js";
 import { PAIRS_HEADER, pairOrder, pairsLine } from "../output/pairs.js";
 import { unescapeField } from "../output/tsv-field.js";
 import { VertdupError } from "../util/errors.js";
-import { growableF64, growableU32 } from "../util/typed-arrays.js";
+import { concatF64, concatU32, growableF64, growableU32 } from "../util/typed-arrays.js";
 
 /**
  * Pairs files as the core pipeline writes them — a header `doc_a doc_b similarity`, then
@@ -19,6 +19,11 @@ export interface ScoredPairs {
   a: Uint32Array;
   b: Uint32Array;
   similarity: Float64Array;
+}
+
+/** The pairs of several tasks, one after another in task order. */
+export function joinScoredPairs(parts: readonly ScoredPairs[]): ScoredPairs {
+  return { a: concatU32(parts.map((p) => p.a)), b: concatU32(parts.map((p) => p.b)), similarity: concatF64(parts.map((p) => p.similarity)) };
 }
 
 /** Writes the pairs (ordinals → ids) atomically, sorted by corpus order. */

@@ -1,6 +1,6 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import type { ScoredPairs } from "../eval/pairs-file.js";
+import { joinScoredPairs, type ScoredPairs } from "../eval/pairs-file.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../util/typed-arrays.js";
 import { forEachCountsVector, workdirCountsParts, workdirWeights, type VectorWeights } from "./workdir-vectors.js";
 import { invertRows, unitRows, type Postings, type SparseRows } from "./sparse-rows.js";
@@ -170,5 +170,5 @@ export async function sampleCosines(workdir: string, prepared: PrepareManifest, 
   const sample = unitRows(concatU32(parts.map((p) => p.ordinals)), rowPtr, cols, concatF64(parts.map((p) => p.vals)), columns);
   const index = sampleIndex(sample, threshold);
   const scored = await Promise.all(tasks.map((t) => pool.run<ScoredPairs>("sampleScores", { ...t, ...index, threshold })));
-  return { a: concatU32(scored.map((p) => p.a)), b: concatU32(scored.map((p) => p.b)), similarity: concatF64(scored.map((p) => p.similarity)) };
+  return joinScoredPairs(scored);
 }

@@ -1,5 +1,5 @@
 import type { WorkerPool } from "../coordinator/pool.js";
-import type { ScoredPairs } from "../eval/pairs-file.js";
+import { joinScoredPairs, type ScoredPairs } from "../eval/pairs-file.js";
 import { VertdupError } from "../util/errors.js";
 import { integerOrder } from "../util/radix-order.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../util/typed-arrays.js";
@@ -191,5 +191,5 @@ export async function sampleJaccardPairs(sources: readonly SetSource[], sampled:
   const parts = await Promise.all(sources.map((source) => pool.run<ReturnType<typeof sampleSets>>("sampleSets", { source, sampled: flags } satisfies SourceTask)));
   const index = sampleIndex(concatU32(parts.map((p) => p.ordinals)), concatU32(parts.map((p) => p.lengths)), concatF64(parts.map((p) => p.values)));
   const scored = await Promise.all(sources.map((source) => pool.run<ScoredPairs>("sampleJaccards", { source, sampled: flags, index, threshold })));
-  return { a: concatU32(scored.map((p) => p.a)), b: concatU32(scored.map((p) => p.b)), similarity: concatF64(scored.map((p) => p.similarity)) };
+  return joinScoredPairs(scored);
 }

@@ -1,6 +1,5 @@
-/** Concatenates typed arrays (per-shard parts, per-task results) in the given order. */
-export function concatU32(parts: readonly Uint32Array[]): Uint32Array {
-  const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
+/** Copies `parts` one after another into `out`, whose length is their total. */
+function concatInto<T extends Uint32Array | Float64Array>(parts: readonly T[], out: T): T {
   let at = 0;
   for (const p of parts) {
     out.set(p, at);
@@ -9,14 +8,15 @@ export function concatU32(parts: readonly Uint32Array[]): Uint32Array {
   return out;
 }
 
+const total = (parts: readonly ArrayLike<number>[]) => parts.reduce((n, p) => n + p.length, 0);
+
+/** Concatenates typed arrays (per-shard parts, per-task results) in the given order. */
+export function concatU32(parts: readonly Uint32Array[]): Uint32Array {
+  return concatInto(parts, new Uint32Array(total(parts)));
+}
+
 export function concatF64(parts: readonly Float64Array[]): Float64Array {
-  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatInto(parts, new Float64Array(total(parts)));
 }
 
 type Growable = Float64Array | Uint32Array | Uint8Array;
