@@ -15,7 +15,9 @@
  *                       their runs alternate (P, Q, P, Q, …) in separate work directories and
  *                       a last line gives the per-pair ratios Q/P of the sign pass and of the wall time
  *
- * Per phase it prints and saves: wall seconds (median and all runs), documents/s, tokens/s,
+ * Per phase it prints and saves: wall seconds (median and all runs), CPU seconds of the
+ * process (user + system, all threads: comparable when other jobs share the machine), wall
+ * and CPU milliseconds per document, documents/s, tokens/s,
  * PLEB signature comparisons/s, peak RSS of the vertdup process, recall of planted pairs
  * (per edit rate, and over edit rates ≤ 2%), the decompress-and-read floor of the input and
  * the prepare time as a multiple of it. Each phase runs the built CLI as a child process, so
@@ -41,14 +43,18 @@ interface PhaseResult {
   runs: Measured[];
   seconds: number;
   peakRssMiB: number;
+  cpuSeconds?: number;
   [key: string]: unknown;
 }
 
 function summarize(phase: Phase, runs: Measured[], extra: Record<string, unknown>): PhaseResult {
-  return { phase, seconds: Number(median(runs.map((r) => r.seconds)).toFixed(3)), peakRssMiB: Math.max(...runs.map((r) => r.peakRssMiB)), runs, ...extra };
+  const cpu = runs.flatMap((r) => (r.cpuSeconds === undefined ? [] : [r.cpuSeconds]));
+  const cpuSeconds = cpu.length === runs.length ? Number(median(cpu).toFixed(3)) : undefined;
+  return { phase, seconds: Number(median(runs.map((r) => r.seconds)).toFixed(3)), cpuSeconds, peakRssMiB: Math.max(...runs.map((r) => r.peakRssMiB)), runs, ...extra };
 }
 
 const rate = (count: number, seconds: number) => Math.round(count / seconds);
+const perDocument = (seconds: number, documents: number) => Number(((seconds * 1000) / documents).toFixed(4));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -185,6 +191,9 @@ async function main(): Promise<void> {
         const { counts } = manifest;
         const res = summarize(phase, measured[i].runs, { projection: v.projection, documents: counts.documents, tokens: counts.tokens, pairs: counts.pairs });
         res.docsPerSecond = rate(counts.documents, res.seconds);
+        res.msPerDocument = perDocument(res.seconds, counts.documents);
+        const cpu = res.cpuSeconds;
+        if (typeof cpu === "number") res.cpuMsPerDocument = perDocument(cpu, counts.documents);
         if (counts.tokens > 0) res.tokensPerSecond = rate(counts.tokens, res.seconds);
         if (counts.comparisons !== undefined) {
           res.comparisons = counts.comparisons;

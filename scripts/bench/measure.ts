@@ -7,13 +7,15 @@ import { fileURLToPath } from "node:url";
 export interface Measured {
   seconds: number;
   peakRssMiB: number;
+  /** User + system CPU time of the process, all its threads (absent for in-process measures). */
+  cpuSeconds?: number;
 }
 
 const HOOK = fileURLToPath(new URL("./rss-hook.js", import.meta.url));
 
 /**
- * Runs `node <args>` as a child process and measures its wall time and peak RSS (the
- * child's own getrusage maxrss, written by rss-hook at exit). Throws with the child's
+ * Runs `node <args>` as a child process and measures its wall time, peak RSS and CPU time
+ * (the child's own getrusage, written by rss-hook at exit). Throws with the child's
  * stderr when it fails.
  */
 export async function measureNode(args: readonly string[]): Promise<Measured> {
@@ -31,9 +33,9 @@ export async function measureNode(args: readonly string[]): Promise<Measured> {
   });
   const seconds = (performance.now() - t0) / 1000;
   if (code !== 0) throw new Error(`node ${args.join(" ")} failed (${code}):\n${Buffer.concat(stderr).toString()}`);
-  const kib = Number(readFileSync(rssFile, "utf8"));
+  const [kib, user, system] = readFileSync(rssFile, "utf8").split(" ").map(Number);
   rmSync(rssFile, { force: true });
-  return { seconds, peakRssMiB: Math.round(kib / 1024) };
+  return { seconds, peakRssMiB: Math.round(kib / 1024), cpuSeconds: Number(((user + system) / 1e6).toFixed(3)) };
 }
 
 /** Median of a non-empty list. */
