@@ -1,7 +1,7 @@
 /**
  * Throughput and memory of `vertdup paragraphs` (not a test).
  *
- *   node dist/scripts/bench-paragraphs.js <corpus.vert> [--workers 1,2] [--repeat 3] [--memory 256M] [--chunk-size 1048576] [--cli dist/src/cli.js]
+ *   node dist/scripts/bench-paragraphs.js <corpus.vert> [--workers 1,2] [--repeat 3] [--memory 256M] [--chunk-size 1048576] [--cli dist/bundle/cli.js]
  *
  * Runs the CLI as a child process for each worker count `--repeat` times (output to a
  * temporary .vert, removed), and prints per run wall seconds, tokens/s, peak RSS of the
@@ -29,7 +29,7 @@ const { values, positionals } = parseArgs({
 });
 if (positionals.length === 0) throw new Error("usage: bench-paragraphs <corpus.vert> [--workers 1,2] [--repeat 3]");
 
-const cli = values.cli ?? join(import.meta.dirname, "..", "src", "cli.js");
+const cli = values.cli ?? join(import.meta.dirname, "..", "bundle", "cli.js");
 const dir = mkdtempSync(join(tmpdir(), "bench-paragraphs-"));
 const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { KeepPolicy } from "../methods/method-options.js";
 import type { PlebOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { ScriptWord } from "./batch-script.js";
 import { VertdupError } from "../util/errors.js";
+import { packageRoot } from "../util/package-info.js";
 
 /**
  * What the PLEB and output tasks of a Slurm run need besides config.json: stored in the work
@@ -55,8 +55,11 @@ export async function readSubmittedJobs(workdir: string): Promise<SubmittedJobs>
   return existsSync(path) ? (JSON.parse(await readFile(path, "utf8")) as SubmittedJobs) : {};
 }
 
-/** The command line of a task: this Node.js and this vertdup, by absolute paths. */
+/**
+ * The command line of a task: this Node.js and this vertdup's bundled CLI, by absolute paths
+ * (found from the package root: inside the bundle, import.meta.url names a chunk).
+ */
 export function taskCommand(step: string, workdir: string, extra: ScriptWord[] = []): ScriptWord[] {
-  const cli = fileURLToPath(new URL("../cli.js", import.meta.url));
+  const cli = join(packageRoot(), "dist", "bundle", "cli.js");
   return [process.execPath, cli, "task", step, "-w", resolve(workdir), ...extra];
 }

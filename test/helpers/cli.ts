@@ -3,8 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-/** The compiled CLI (npm test builds before running vitest). */
-export const CLI = resolve("dist/src/cli.js");
+/** The CLI as installed: the bundle of the compiled one (npm test builds before running vitest). */
+export const CLI = resolve("dist/bundle/cli.js");
+/** The compiled CLI before bundling: one ES module per source file. */
+export const UNBUNDLED_CLI = resolve("dist/src/cli.js");
 
 export interface CliResult {
   status: number | null;

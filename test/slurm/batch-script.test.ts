@@ -278,7 +278,7 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
     const r = spawnSync(process.execPath, [cli, "slurm", "run", resolve(CORPUS), "-w", workdir, "-o", join(workdir, "..", "out"), "--dry-run"], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(runStubbed(join(workdir, "slurm", "4-merge.sbatch"), tempDir())).toEqual([process.execPath, cli, "task", "merge", "-w", workdir, "--token", expect.stringMatching(/^[0-9a-f]{16}$/)]);
+    expect(runStubbed(join(workdir, "slurm", "4-merge.sbatch"), tempDir())).toEqual([process.execPath, join(install, "dist", "bundle", "cli.js"), "task", "merge", "-w", workdir, "--token", expect.stringMatching(/^[0-9a-f]{16}$/)]);
   });
 
   const hostile: [string[], RegExp][] = [
