@@ -24,6 +24,12 @@ interface OptionDef extends Options {
   methods?: readonly MethodName[];
   /** Why the other methods refuse it, when "it is an option of …" does not say enough. */
   refusedBecause?: string;
+  /**
+   * When another option's value leaves this one without effect: why (e.g. "does nothing with
+   * --no-verify"), so that a given value is refused instead of silently ignored. A defaulted
+   * value is never refused.
+   */
+  unusedBecause?: (argv: Readonly<Record<string, unknown>>) => string | undefined;
 }
 
 /** Longest signature: PLEB stores Hamming distances below 2^17. */
@@ -97,6 +103,11 @@ const calibratedMethod: Check = (_name, value: boolean, argv) => {
   if (value && typeof argv.method === "string") refuseUncalibrated(argv.method as MethodName);
 };
 
+/** `--sample` of a command with --estimate-recall (calibrate always samples): unused without it or --target-recall. */
+function withoutRecall(argv: Readonly<Record<string, unknown>>): string | undefined {
+  return argv["estimate-recall"] === false && argv["target-recall"] === undefined ? "does nothing without --estimate-recall or --target-recall (no document is sampled)" : undefined;
+}
+
 export const OPTIONS = {
   workdir: def({ alias: "w", type: "string", demandOption: true, describe: "work directory", check: noStdio }),
   outdir: def({ alias: "o", type: "string", demandOption: true, describe: "output directory", check: noStdio }),
@@ -129,11 +140,11 @@ export const OPTIONS = {
   "shift-count": def({ type: "number", default: DEFAULT_PLEB.shiftCount, describe: `random bit transpositions after each iteration (at most ${SHIFTS_PER_BIT} × bits)`, check: integer(0, (a) => SHIFTS_PER_BIT * (typeof a.bits === "number" ? a.bits : MAX_BITS)), methods: LSH }),
   iterations: def({ type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations (at most 100000)", check: integer(1, 100_000), methods: LSH }),
   verify: def({ type: "boolean", default: true, describe: "keep a PLEB pair only when the exact cosine of its documents' vectors is ≥ --cosine-threshold (--no-verify: the raw Hamming pairs, as in the thesis)", methods: LSH }),
-  "cosine-threshold": def({ type: "number", default: DEFAULT_COSINE_THRESHOLD, describe: "--verify: minimum exact cosine; the Hamming threshold is derived from it unless --threshold is given", check: fraction(false), methods: LSH }),
+  "cosine-threshold": def({ type: "number", default: DEFAULT_COSINE_THRESHOLD, describe: "--verify: minimum exact cosine; the Hamming threshold is derived from it unless --threshold is given", check: fraction(false), methods: LSH, unusedBecause: (a) => (a.verify === false ? "does nothing with --no-verify (no pair is verified)" : undefined) }),
   "iterations-per-group": def({ type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)", check: integer(1, 100_000), methods: LSH }),
   // Recall on a document sample (README "Calibrating").
   "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv; lsh-cosine, minhash, paragraphs)", check: calibratedMethod }),
-  sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), methods: CALIBRATED }),
+  sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), methods: CALIBRATED, unusedBecause: withoutRecall }),
   "target-recall": def({ type: "number", describe: "end PLEB's iterations once the sampled recall's lower 95 % bound reaches this (minhash, paragraphs: with --estimate-recall, the recall to recommend for)", check: fraction(false), methods: CALIBRATED }),
   // Other methods.
   "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024), methods: ["minhash"] }),
@@ -147,7 +158,7 @@ export const OPTIONS = {
   against: def({ type: "string", array: true, describe: "compare the inputs with this saved index (a completed run's work directory; repeatable): only clusters with a new document are written", check: noStdio }),
   update: def({ type: "boolean", default: false, describe: "append the inputs to the --against index (only one) atomically when the run completes" }),
   pairs: def({ choices: ["edges", "all"] as const, default: DEFAULT_PAIRS.mode, describe: "pairs.tsv: pairs found between groups (edges) or every document pair (all: quadratic)" }),
-  "pairs-limit": def({ type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)", check: integer(0, Number.MAX_SAFE_INTEGER) }),
+  "pairs-limit": def({ type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)", check: integer(0, Number.MAX_SAFE_INTEGER), unusedBecause: (a) => (a.pairs === "edges" ? "does nothing with --pairs edges (it limits --pairs all)" : undefined) }),
   // Execution.
   workers: def({ type: "number", default: availableParallelism(), describe: "worker threads (at most 1024)", check: integer(1, 1024) }),
   "chunk-size": def({ type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard, at most 1 GiB (tuning only: outputs do not depend on it)", check: integer(1, 1024 ** 3) }),
@@ -226,7 +237,7 @@ function defaultedOf(y: unknown): Readonly<Record<string, boolean>> {
 export function withOptions<T, const K extends OptionName, const V extends Variants<K> = object>(y: Argv<T>, names: readonly K[], variants?: V): Argv<T & Parsed<K, V>> {
   const defs = new Map<OptionName, OptionDef>(names.map((name) => [name, { ...OPTIONS[name], ...variants?.[name] }]));
   const specs: Record<string, Options> = {};
-  for (const [name, { check: _check, methods: _methods, ...spec }] of defs) specs[name] = spec;
+  for (const [name, { check: _check, methods: _methods, refusedBecause: _why, unusedBecause: _unused, ...spec }] of defs) specs[name] = spec;
   // yargs passes its instance as the second argument of a middleware.
   const check = (argv: Record<string, unknown>, instance?: unknown) => checkOptions(defs, argv, defaultedOf(instance));
   let checked = y.options(specs).middleware(check, false);
@@ -256,6 +267,8 @@ function checkOptions(defs: ReadonlyMap<OptionName, OptionDef>, argv: Readonly<R
       throw new VertdupError(`--${name} does not apply to --method ${method} (it is an option of ${o.methods.join(", ")})${why}`);
     }
     o.check?.(name, value as never, argv);
+    const unused = defaulted[name] ? undefined : o.unusedBecause?.(argv);
+    if (unused !== undefined) throw new VertdupError(`--${name} ${unused}`);
   }
 }
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Options } from "yargs";
-import { OPTIONS, type OptionName } from "../src/cli-options.js";
+import { OPTIONS, withOptions, type OptionName } from "../src/cli-options.js";
 import { VertdupError } from "../src/util/errors.js";
 
 const NUMERIC = (Object.keys(OPTIONS) as OptionName[]).filter((name) => (OPTIONS[name] as Options).type === "number");
@@ -48,5 +48,24 @@ describe("the option schema", () => {
         else expect(() => check("bits", bits)).toThrow(VertdupError);
       }),
     );
+  });
+});
+
+describe("options that another option's value leaves without effect", () => {
+  async function parse(args: string[]): Promise<Record<string, unknown>> {
+    const { default: yargs } = await import("yargs");
+    const y = withOptions(yargs(args).exitProcess(false).fail(false).strict(), ["method", "verify", "cosine-threshold", "pairs", "pairs-limit", "estimate-recall", "sample", "target-recall"]);
+    return (await y.parseAsync()) as Record<string, unknown>;
+  }
+
+  it("refuses a given value, never the default", async () => {
+    await expect(parse(["--no-verify", "--cosine-threshold", "0.8"])).rejects.toThrow("--cosine-threshold does nothing with --no-verify");
+    await expect(parse(["--pairs", "edges", "--pairs-limit", "10"])).rejects.toThrow("--pairs-limit does nothing with --pairs edges");
+    await expect(parse(["--sample", "50"])).rejects.toThrow("--sample does nothing without --estimate-recall or --target-recall");
+    await expect(parse(["--no-verify"])).resolves.toMatchObject({ verify: false });
+    await expect(parse(["--verify", "--cosine-threshold", "0.8"])).resolves.toMatchObject({ "cosine-threshold": 0.8 });
+    await expect(parse(["--pairs", "all", "--pairs-limit", "10"])).resolves.toMatchObject({ "pairs-limit": 10 });
+    await expect(parse(["--estimate-recall", "--sample", "50"])).resolves.toMatchObject({ sample: 50 });
+    await expect(parse(["--target-recall", "0.9", "--sample", "50"])).resolves.toMatchObject({ sample: 50 });
   });
 });

@@ -127,10 +127,10 @@ export const calibrateCommand = {
 /** Runs `body` holding the locks of the indices (--against): no other run changes them while this one reads or appends. */
 async function withIndexLocks<T>(dirs: readonly string[], body: () => Promise<T>): Promise<T> {
   if (dirs.length === 0) return body();
-  const { lockWorkdir } = await import("../coordinator/workdir-lock.js");
-  const lock = await lockWorkdir(dirs[0]);
+  const { lockWorkdirs } = await import("../coordinator/workdir-lock.js");
+  const lock = await lockWorkdirs(dirs);
   try {
-    return await withIndexLocks(dirs.slice(1), body);
+    return await body();
   } finally {
     await lock.release();
   }

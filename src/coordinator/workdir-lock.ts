@@ -129,6 +129,24 @@ export async function lockWorkdir(workdir: string, options: LockOptions = {}): P
   };
 }
 
+/**
+ * The locks of several directories (the `--against` indices) as one: taken in order, all
+ * given back if one is refused; released in reverse.
+ */
+export async function lockWorkdirs(dirs: readonly string[]): Promise<WorkdirLock> {
+  const taken: WorkdirLock[] = [];
+  const release = async () => {
+    for (const lock of taken.reverse()) await lock.release();
+  };
+  try {
+    for (const dir of dirs) taken.push(await lockWorkdir(dir));
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  return { token: taken.map((l) => l.token).join(","), release };
+}
+
 /** Admits a task of the Slurm run whose token it carries; refuses it once another run holds the directory. */
 export async function admitTask(workdir: string, token: string): Promise<void> {
   const holder = await readHolder(workdir);

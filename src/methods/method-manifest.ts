@@ -41,7 +41,7 @@ export interface MethodManifest {
   };
   clusters: ClusterCounts;
   warnings: RunWarnings;
-  /** What ran each WebAssembly kernel's loop (minhash): "webassembly" or "typescript (why)", 5–10× slower. */
+  /** What ran each WebAssembly kernel's loop (minhash): "webassembly" or "typescript (why)" (README "Development": how much slower). */
   kernels?: Record<string, KernelStatus>;
   /** `calibrate`, `--estimate-recall`: recall against the exact Jaccard on a sample and what to choose. */
   calibration?: CalibrationManifest;

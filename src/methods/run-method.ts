@@ -27,7 +27,7 @@ import { writeReport } from "../report/write-report.js";
 import { refuseUncalibrated } from "../eval/calibration.js";
 import { calibrateMethod, isCalibrated, type CalibrationRequest } from "./method-calibration.js";
 import type { DuplicateGraph } from "../clusters/duplicate-graph.js";
-import { lockWorkdir } from "../coordinator/workdir-lock.js";
+import { lockWorkdirs } from "../coordinator/workdir-lock.js";
 import { DocSources } from "../supplement/doc-sources.js";
 import { checkAgainstUse, IndexUpdate, newIndex, readIndex, removeIndex, requireCompatible, type IndexManifest } from "../supplement/index-store.js";
 import { loadIndexShards, loadKnownEdges, saveBatch, saveEdges } from "../supplement/method-index.js";
@@ -177,7 +177,8 @@ export async function runMethod(
   await ensureWritableDir(outdir);
   const against = run.against ?? [];
   await checkAgainst(run, workdir);
-  const lock = run.update ? await lockWorkdir(against[0]) : undefined;
+  // Every index is locked for the whole run: no update changes one while it is read.
+  const lock = await lockWorkdirs(against);
   const clock = new PhaseClock();
   const pool = new WorkerPool("methods", exec.workers);
   try {
@@ -255,7 +256,7 @@ export async function runMethod(
     return manifest;
   } finally {
     await pool.close();
-    await lock?.release();
+    await lock.release();
   }
 }
 

@@ -7,7 +7,7 @@ import { checkReadable, compressionOf } from "../corpus/open-input.js";
 import { InProcessPool, type TaskPool } from "../coordinator/in-process-pool.js";
 import { temporaryDirectory } from "../coordinator/workdir-use.js";
 import { claimWorkdir } from "../coordinator/workdir.js";
-import { lockWorkdir, type WorkdirLock } from "../coordinator/workdir-lock.js";
+import { lockWorkdir, lockWorkdirs, type WorkdirLock } from "../coordinator/workdir-lock.js";
 import { checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
 import { atExit } from "../util/exit-cleanup.js";
 import { killPoint } from "../util/kill-point.js";
@@ -106,14 +106,15 @@ async function scratchDirectory(workdir: string | undefined, tmpDir: string | un
   };
 }
 
-/** Refuses `--update` without exactly one `--against`, reads and checks the indices, and locks the one to update. */
+/** Refuses `--update` without exactly one `--against`, reads and checks the indices, and locks them all for the run. */
 async function savedIndices(run: ParagraphRun, options: ParagraphOptions): Promise<{ indices: SavedIndex[]; lock: WorkdirLock | null }> {
   const against = run.against ?? [];
   checkAgainstUse(against, { update: run.update === true, workdir: run.workdir });
-  const checked = await openIndices(against, options);
-  if (run.update !== true) return { indices: checked, lock: null };
-  // Read again under the lock: two updates at once would each miss the other's n-grams.
-  const lock = await lockWorkdir(against[0]);
+  if (against.length === 0) return { indices: [], lock: null };
+  // Checked before the locks (which need the directories), read again under them: no update
+  // changes an index while this run reads it, and two updates would miss each other's n-grams.
+  await openIndices(against, options);
+  const lock = await lockWorkdirs(against);
   try {
     return { indices: await openIndices(against, options), lock };
   } catch (err) {
@@ -166,9 +167,9 @@ export async function paragraphs(
   await checkWritableDir(output);
   if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
   const inProcess = run.inProcess ?? (await smallInputs(inputs));
-  const { indices, lock: updateLock } = await savedIndices(run, options);
+  const { indices, lock: indexLock } = await savedIndices(run, options);
   const scratch = await scratchDirectory(run.workdir, exec.tmpDir).catch(async (err: unknown) => {
-    await updateLock?.release();
+    await indexLock?.release();
     throw err;
   });
   const dir = scratch.path;
@@ -322,6 +323,6 @@ export async function paragraphs(
     store.close();
     await pool.close();
     await scratch.remove();
-    await updateLock?.release();
+    await indexLock?.release();
   }
 }

@@ -2,8 +2,8 @@
  * The WebAssembly kernels: each is a `.wat` text file beside the module that runs it,
  * compiled at build time (scripts/compile-wat.mjs, with wabt) into `X.wat.ts`, which holds
  * its bytes. Every kernel imports its memory as `e.m`. A kernel that does not compile or
- * instantiate in this runtime leaves its caller on the TypeScript reference loop (5–10×
- * slower); the coordinator says so once on stderr and in the manifest (`kernels`).
+ * instantiate in this runtime leaves its caller on the TypeScript reference loop (the loop
+ * 6–22× slower, the command 1–1.6×: README "Development"); the coordinator says so once on stderr and in the manifest (`kernels`).
  */
 
 /** The part of the WebAssembly API used here (the project's lib settings do not declare it). */

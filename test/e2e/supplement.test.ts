@@ -43,6 +43,8 @@ describe("run --against / --update (CLI)", () => {
     const lock = join(index, "vertdup.lock");
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), token: "test", slurm: false }));
     await refused(["run", BATCH1, "-o", out, "--against", index, "--update", ...MINHASH], /in use by another vertdup run/);
+    // A read-only run too: no update may change the index while it is read.
+    await refused(["run", BATCH1, "-o", out, "--against", index, ...MINHASH], /in use by another vertdup run/);
     rmSync(lock);
     expect([...(await indexContent(index)).keys()]).toEqual(["index.json", "index/g0001/batch0.sets0.f64", "index/g0001/batch0.zst", "index/g0001/edges.zst"]);
   });

@@ -2,6 +2,7 @@ import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { silentReporter } from "../../src/coordinator/progress.js";
+import { lockWorkdir } from "../../src/coordinator/workdir-lock.js";
 import { keySegments, readSegment } from "../../src/paragraph-dedup/ngram-index.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/paragraph-dedup/options.js";
 import { paragraphs, type ParagraphRun } from "../../src/paragraph-dedup/run-paragraphs.js";
@@ -178,6 +179,18 @@ describe("vertdup paragraphs --against: refusals", () => {
     await expect(dedup([batch], {}, { update: true, against: [dir, dir] })).rejects.toThrow("give exactly one --against (2 given)");
     await expect(dedup([batch], {}, { against: [dir], workdir: join(dir, ".") })).rejects.toThrow(`${dir}: the --against index is also the run's work directory (-w)`);
     expect((await readIndex(dir)).batches.length).toBe(1);
+  });
+
+  it("a read-only run (no --update) holds the index's lock too: refused while another process holds it, the lock gone after the run", async () => {
+    const dir = await base();
+    const batch = writeVert(threeParts(8, 40)[1]);
+    const held = await lockWorkdir(dir);
+    const r = await vertdupAsync(["paragraphs", batch, "-o", missingPath("locked.vert"), "--against", dir, "--quiet"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`${dir}: in use by another vertdup run \\(pid ${process.pid}@`));
+    await held.release();
+    expect((await vertdupAsync(["paragraphs", batch, "-o", missingPath("free.vert"), "--against", dir, "--quiet"])).status).toBe(0);
+    expect(existsSync(join(dir, "vertdup.lock"))).toBe(false);
   });
 
   it("an index of another method, of other n-gram options, or no index at all, named", async () => {
