@@ -18,6 +18,9 @@ export function refuseUncalibrated(method: MethodName): void {
   if (method === "simhash384") throw new VertdupError("--method simhash384 cannot be calibrated yet (lsh-cosine, minhash and paragraphs can)");
 }
 
+/** How calibrate draws its documents (README "Calibrating"): stratified by the run's clusters, or uniformly. */
+export type CalibrationSampling = "stratified" | "uniform";
+
 /** Exact-similarity thresholds of calibration.tsv: 0.50, 0.55, …, 1.00. */
 export const CALIBRATION_THRESHOLDS: readonly number[] = Array.from({ length: 11 }, (_, k) => (50 + 5 * k) / 100);
 
