@@ -99,6 +99,14 @@ describe("calibrate's methods", () => {
     }
   });
 
+  it("refuses slurm run --estimate-recall, saying how to calibrate the finished run, before any work", () => {
+    const work = join(tempDir(), "work");
+    const r = vertdup(["slurm", "run", KJV, "-w", work, "-o", tempDir(), "--estimate-recall"]);
+    expect(r.stderr).toMatch(/vertdup: error: slurm run cannot --estimate-recall: .* the Slurm chain has no job for it; calibrate the finished run with vertdup pleb -w /);
+    expect(r.status).toBe(1);
+    expect(existsSync(work)).toBe(false);
+  });
+
   it("calibrates minhash (calibrate) and paragraphs (run --estimate-recall): calibration.tsv, the manifest's recommendation and the report's table", () => {
     for (const [command, method, measure] of [["calibrate", "minhash", "Jaccard of shingles"], ["run", "paragraphs", "Jaccard of long paragraphs"]] as const) {
       const out = tempDir();
