@@ -7,7 +7,7 @@ import { VertdupError } from "./util/errors.js";
 import { parseSize } from "./util/size.js";
 import type { Oversize } from "./corpus/chunker.js";
 import { candidateThreshold } from "./pleb/candidate-threshold.js";
-import { refuseUncalibrated } from "./eval/calibration.js";
+import { refuseUncalibrated, type CalibrationSampling } from "./eval/calibration.js";
 
 /**
  * The option schema of every command (README "Use" documents the limits): one entry per
@@ -103,7 +103,7 @@ const calibratedMethod: Check = (_name, value: boolean, argv) => {
   if (value && typeof argv.method === "string") refuseUncalibrated(argv.method as MethodName);
 };
 
-/** `--sample` of a command with --estimate-recall (calibrate always samples): unused without it or --target-recall. */
+/** `--sample`, `--sampling` of a command with --estimate-recall (calibrate always samples): unused without it or --target-recall. */
 function withoutRecall(argv: Readonly<Record<string, unknown>>): string | undefined {
   return argv["estimate-recall"] === false && argv["target-recall"] === undefined ? "does nothing without --estimate-recall or --target-recall (no document is sampled)" : undefined;
 }
@@ -145,6 +145,7 @@ export const OPTIONS = {
   // Recall on a document sample (README "Calibrating").
   "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv; lsh-cosine, minhash, paragraphs)", check: calibratedMethod }),
   sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), methods: CALIBRATED, unusedBecause: withoutRecall }),
+  sampling: def({ choices: ["stratified", "uniform"] as const, default: "stratified" as CalibrationSampling, describe: "calibration.tsv's sample: strata from the run's clusters (narrower intervals), or uniform over the documents", methods: CALIBRATED, unusedBecause: withoutRecall }),
   "target-recall": def({ type: "number", describe: "end PLEB's iterations once the sampled recall's lower 95 % bound reaches this (minhash, paragraphs: with --estimate-recall, the recall to recommend for)", check: fraction(false), methods: CALIBRATED }),
   // Other methods.
   "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024), methods: ["minhash"] }),

@@ -14,7 +14,7 @@ import { CALIBRATION_FILE, refuseUncalibrated } from "../eval/calibration.js";
 const RUN_OPTIONS = [
   "outdir", "workdir", "tmp-dir", "resume", "method", "pairs", "pairs-limit", "keep",
   "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
-  "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "target-recall", "verify", "cosine-threshold",
+  "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "sampling", "target-recall", "verify", "cosine-threshold",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
   "workers", "chunk-size", "max-doc-bytes", "oversize", "quiet", "against", "update",
 ] as const;
@@ -81,14 +81,14 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
         const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output, supplement);
         if (calibrateTo !== undefined) {
           const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
-          process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, calibrateTo, exec.workers, then)}\n`);
+          process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, { targetRecall: calibrateTo, sampling: a.sampling }, exec.workers, then)}\n`);
         }
         if (supplement === undefined && a.w !== undefined) await saveRunIndex(workdir, prepared);
         if (supplement !== undefined && a.update) await supplement.indices[0].append(workdir, prepared, supplement.weights(batchTerms(workdir)).newTerms);
         return { method, manifest, summary: runSummary(a.o, manifest) };
       });
     }
-    const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo };
+    const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo, sampling: a.sampling };
     const supplement = { against, update: a.update, saveIndex: a.w !== undefined };
     const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report, calibrate, ...supplement }, exec, reporter);
     return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };

@@ -9,7 +9,7 @@ const runBuilder = (y: Argv) =>
     [
       "workdir", "outdir", "keep", "pairs", "pairs-limit",
       "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
-      "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold",
+      "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold", "estimate-recall",
       "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "chunk-size", "max-doc-bytes", "oversize", "dry-run",
     ],
     {
@@ -21,6 +21,9 @@ const runBuilder = (y: Argv) =>
 type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 
 async function submitRun(a: RunArgs): Promise<void> {
+  if (a["estimate-recall"]) {
+    throw new VertdupError(`slurm run cannot --estimate-recall: the calibration scores the sample against the whole corpus after the output task, and the Slurm chain has no job for it; calibrate the finished run with vertdup pleb -w ${a.w} -o ${a.o} --estimate-recall (PLEB again, on one machine)`);
+  }
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
   const [{ startPrepare }, { plebPlan }, { takeWorkdir }, { renderBatchScript }, { activeJobs }, { runJobs, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { ensureWritableDir }] = await Promise.all([
     import("../coordinator/prepare.js"),

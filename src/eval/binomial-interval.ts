@@ -21,9 +21,16 @@ export function wilsonInterval(successes: number, trials: number, z = Z95): Prop
   }
   if (trials === 0) return { estimate: NaN, low: 0, high: 1 };
   const p = successes / trials;
+  const { low, high } = wilsonScore(p, trials, z);
+  // At p̂ = 0 or 1 the bound on that side is exactly p̂ (rounding would put it a hair off).
+  return { estimate: p, low: successes === 0 ? 0 : low, high: successes === trials ? 1 : high };
+}
+
+/** Wilson's interval around a proportion p of `trials` trials, which may be an effective, non-integer number (> 0). */
+export function wilsonScore(p: number, trials: number, z = Z95): Proportion {
+  if (!(trials > 0)) return { estimate: p, low: 0, high: 1 };
   const z2 = z * z;
   const centre = (p + z2 / (2 * trials)) / (1 + z2 / trials);
   const half = (z / (1 + z2 / trials)) * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials));
-  // At p̂ = 0 or 1 the bound on that side is exactly p̂ (rounding would put it a hair off).
-  return { estimate: p, low: successes === 0 ? 0 : Math.max(0, centre - half), high: successes === trials ? 1 : Math.min(1, centre + half) };
+  return { estimate: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { errorCode } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { wilsonInterval, type Proportion } from "./binomial-interval.js";
+import { stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
 import type { ScoredPairs } from "./pairs-file.js";
 import type { MethodName } from "../methods/method-options.js";
 
@@ -16,6 +17,9 @@ export function refuseUncalibrated(method: MethodName): void {
   if (method === "exact") throw new VertdupError("--method exact needs no calibration: it pairs exactly the documents with identical normalised token streams (recall and precision 1 by construction)");
   if (method === "simhash384") throw new VertdupError("--method simhash384 cannot be calibrated yet (lsh-cosine, minhash and paragraphs can)");
 }
+
+/** How calibrate draws its documents (README "Calibrating"): stratified by the run's clusters, or uniformly. */
+export type CalibrationSampling = "stratified" | "uniform";
 
 /** Exact-similarity thresholds of calibration.tsv: 0.50, 0.55, …, 1.00. */
 export const CALIBRATION_THRESHOLDS: readonly number[] = Array.from({ length: 11 }, (_, k) => (50 + 5 * k) / 100);
@@ -35,9 +39,12 @@ export interface CalibrationRow {
  * every such pair for the smallest threshold). A pair is found when the run put both
  * documents in one cluster (so recall is transitive: a pair joined through a third document
  * counts). Precision at t: the share of the sampled documents' in-cluster pairs whose exact
- * similarity is ≥ t — counted from the cluster sizes, never listed. Intervals: Wilson 95 %.
+ * similarity is ≥ t — counted from the cluster sizes, never listed. Uniform sample (no
+ * `design`): shares of the pairs, Wilson 95 %. Stratified sample: each sampled document
+ * brings its reference pairs, found pairs and in-cluster pairs, weighted by its stratum
+ * (stratifiedRatio).
  */
-export function calibrationRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled: Uint8Array, thresholds: readonly number[]): CalibrationRow[] {
+export function calibrationRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled: Uint8Array, thresholds: readonly number[], design?: StratifiedDesign): CalibrationRow[] {
   let clusters = 0;
   for (const c of clusterOf) clusters = Math.max(clusters, c);
   const size = new Uint32Array(clusters + 1);
@@ -49,6 +56,7 @@ export function calibrationRows(reference: ScoredPairs, clusterOf: Uint32Array, 
   const pairs = (m: number) => (m * (m - 1)) / 2;
   let clustered = 0;
   for (let c = 1; c <= clusters; c++) clustered += pairs(size[c]) - pairs(size[c] - hits[c]);
+  if (design !== undefined) return stratifiedRows(reference, clusterOf, sampled, size, clustered, thresholds, design);
   return thresholds.map((threshold) => {
     let total = 0;
     let found = 0;
@@ -59,6 +67,34 @@ export function calibrationRows(reference: ScoredPairs, clusterOf: Uint32Array, 
       if (c !== 0 && c === clusterOf[reference.b[k]]) found++;
     }
     return { threshold, recall: wilsonInterval(found, total), precision: wilsonInterval(found, clustered) };
+  });
+}
+
+function stratifiedRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled: Uint8Array, size: Uint32Array, clustered: number, thresholds: readonly number[], design: StratifiedDesign): CalibrationRow[] {
+  let n = 0;
+  for (const s of sampled) n += s;
+  const docs = new Uint32Array(n);
+  const slot = new Int32Array(sampled.length).fill(-1);
+  for (let d = 0, k = 0; d < sampled.length; d++) if (sampled[d] === 1) (docs[k] = d, slot[d] = k++);
+  const inCluster = new Float64Array(n);
+  for (let k = 0; k < n; k++) if (clusterOf[docs[k]] !== 0) inCluster[k] = size[clusterOf[docs[k]]] - 1;
+  return thresholds.map((threshold) => {
+    const found = new Float64Array(n);
+    const similar = new Float64Array(n);
+    let total = 0;
+    for (let k = 0; k < reference.a.length; k++) {
+      if (reference.similarity[k] < threshold) continue;
+      total++;
+      const a = reference.a[k];
+      const b = reference.b[k];
+      const hit = clusterOf[a] !== 0 && clusterOf[a] === clusterOf[b] ? 1 : 0;
+      for (const d of [slot[a], slot[b]]) {
+        if (d < 0) continue;
+        similar[d]++;
+        found[d] += hit;
+      }
+    }
+    return { threshold, recall: stratifiedRatio(design, docs, found, similar, total), precision: stratifiedRatio(design, docs, found, inCluster, clustered) };
   });
 }
 

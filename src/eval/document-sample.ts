@@ -3,6 +3,12 @@ import { Sfc32 } from "../sketch/random-vectors.js";
 /** Stream id separating the sample's generator from the term vectors and permutations of the same seed. */
 const SAMPLE_STREAM = 0x5a3b1e;
 
+/** Uniform in [0, j] from 53 random bits (documents may exceed 2^16). */
+function below(random: Sfc32, j: number): number {
+  const u = (random.nextUint32() * 0x20_0000 + (random.nextUint32() >>> 11)) / 2 ** 53;
+  return Math.floor(u * (j + 1));
+}
+
 /**
  * A seeded uniform sample of `size` of the documents 0..documents−1 (all of them when
  * `size` ≥ documents), as flags per document — the thesis's sample_list, drawn instead of
@@ -14,10 +20,30 @@ export function sampleDocuments(documents: number, size: number, seed: number): 
   if (size >= documents) return flags.fill(1);
   const random = new Sfc32(seed, SAMPLE_STREAM);
   for (let j = documents - size; j < documents; j++) {
-    // Uniform in [0, j] from 53 random bits (documents may exceed 2^16).
-    const u = (random.nextUint32() * 0x20_0000 + (random.nextUint32() >>> 11)) / 2 ** 53;
-    const t = Math.floor(u * (j + 1));
+    const t = below(random, j);
     flags[flags[t] === 1 ? j : t] = 1;
+  }
+  return flags;
+}
+
+/**
+ * A seeded stratified sample: `sizes[h]` documents drawn uniformly among those of stratum h
+ * (`stratumOf`), by Floyd's algorithm over each stratum's documents in corpus order, one
+ * generator stream per stratum. A pure function of (stratumOf, sizes, seed).
+ */
+export function sampleWithin(stratumOf: Uint8Array, sizes: ArrayLike<number>, seed: number): Uint8Array {
+  const flags = new Uint8Array(stratumOf.length);
+  const members = new Uint32Array(stratumOf.length);
+  for (let h = 0; h < sizes.length; h++) {
+    let count = 0;
+    for (let d = 0; d < stratumOf.length; d++) if (stratumOf[d] === h) members[count++] = d;
+    const random = new Sfc32(seed, SAMPLE_STREAM + 1 + h);
+    const size = Math.min(sizes[h], count);
+    for (let j = count - size; j < count; j++) {
+      const t = below(random, j);
+      const d = flags[members[t]] === 1 ? members[j] : members[t];
+      flags[d] = 1;
+    }
   }
   return flags;
 }

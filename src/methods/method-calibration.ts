@@ -1,7 +1,6 @@
 import type { WorkerPool } from "../coordinator/pool.js";
-import { calibrationLine, thresholdText, writeCalibration, type CalibrationManifest } from "../coordinator/steps/calibrate-step.js";
-import { CALIBRATION_THRESHOLDS } from "../eval/calibration.js";
-import { sampleDocuments } from "../eval/document-sample.js";
+import { calibrationLine, calibrationSample, thresholdText, writeCalibration, type CalibrationManifest } from "../coordinator/steps/calibrate-step.js";
+import { CALIBRATION_THRESHOLDS, type CalibrationSampling } from "../eval/calibration.js";
 import { bandsForRecall, candidateProbability, type Banding } from "./lsh-bands.js";
 import { setsFile } from "./minhash.js";
 import type { ParagraphShard } from "./paragraphs.js";
@@ -16,6 +15,7 @@ export type CalibratedSetMethod = "minhash" | "paragraphs";
 export interface CalibrationRequest {
   sample: number;
   targetRecall: number;
+  sampling: CalibrationSampling;
 }
 
 export function isCalibrated(run: MethodRun): run is MethodRun & { method: CalibratedSetMethod } {
@@ -37,10 +37,10 @@ function setSources(run: MethodRun, shards: readonly ShardBase[], workdir: strin
  */
 export async function calibrateMethod(run: MethodRun & { method: CalibratedSetMethod }, shards: readonly ShardBase[], documents: number, workdir: string, outdir: string, pool: WorkerPool, request: CalibrationRequest): Promise<{ calibration: CalibrationManifest; summary: string }> {
   const t0 = performance.now();
-  const sampled = sampleDocuments(documents, request.sample, run.features.seed);
-  const reference = await sampleJaccardPairs(setSources(run, shards, workdir), sampled, CALIBRATION_THRESHOLDS[0], pool);
+  const sample = await calibrationSample(outdir, documents, request.sample, run.features.seed, request.sampling);
+  const reference = await sampleJaccardPairs(setSources(run, shards, workdir), sample.sampled, CALIBRATION_THRESHOLDS[0], pool);
   const measure = run.method === "minhash" ? "Jaccard of shingles" : "Jaccard of long paragraphs";
-  const calibration = await writeCalibration(outdir, sampled, reference, request.targetRecall, measure);
+  const calibration = await writeCalibration(outdir, sample, reference, request.targetRecall, measure);
   let banding = "";
   if (run.method === "minhash") {
     const { threshold } = run.search;

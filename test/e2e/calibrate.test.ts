@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus, DEFAULT_GENERATOR } from "../../scripts/generate-corpus.js";
 import { readClustersTsv } from "../../src/clusters/clusters-tsv.js";
 import { readPrepareManifest } from "../../src/coordinator/prepare-manifest.js";
-import { sampleDocuments } from "../../src/eval/document-sample.js";
+import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { readPairsFile } from "../../src/eval/pairs-file.js";
 import { loadDocIds } from "../../src/output/doc-ids.js";
 import { escapeField } from "../../src/output/tsv-field.js";
@@ -53,7 +53,8 @@ describe("calibrate", () => {
   it("scores the sample against the corpus exactly as similarity --sample-list does", async () => {
     const prepared = await readPrepareManifest(work);
     const ids = loadDocIds(work, prepared.counts.shards);
-    const sampled = sampleDocuments(prepared.counts.documents, 500, 1);
+    const clusterOf = (await readClustersTsv(join(out, "clusters.tsv"))).clusterOf(prepared.counts.documents);
+    const sampled = drawStratified(stratifiedDesign(clusterOf, 500), 1);
     const list = join(tempDir(), "sample.txt");
     writeFileSync(list, [...sampled.keys()].filter((d) => sampled[d] === 1).map((d) => escapeField(ids.get(d)) + "\n").join(""));
     const reference = join(tempDir(), "sample-sim.tsv");
@@ -98,14 +99,23 @@ describe("calibrate's methods", () => {
     }
   });
 
+  it("refuses slurm run --estimate-recall, saying how to calibrate the finished run, before any work", () => {
+    const work = join(tempDir(), "work");
+    const r = vertdup(["slurm", "run", KJV, "-w", work, "-o", tempDir(), "--estimate-recall"]);
+    expect(r.stderr).toMatch(/vertdup: error: slurm run cannot --estimate-recall: .* the Slurm chain has no job for it; calibrate the finished run with vertdup pleb -w /);
+    expect(r.status).toBe(1);
+    expect(existsSync(work)).toBe(false);
+  });
+
   it("calibrates minhash (calibrate) and paragraphs (run --estimate-recall): calibration.tsv, the manifest's recommendation and the report's table", () => {
     for (const [command, method, measure] of [["calibrate", "minhash", "Jaccard of shingles"], ["run", "paragraphs", "Jaccard of long paragraphs"]] as const) {
       const out = tempDir();
-      const r = vertdup([command, KJV, "-o", out, "--method", method, "--sample", "500", "--seed", "3", "--workers", "2", "--quiet", ...(command === "run" ? ["--estimate-recall"] : [])]);
+      const r = vertdup([command, KJV, "-o", out, "--method", method, "--sample", "500", "--seed", "3", "--workers", "2", "--quiet", ...(command === "run" ? ["--estimate-recall", "--sampling", "uniform"] : [])]);
       expect(r.status).toBe(0);
       expect(r.stderr).toMatch(/vertdup: calibration: 500 documents sampled, \d+ pairs with Jaccard ≥ 0.5 in/);
       const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
-      expect(manifest.calibration).toMatchObject({ similarity: measure, sampledDocuments: 500, targetRecall: 0.99 });
+      expect(manifest.calibration).toMatchObject({ similarity: measure, sampling: command === "run" ? "uniform" : "stratified", sampledDocuments: 500, targetRecall: 0.99 });
+      if (command === "calibrate") expect(manifest.calibration.strata.sampled.reduce((x: number, y: number) => x + y)).toBe(500);
       expect(manifest.calibration.referencePairs).toBeGreaterThan(0);
       expect(readTsv(join(out, "calibration.tsv"))).toHaveLength(11);
       const report = readFileSync(join(out, "report.html"), "utf8");

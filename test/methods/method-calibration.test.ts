@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DEFAULT_GENERATOR, generateCorpus } from "../../scripts/generate-corpus.js";
 import { readClustersTsv } from "../../src/clusters/clusters-tsv.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
-import { sampleDocuments } from "../../src/eval/document-sample.js";
+import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { sortedJaccard } from "../../src/methods/jaccard.js";
 import { shingleSet } from "../../src/methods/minhash.js";
 import { paragraphSets } from "../../src/methods/paragraphs.js";
@@ -38,7 +38,7 @@ function allPairs(sets: Float64Array[]): AllPairs {
 }
 
 function run(method: "minhash" | "paragraphs"): MethodRun {
-  return { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 2 ** 31 }, keep: "longest", pairs: { mode: "edges", limit: 0 }, report: false, calibrate: { sample: SAMPLE, targetRecall: 0.9 } };
+  return { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 2 ** 31 }, keep: "longest", pairs: { mode: "edges", limit: 0 }, report: false, calibrate: { sample: SAMPLE, targetRecall: 0.9, sampling: "stratified" } };
 }
 
 beforeAll(async () => {
@@ -62,8 +62,9 @@ describe.each(["minhash", "paragraphs"] as const)("calibrate --method %s", (meth
     }
   }, 120_000);
 
-  it("takes as reference every pair of a sampled document at Jaccard ≥ 0.5 of the brute force", () => {
-    const sampled = sampleDocuments(documents, SAMPLE, FEATURES.seed);
+  it("takes as reference every pair of a sampled document at Jaccard ≥ 0.5 of the brute force", async () => {
+    const clusterOf = (await readClustersTsv(join(outs[0], "clusters.tsv"))).clusterOf(documents);
+    const sampled = drawStratified(stratifiedDesign(clusterOf, SAMPLE), FEATURES.seed);
     let expected = 0;
     for (let k = 0; k < pairs.a.length; k++) if (sampled[pairs.a[k]] || sampled[pairs.b[k]]) expected++;
     const manifest = JSON.parse(readFileSync(join(outs[0], "manifest.json"), "utf8"));

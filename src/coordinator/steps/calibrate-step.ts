@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CLUSTERS_FILE, readClustersTsv } from "../../clusters/clusters-tsv.js";
-import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationRows, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
+import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationRows, calibrationTsv, recommendedThreshold, type CalibrationSampling } from "../../eval/calibration.js";
+import { drawStratified, stratifiedDesign, type StratifiedDesign } from "../../eval/stratified-sample.js";
 import type { ScoredPairs } from "../../eval/pairs-file.js";
 import type { Banding } from "../../methods/lsh-bands.js";
 import { sampleDocuments } from "../../eval/document-sample.js";
@@ -16,7 +17,10 @@ import { writeReport, type ReportOptions } from "../../report/write-report.js";
 /** What `calibrate` and `run --estimate-recall` add to manifest.json. */
 export interface CalibrationManifest {
   similarity: string;
+  sampling: CalibrationSampling;
   sampledDocuments: number;
+  /** Stratified: documents in each stratum and drawn from it (alone; clusters of 2, 3–4, 5–8, 9–16, ≥ 17). */
+  strata?: { documents: number[]; sampled: number[] };
   /** Pairs with a sampled document at exact similarity ≥ the smallest threshold. */
   referencePairs: number;
   targetRecall: number;
@@ -28,17 +32,35 @@ export interface CalibrationManifest {
   banding?: { threshold: number; configured: Banding; recommended?: Banding };
 }
 
+/** A calibration's documents, with the design they were drawn by (absent: uniform). */
+export interface CalibrationSample {
+  sampled: Uint8Array;
+  design?: StratifiedDesign;
+}
+
+/**
+ * The documents a calibration compares with the corpus: `size` of them drawn with `seed`,
+ * uniformly or stratified by the run's clusters.tsv in `outdir` (README "Calibrating").
+ */
+export async function calibrationSample(outdir: string, documents: number, size: number, seed: number, sampling: CalibrationSampling): Promise<CalibrationSample> {
+  if (sampling === "uniform") return { sampled: sampleDocuments(documents, size, seed) };
+  const design = stratifiedDesign((await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(documents), size);
+  return { sampled: drawStratified(design, seed), design };
+}
+
 /**
  * The part of a calibration every method shares: the run's clusters.tsv against the exact
  * reference of a document sample → calibration.tsv in `outdir`, and the manifest's record.
  */
-export async function writeCalibration(outdir: string, sampled: Uint8Array, reference: ScoredPairs, targetRecall: number, similarity: string): Promise<CalibrationManifest> {
+export async function writeCalibration(outdir: string, sample: CalibrationSample, reference: ScoredPairs, targetRecall: number, similarity: string): Promise<CalibrationManifest> {
+  const { sampled, design } = sample;
   const clusterOf = (await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(sampled.length);
-  const rows = calibrationRows(reference, clusterOf, sampled, CALIBRATION_THRESHOLDS);
+  const rows = calibrationRows(reference, clusterOf, sampled, CALIBRATION_THRESHOLDS, design);
   await writeAtomic(join(outdir, CALIBRATION_FILE), calibrationTsv(rows));
   let sampledDocuments = 0;
   for (const s of sampled) sampledDocuments += s;
-  return { similarity, sampledDocuments, referencePairs: reference.a.length, targetRecall, threshold: recommendedThreshold(rows, targetRecall) };
+  const strata = design === undefined ? {} : { strata: { documents: [...design.population], sampled: [...design.drawn] } };
+  return { similarity, sampling: design === undefined ? "uniform" : "stratified", sampledDocuments, ...strata, referencePairs: reference.a.length, targetRecall, threshold: recommendedThreshold(rows, targetRecall) };
 }
 
 /** The summary's first line: what was sampled and found, and where the table is. */
@@ -53,26 +75,27 @@ export function thresholdText(c: CalibrationManifest, measure: string): string {
 }
 
 /**
- * Calibrates a finished lsh-cosine run of a work directory (README "Calibrating"): the same
- * document sample as PLEB's estimate (`recallSample` documents, the run's seed), the exact
+ * Calibrates a finished lsh-cosine run of a work directory (README "Calibrating"):
+ * `recallSample` documents drawn with the run's seed (uniform: PLEB's estimate's), the exact
  * cosine of each sampled document with the whole corpus in one streaming pass, the run's
  * clusters.tsv → calibration.tsv, the recommendation in manifest.json, and a line for stderr;
  * then report.html when `report` is given (written last, so that it shows the calibration).
  */
-export async function calibrateStep(workdir: string, outdir: string, targetRecall: number, workers: number, report?: Omit<ReportOptions, "seed">): Promise<string> {
+export async function calibrateStep(workdir: string, outdir: string, request: { targetRecall: number; sampling: CalibrationSampling }, workers: number, report?: Omit<ReportOptions, "seed">): Promise<string> {
+  const { targetRecall } = request;
   const t0 = performance.now();
   const prepared = await readPrepareManifest(workdir);
   const manifest = JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as RunManifest;
   const documents = prepared.counts.documents;
-  const sampled = sampleDocuments(documents, manifest.pleb.recallSample ?? documents, manifest.pleb.seed);
+  const sample = await calibrationSample(outdir, documents, manifest.pleb.recallSample ?? documents, manifest.pleb.seed, request.sampling);
   const pool = new WorkerPool("exact", workers);
   let reference;
   try {
-    reference = await sampleCosines(workdir, prepared, sampled, CALIBRATION_THRESHOLDS[0], pool);
+    reference = await sampleCosines(workdir, prepared, sample.sampled, CALIBRATION_THRESHOLDS[0], pool);
   } finally {
     await pool.close();
   }
-  const calibration = await writeCalibration(outdir, sampled, reference, targetRecall, `cosine of the ${prepared.options.weighting} vectors`);
+  const calibration = await writeCalibration(outdir, sample, reference, targetRecall, `cosine of the ${prepared.options.weighting} vectors`);
   calibration.iterations = manifest.recallEstimate?.byGroup.find((g) => g.low >= targetRecall)?.iteration;
   const seconds = (performance.now() - t0) / 1000;
   manifest.calibration = calibration;

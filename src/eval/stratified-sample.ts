@@ -1,0 +1,136 @@
+import { wilsonScore, type Proportion } from "./binomial-interval.js";
+import { sampleWithin } from "./document-sample.js";
+
+/**
+ * The stratified document sample of a calibration (README "Calibrating"): strata from the
+ * run's clusters (stratum 0: documents alone; 1…: documents in clusters of 2, 3–4, 5–8,
+ * 9–16, ≥ 17), fixed before the sample is drawn, so every estimate below is design-unbiased
+ * whatever the strata say about the pairs.
+ */
+export interface StratifiedDesign {
+  /** Stratum of each document. */
+  stratumOf: Uint8Array;
+  /** Documents in each stratum (N_h). */
+  population: Float64Array;
+  /** Documents drawn from each stratum (n_h). */
+  drawn: Float64Array;
+}
+
+const STRATA = 6;
+
+/** Stratum of a document in a cluster of `size` documents (0: alone). */
+function stratumOfSize(size: number): number {
+  if (size < 2) return 0;
+  return Math.min(STRATA - 1, Math.ceil(Math.log2(size)));
+}
+
+/**
+ * Allocation of `size` draws: half to the documents alone (their pairs are the ones the run
+ * missed, and nothing before the exact pass says which have any), the rest to the clustered
+ * strata by Neyman's rule n_h ∝ N_h·S_h with S_h the root mean square of the pairs a
+ * document brings to its cluster (size − 1). At least 2 per stratum that has 2 documents
+ * (a variance needs them), never more than N_h; what a stratum cannot take goes to the others.
+ */
+export function allocate(population: Float64Array, spread: Float64Array, size: number): Float64Array {
+  const drawn = new Float64Array(population.length);
+  let total = 0;
+  for (const n of population) total += n;
+  let left = Math.min(size, total);
+  for (let h = 0; h < population.length; h++) {
+    drawn[h] = Math.min(population[h], 2, left);
+    left -= drawn[h];
+  }
+  // Shares: half to stratum 0 (or what it can take), the clustered strata by N_h·S_h.
+  while (left > 0) {
+    const open = [...population.keys()].filter((h) => drawn[h] < population[h]);
+    if (open.length === 0) break;
+    const weight = new Float64Array(population.length);
+    let clustered = 0;
+    for (const h of open) if (h > 0) clustered += (weight[h] = population[h] * spread[h]);
+    const zeroShare = open.includes(0) ? (clustered > 0 ? 0.5 : 1) : 0;
+    let given = 0;
+    for (const h of open) {
+      const share = h === 0 ? zeroShare : clustered > 0 ? ((1 - zeroShare) * weight[h]) / clustered : 0;
+      const add = Math.min(population[h] - drawn[h], Math.floor(left * share));
+      drawn[h] += add;
+      given += add;
+    }
+    if (given === 0) {
+      // Rounding left a few draws: one each, in stratum order.
+      for (const h of open) if (left - given > 0 && drawn[h] < population[h]) (drawn[h]++, given++);
+    }
+    left -= given;
+  }
+  return drawn;
+}
+
+/** The design for a run's clusters (clusterOf: 0 for a document alone) and `size` draws. */
+export function stratifiedDesign(clusterOf: Uint32Array, size: number): StratifiedDesign {
+  let clusters = 0;
+  for (const c of clusterOf) clusters = Math.max(clusters, c);
+  const members = new Uint32Array(clusters + 1);
+  for (const c of clusterOf) members[c]++;
+  const stratumOf = new Uint8Array(clusterOf.length);
+  const population = new Float64Array(STRATA);
+  const squares = new Float64Array(STRATA);
+  for (let d = 0; d < clusterOf.length; d++) {
+    const m = clusterOf[d] === 0 ? 1 : members[clusterOf[d]];
+    const h = stratumOfSize(m);
+    stratumOf[d] = h;
+    population[h]++;
+    squares[h] += (m - 1) * (m - 1);
+  }
+  const spread = population.map((n, h) => (n === 0 ? 0 : Math.sqrt(squares[h] / n)));
+  return { stratumOf, population, drawn: allocate(population, spread, size) };
+}
+
+/** The sample of a design: n_h documents of each stratum, uniformly (Floyd's algorithm per stratum). */
+export function drawStratified(design: StratifiedDesign, seed: number): Uint8Array {
+  return sampleWithin(design.stratumOf, design.drawn, seed);
+}
+
+/**
+ * The combined ratio estimate Σ_h (N_h/n_h) Σ y_d / Σ_h (N_h/n_h) Σ x_d over the sampled
+ * documents (`docs`, with their y and x) and its 95 % interval. Variance by the delta method
+ * (Cochran 1977, 6.11): Σ_h N_h² (1 − n_h/N_h) s²_h / n_h / X̂², s²_h the sample variance of
+ * the residuals y − R̂x in stratum h — documents are the units, so the pairs of one document
+ * count as one draw, not as independent ones. Interval: Wilson's at the effective number of
+ * trials R̂(1 − R̂)/v̂ (Korn and Graubard 1998), at most the pairs counted (`pairs`); at
+ * R̂ = 0 or 1 (no variance to measure) the sampled documents with x > 0.
+ */
+export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: Float64Array, x: Float64Array, pairs: number): Proportion {
+  const strata = design.population.length;
+  const weight = design.population.map((n, h) => (design.drawn[h] === 0 ? 0 : n / design.drawn[h]));
+  let sy = 0;
+  let sx = 0;
+  let units = 0;
+  for (let k = 0; k < docs.length; k++) {
+    const w = weight[design.stratumOf[docs[k]]];
+    sy += w * y[k];
+    sx += w * x[k];
+    if (x[k] > 0) units++;
+  }
+  if (sx === 0) return { estimate: NaN, low: 0, high: 1 };
+  const r = sy / sx;
+  const sum = new Float64Array(strata);
+  const sq = new Float64Array(strata);
+  for (let k = 0; k < docs.length; k++) {
+    const h = design.stratumOf[docs[k]];
+    const e = y[k] - r * x[k];
+    sum[h] += e;
+    sq[h] += e * e;
+  }
+  let v = 0;
+  for (let h = 0; h < strata; h++) {
+    const n = design.drawn[h];
+    const big = design.population[h];
+    if (n < 2 || n >= big) continue;
+    const s2 = (sq[h] - (sum[h] * sum[h]) / n) / (n - 1);
+    v += (big * big * (1 - n / big) * Math.max(0, s2)) / n;
+  }
+  v /= sx * sx;
+  const degenerate = r <= 0 || r >= 1;
+  const trials = degenerate ? units : v > 0 ? Math.min(pairs, (r * (1 - r)) / v) : pairs;
+  const interval = wilsonScore(r, trials);
+  return { estimate: r, low: r <= 0 ? 0 : interval.low, high: r >= 1 ? 1 : interval.high };
+}

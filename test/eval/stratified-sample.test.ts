@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { calibrationRows } from "../../src/eval/calibration.js";
+import { sampleDocuments } from "../../src/eval/document-sample.js";
+import { allocate, drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
+import { Sfc32 } from "../../src/sketch/random-vectors.js";
+
+/**
+ * A corpus of 6,000 documents as pairs: a quarter of them in near-duplicate groups of 2–13
+ * (every pair of a group a reference pair, similarity in [0.5, 1]); the run put each group in
+ * one cluster, split it in two (missing the pairs across), left members alone or merged it
+ * with the next group (pairs below any threshold).
+ */
+function population() {
+  const random = new Sfc32(7, 1);
+  const uniform = () => random.nextUint32() / 2 ** 32;
+  const documents = 6000;
+  const clusterOf = new Uint32Array(documents);
+  const a: number[] = [];
+  const b: number[] = [];
+  const similarity: number[] = [];
+  let doc = 0;
+  let cluster = 0;
+  while (doc < documents / 4) {
+    let size = 2;
+    while (uniform() < 0.6 && size < 13) size++;
+    const members = Array.from({ length: Math.min(size, documents / 4 - doc) }, () => doc++);
+    for (let i = 0; i < members.length; i++) for (let j = i + 1; j < members.length; j++) (a.push(members[i]), b.push(members[j]), similarity.push(0.5 + 0.5 * uniform()));
+    const merge = uniform() < 0.1 && cluster > 0;
+    const main = merge ? cluster : ++cluster;
+    const split = uniform() < 0.3 ? ++cluster : main;
+    members.forEach((d, k) => (clusterOf[d] = uniform() < 0.1 ? 0 : k < members.length / 2 ? main : split));
+  }
+  // A cluster of one document is a document alone.
+  const size = new Uint32Array(cluster + 1);
+  for (const c of clusterOf) size[c]++;
+  for (let d = 0; d < documents; d++) if (size[clusterOf[d]] < 2) clusterOf[d] = 0;
+  return { clusterOf, a: Uint32Array.from(a), b: Uint32Array.from(b), similarity: Float64Array.from(similarity) };
+}
+
+const corpus = population();
+const THRESHOLDS = [0.5, 0.8, 0.95];
+
+/** Recall and precision over every pair of the corpus. */
+function truth(threshold: number) {
+  const { clusterOf } = corpus;
+  let total = 0;
+  let found = 0;
+  for (let k = 0; k < corpus.a.length; k++) {
+    if (corpus.similarity[k] < threshold) continue;
+    total++;
+    if (clusterOf[corpus.a[k]] !== 0 && clusterOf[corpus.a[k]] === clusterOf[corpus.b[k]]) found++;
+  }
+  const size = new Uint32Array(corpus.clusterOf.length + 1);
+  for (const c of clusterOf) size[c]++;
+  let clustered = 0;
+  for (let c = 1; c < size.length; c++) clustered += (size[c] * (size[c] - 1)) / 2;
+  return { recall: found / total, precision: found / clustered };
+}
+
+/** The reference of a sample: the corpus's pairs with a sampled document. */
+function referenceOf(sampled: Uint8Array) {
+  const keep = [...corpus.a.keys()].filter((k) => sampled[corpus.a[k]] === 1 || sampled[corpus.b[k]] === 1);
+  return { a: Uint32Array.from(keep, (k) => corpus.a[k]), b: Uint32Array.from(keep, (k) => corpus.b[k]), similarity: Float64Array.from(keep, (k) => corpus.similarity[k]) };
+}
+
+describe("stratified calibration", () => {
+  it("allocates half to the documents alone, the rest by N_h·S_h, at least 2 and at most N_h each", () => {
+    expect([...allocate(Float64Array.from([1000, 100, 300]), Float64Array.from([0, 1, 3]), 200)]).toEqual([100, 11, 89]);
+    expect([...allocate(Float64Array.from([1000, 5, 1]), Float64Array.from([0, 1, 3]), 100)]).toEqual([94, 5, 1]);
+    expect([...allocate(Float64Array.from([3, 50]), Float64Array.from([0, 1]), 1000)]).toEqual([3, 50]);
+  });
+
+  it("draws exactly n_h documents of each stratum, a pure function of the seed", () => {
+    const design = stratifiedDesign(corpus.clusterOf, 500);
+    const sampled = drawStratified(design, 3);
+    const got = new Float64Array(design.population.length);
+    sampled.forEach((s, d) => (got[design.stratumOf[d]] += s));
+    expect([...got]).toEqual([...design.drawn]);
+    expect(drawStratified(design, 3)).toEqual(sampled);
+    expect(drawStratified(design, 4)).not.toEqual(sampled);
+  });
+
+  it("covers the true recall and precision 95 % of the time, with narrower intervals than the uniform sample", () => {
+    const replicates = 300;
+    const n = 400;
+    const design = stratifiedDesign(corpus.clusterOf, n);
+    const truths = THRESHOLDS.map(truth);
+    const covered = { recall: [0, 0, 0], precision: [0, 0, 0], pairWilson: 0 };
+    const width = { stratified: 0, uniform: 0 };
+    const one = { stratumOf: new Uint8Array(corpus.clusterOf.length), population: Float64Array.of(corpus.clusterOf.length), drawn: Float64Array.of(n) };
+    for (let seed = 1; seed <= replicates; seed++) {
+      const sampled = drawStratified(design, seed);
+      const rows = calibrationRows(referenceOf(sampled), corpus.clusterOf, sampled, THRESHOLDS, design);
+      rows.forEach((r, t) => {
+        if (r.recall.low <= truths[t].recall && truths[t].recall <= r.recall.high) covered.recall[t]++;
+        if (r.precision.low <= truths[t].precision && truths[t].precision <= r.precision.high) covered.precision[t]++;
+        width.stratified += r.recall.high - r.recall.low;
+      });
+      const uniform = sampleDocuments(corpus.clusterOf.length, n, seed);
+      const reference = referenceOf(uniform);
+      for (const r of calibrationRows(reference, corpus.clusterOf, uniform, THRESHOLDS, one)) width.uniform += r.recall.high - r.recall.low;
+      calibrationRows(reference, corpus.clusterOf, uniform, THRESHOLDS).forEach((r, t) => {
+        if (r.recall.low <= truths[t].recall && truths[t].recall <= r.recall.high) covered.pairWilson++;
+      });
+    }
+    for (const share of [...covered.recall, ...covered.precision].map((c) => c / replicates)) {
+      expect(share).toBeGreaterThanOrEqual(0.91);
+      expect(share).toBeLessThanOrEqual(0.99);
+    }
+    // The uniform sample's intervals by the same (document-level) estimator, one stratum.
+    expect(width.stratified).toBeLessThan(0.9 * width.uniform);
+    // Wilson over the pairs, as if they were independent, covers less than it says.
+    expect(covered.pairWilson / (replicates * THRESHOLDS.length)).toBeLessThan(0.9);
+  });
+});
