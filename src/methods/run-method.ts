@@ -115,6 +115,7 @@ export async function extractFeatures<S extends ShardBase>(
     maxDocBytes: exec.maxDocBytes,
     ...(exec.oversize === "skip" ? { oversize: "skip" } : {}),
   };
+  await mkdir(workdir, { recursive: true });
   if (!(await adoptRunConfig(workdir, config, resume))) await resetWorkdir(workdir);
   await mkdir(join(workdir, "methods"), { recursive: true });
   const progress = reporter.progress("reading", "docs");
