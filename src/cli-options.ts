@@ -117,8 +117,6 @@ export const OPTIONS = {
     type: "boolean",
     default: false,
     describe: "continue an interrupted run in the work directory (-w): completed tasks are skipped",
-    methods: LSH,
-    refusedBecause: "only lsh-cosine keeps finished steps in -w; this method would compute everything again (run it without --resume)",
   }),
   method: def({ choices: METHOD_NAMES, default: "lsh-cosine" as MethodName, describe: "how documents are compared (README: which to pick)" }),
   // Reading and terms.

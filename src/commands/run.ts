@@ -90,9 +90,9 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
     }
     const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo, sampling: a.sampling };
     const supplement = { against, update: a.update, saveIndex: a.w !== undefined };
-    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report, calibrate, ...supplement }, exec, reporter);
+    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report, calibrate, resume: a.resume, ...supplement }, exec, reporter);
     return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };
-  }, a.method === "lsh-cosine" ? undefined : `--method ${a.method} cannot resume, run it again to start over`);
+  });
 }
 
 export const runCommand = {

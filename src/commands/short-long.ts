@@ -46,7 +46,7 @@ export const shortLongCommand = {
     const workdir = scratch.path;
     const pool = new WorkerPool("methods", exec.workers);
     try {
-      const { shards } = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter);
+      const { shards } = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter, false);
       const ids = DocIds.fromLists(shards.map((s) => s.ids));
       const rows = shortLongPairs(shards, ids.length, run.search.threshold, a["pairs-limit"]);
       await writeLineFile(join(a.o, "short-long.tsv"), SHORT_LONG_HEADER, rows.length, (k) => {

@@ -25,7 +25,7 @@ async function submitRun(a: RunArgs): Promise<void> {
     throw new VertdupError(`slurm run cannot --estimate-recall: the calibration scores the sample against the whole corpus after the output task, and the Slurm chain has no job for it; calibrate the finished run with vertdup pleb -w ${a.w} -o ${a.o} --estimate-recall (PLEB again, on one machine)`);
   }
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ startPrepare }, { plebPlan }, { takeWorkdir }, { renderBatchScript }, { activeJobs }, { runJobs, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { ensureWritableDir }] = await Promise.all([
+  const [{ startPrepare }, { plebPlan }, { takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { runJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { ensureWritableDir }] = await Promise.all([
     import("../coordinator/prepare.js"),
     import("../coordinator/steps/pleb-step.js"),
     import("../coordinator/workdir-use.js"),
@@ -51,9 +51,11 @@ async function submitRun(a: RunArgs): Promise<void> {
     logDir: `${slurmDir(workdir)}/logs`,
   };
   const settings = (token: string) => ({ pleb, iterationsPerGroup, keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, outdir, tasks: a.tasks, token });
+  const maxArray = await maxArraySize();
   const render = (token: string) => {
-    const jobs = runJobs(workdir, settings(token), plebPlan(workdir, pleb, iterationsPerGroup).groups);
-    return { jobs, texts: jobs.map((job) => renderBatchScript(job, scriptOptions)) };
+    const stages = splitArrays(runJobs(workdir, settings(token), plebPlan(workdir, pleb, iterationsPerGroup).groups), maxArray);
+    const jobs = stages.flat();
+    return { stages, jobs, texts: jobs.map((job) => renderBatchScript(job, scriptOptions)) };
   };
   // Rendered once before any work, so that a value no script can carry stops the submission
   // before the work directory is made; again with the lock's token.
@@ -66,7 +68,7 @@ async function submitRun(a: RunArgs): Promise<void> {
     slurm: true,
     slurmRunOver: async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0,
   });
-  const { jobs, texts } = render(lock.token);
+  const { stages, jobs, texts } = render(lock.token);
   await ensureWritableDir(outdir);
   // Re-submitting into the same work directory resumes: finished tasks are skipped.
   await startPrepare(inputs.map((i) => resolve(i)), workdir, prepareOptionsFrom(a), { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize }, true);
@@ -76,7 +78,7 @@ async function submitRun(a: RunArgs): Promise<void> {
     process.stdout.write(`batch scripts written (not submitted):\n${scripts.join("\n")}\n`);
     return;
   }
-  const ids = await submitChain(jobs, scripts);
+  const ids = await submitChain(stages, scripts);
   await writeSubmittedJobs(workdir, ids);
   process.stdout.write(`submitted: ${jobs.map((j) => `${j.name} ${ids[j.name]}`).join(", ")}\nfollow with: vertdup slurm status -w ${workdir}\n`);
 }

@@ -35,7 +35,7 @@ async function runStep(step: Step, workdir: string, slice: Slice, quiet: boolean
     import("../coordinator/steps/output-step.js"),
     import("../coordinator/steps/pleb-step.js"),
     import("../coordinator/steps/sign-step.js"),
-    import("../coordinator/steps/timing.js"),
+    import("../executor/timing.js"),
     import("../coordinator/steps/vocabulary-step.js"),
     import("../coordinator/workdir-lock.js"),
     import("../runs/signature-store.js"),

@@ -9,7 +9,7 @@ import { readPrepareManifest } from "./prepare-manifest.js";
 import type { Reporter } from "./progress.js";
 import { checkReference, outputStep, type OutputOptions } from "./steps/output-step.js";
 import { planVerifier, plebPhaseName, plebPlan, plebStep, resetPlan } from "./steps/pleb-step.js";
-import { timed } from "./steps/timing.js";
+import { timed } from "../executor/timing.js";
 import { WHOLE } from "./workdir.js";
 import { sampleRecallOf, type SampleRecall } from "../pleb/sample-recall.js";
 import type { SupplementedCorpus } from "../supplement/lsh-against.js";

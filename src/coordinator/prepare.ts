@@ -9,7 +9,7 @@ import { adoptRunConfig, stampInputs, type RunConfig } from "./run-config.js";
 import { countStep } from "./steps/count-step.js";
 import { mergeStep, writePrepareManifest } from "./steps/merge-step.js";
 import { signStep } from "./steps/sign-step.js";
-import { timed } from "./steps/timing.js";
+import { timed } from "../executor/timing.js";
 import { vocabularyStep } from "./steps/vocabulary-step.js";
 import { emptyDocumentsWarning, skippedDocumentsWarning } from "../output/run-warnings.js";
 import { createWorkdir, resetWorkdir, WHOLE } from "./workdir.js";

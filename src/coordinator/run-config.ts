@@ -19,9 +19,10 @@ export interface InputStamp {
  * task — local, resumed, or a Slurm array task on another machine — works from the same
  * configuration, and a resume into a directory made otherwise is refused.
  */
-export interface RunConfig {
+export interface RunConfig<P extends object = PrepareOptions> {
   inputs: InputStamp[];
-  prepare: PrepareOptions;
+  /** What decides the files of the reading steps: lsh-cosine's preparation options, or a method's name and feature options. */
+  prepare: P;
   chunkBytes: number;
   /** --max-doc-bytes (absent in work directories made before it existed). */
   maxDocBytes?: number;
@@ -44,18 +45,18 @@ export async function stampInputs(paths: readonly string[]): Promise<InputStamp[
 }
 
 /** JSON with an infinite df limit written as a string (JSON has no Infinity). */
-function serialize(config: RunConfig): string {
+function serialize(config: RunConfig<object>): string {
   return JSON.stringify(config, (_, v) => (v === Number.POSITIVE_INFINITY ? "Infinity" : v), 2) + "\n";
 }
 
-function deserialize(text: string): RunConfig {
-  const config = JSON.parse(text, (_, v) => (v === "Infinity" ? Number.POSITIVE_INFINITY : v)) as RunConfig;
+function deserialize<P extends object>(text: string): RunConfig<P> {
+  const config = JSON.parse(text, (_, v) => (v === "Infinity" ? Number.POSITIVE_INFINITY : v)) as RunConfig<P>;
   // Work directories made before --projection existed were signed with float32 vectors.
-  config.prepare.projection ??= "float32";
+  if ("bits" in config.prepare && !("method" in config.prepare)) (config.prepare as Partial<PrepareOptions>).projection ??= "float32";
   return config;
 }
 
-export function fingerprint(config: RunConfig): string {
+export function fingerprint(config: RunConfig<object>): string {
   // A size limit that only stops the reading changes no file: a resume may raise it. One
   // that skips documents decides which documents have content.
   const limit = config.oversize === "skip" ? config.maxDocBytes : undefined;
@@ -63,10 +64,10 @@ export function fingerprint(config: RunConfig): string {
 }
 
 /** The differences between two configurations, named for a message. */
-function differences(a: RunConfig, b: RunConfig): string[] {
+function differences<P extends object>(a: RunConfig<P>, b: RunConfig<P>): string[] {
   const out: string[] = [];
   if (JSON.stringify(a.inputs) !== JSON.stringify(b.inputs)) out.push("inputs (paths, sizes or modification times)");
-  for (const key of Object.keys(a.prepare) as (keyof PrepareOptions)[]) {
+  for (const key of Object.keys(a.prepare) as (keyof P & string)[]) {
     if (a.prepare[key] !== b.prepare[key]) out.push(`--${key} (${String(b.prepare[key])} there, ${String(a.prepare[key])} now)`);
   }
   if (a.chunkBytes !== b.chunkBytes) out.push(`--chunk-size (${b.chunkBytes} there, ${a.chunkBytes} now)`);
@@ -85,13 +86,13 @@ export async function readRunConfig(workdir: string): Promise<RunConfig> {
  * Records the configuration of a new run, or checks that a resumed run has the same one.
  * Returns true when earlier work in the directory may be reused.
  */
-export async function adoptRunConfig(workdir: string, config: RunConfig, resume: boolean): Promise<boolean> {
+export async function adoptRunConfig<P extends object>(workdir: string, config: RunConfig<P>, resume: boolean): Promise<boolean> {
   const path = join(workdir, CONFIG_FILE);
   if (resume && existsSync(path)) {
     if (config.inputs.some((i) => i.path === "-")) {
       throw new VertdupError("--resume cannot check standard input against the earlier run: give the corpus as files");
     }
-    const previous = deserialize(await readFile(path, "utf8"));
+    const previous = deserialize<P>(await readFile(path, "utf8"));
     if (fingerprint(previous) !== fingerprint(config)) {
       throw new VertdupError(`${workdir}: refusing to resume: the work directory was made with other ${differences(config, previous).join(", ")}`);
     }

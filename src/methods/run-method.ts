@@ -22,6 +22,10 @@ import { minhashKernelStatus } from "./minhash-wasm.js";
 import { paragraphGraph, type ParagraphShard } from "./paragraphs.js";
 import type { ChunkTask, ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
+import { runTasks, type StepTask } from "../executor/tasks.js";
+import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
+import { resetWorkdir, shardName } from "../coordinator/workdir.js";
+import { adoptRunConfig, stampInputs, type RunConfig } from "../coordinator/run-config.js";
 import { simhashGraph, type SimhashShard } from "./simhash384.js";
 import { writeReport } from "../report/write-report.js";
 import { refuseUncalibrated } from "../eval/calibration.js";
@@ -66,6 +70,8 @@ export interface MethodRun {
   update?: boolean;
   /** Leave the work directory as an index of the inputs (a `-w` the user keeps). */
   saveIndex?: boolean;
+  /** `--resume`: keep the features of chunks an interrupted run in the same work directory finished. */
+  resume?: boolean;
 }
 
 /**
@@ -80,9 +86,15 @@ export function indexOptions(method: SetMethod, f: FeatureOptions): Record<strin
   return common;
 }
 
+/** A chunk's shard as its features task made it (the minhash sets file apart). */
+export function featureShardFile(workdir: string, index: number): string {
+  return join(workdir, "methods", `${shardName(index)}.shard.zst`);
+}
+
 /**
- * Reads the corpus once, running the method's chunk task on the pool: shards in corpus
- * order, and the documents skipped for their size (said on stderr too).
+ * The features step: reads the corpus once, running the method's chunk task on the pool for
+ * each chunk whose marker is not in place (the others are read back from their shard files):
+ * shards in corpus order, and the documents skipped for their size (said on stderr too).
  */
 export async function extractFeatures<S extends ShardBase>(
   inputs: readonly string[],
@@ -92,27 +104,44 @@ export async function extractFeatures<S extends ShardBase>(
   exec: ExecutionOptions,
   pool: WorkerPool,
   reporter: Reporter,
+  resume: boolean,
 ): Promise<{ shards: S[]; skipped: SkippedDocs }> {
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
+  const config: RunConfig<FeatureOptions & { method: string }> = {
+    inputs: await stampInputs(inputs),
+    prepare: { method: task, ...options },
+    chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES,
+    maxDocBytes: exec.maxDocBytes,
+    ...(exec.oversize === "skip" ? { oversize: "skip" } : {}),
+  };
+  await mkdir(workdir, { recursive: true });
+  if (!(await adoptRunConfig(workdir, config, resume))) await resetWorkdir(workdir);
   await mkdir(join(workdir, "methods"), { recursive: true });
   const progress = reporter.progress("reading", "docs");
-  const pending: Promise<S>[] = [];
   let docs = 0;
+  const counted = (s: S) => (progress.update((docs += s.ids.length)), s);
   const skipped = noSkippedDocs();
-  for await (const chunk of chunkCorpus(inputs, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize))) {
-    if (chunk.skipped) noteSkipped(skipped, displayName(chunk.file), chunk.firstLine);
-    // A buffer of its own, so that it is transferred rather than cloned.
-    const own = new Uint8Array(chunk.bytes.length);
-    own.set(chunk.bytes);
-    const t: ChunkTask = { workdir, chunk: { ...chunk, bytes: Buffer.from(own.buffer) }, options };
-    const { result } = await pool.submit<S>(task, t, [own.buffer]);
-    const shard = result.then((s) => (progress.update((docs += s.ids.length)), s));
-    // Awaited below with the others; a failure (a full disk) meanwhile must not go unhandled.
-    shard.catch(() => undefined);
-    pending.push(shard);
+  async function* tasks(): AsyncGenerator<StepTask<S>> {
+    for await (const chunk of chunkCorpus(inputs, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize))) {
+      if (chunk.skipped) noteSkipped(skipped, displayName(chunk.file), chunk.firstLine);
+      const file = featureShardFile(workdir, chunk.index);
+      yield {
+        marker: `features-${shardName(chunk.index)}`,
+        start: async () => {
+          // A buffer of its own, so that it is transferred rather than cloned.
+          const own = new Uint8Array(chunk.bytes.length);
+          own.set(chunk.bytes);
+          const t: ChunkTask = { workdir, chunk: { ...chunk, bytes: Buffer.from(own.buffer) }, options };
+          const { result } = await pool.submit<S>(task, t, [own.buffer]);
+          return { result: result.then(async (s) => (await writeRunFile(file, [s]), counted(s))) };
+        },
+        load: async () => counted(readRunFileSync<S>(file)[0]),
+        stats: (s) => ({ documents: s.ids.length }),
+      };
+    }
   }
-  const shards = await Promise.all(pending);
+  const shards = await runTasks(workdir, tasks());
   progress.finish();
   if (docs === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
   const warning = skippedDocumentsWarning(skipped, "they have no feature and are in no pair");
@@ -186,7 +215,7 @@ export async function runMethod(
     if (run.saveIndex) await removeIndex(workdir);
     const kernels = run.method === "minhash" ? { minhash: minhashKernelStatus(run.features.numPerm, (m) => reporter.info(m)) } : undefined;
     clock.start("features");
-    const { shards: fresh, skipped } = await extractFeatures<ShardBase>(inputs, workdir, run.method, run.features, exec, pool, reporter);
+    const { shards: fresh, skipped } = await extractFeatures<ShardBase>(inputs, workdir, run.method, run.features, exec, pool, reporter, run.resume === true);
     const newDocuments = fresh.reduce((n, s) => n + s.tokens.length, 0);
     const sources = against.length === 0 ? undefined : new DocSources(against.map((dir, k) => ({ dir, documents: indices[k].documents })), newDocuments);
     const firstNew = sources?.firstNew ?? 0;

@@ -1,10 +1,10 @@
 import { VertdupError } from "../util/errors.js";
 
-/** A word of a task's command: a literal, or the value of an environment variable. */
-export type ScriptWord = string | { env: string };
+/** A word of a task's command: a literal, or the value of an environment variable (an integer one plus `plus`). */
+export type ScriptWord = string | { env: string; plus?: number };
 
 /** The array task's index, read from Slurm's environment when the task starts. */
-export const ARRAY_TASK_ID: ScriptWord = { env: "SLURM_ARRAY_TASK_ID" };
+export const ARRAY_TASK_ID: { env: string } = { env: "SLURM_ARRAY_TASK_ID" };
 
 /** One job of a Slurm submission: a batch script, maybe an array, maybe after another job. */
 export interface SlurmJob {
@@ -47,7 +47,7 @@ export function shellWord(word: string): string {
 }
 
 function renderWord(word: ScriptWord): string {
-  if (typeof word !== "string") return `"$${word.env}"`;
+  if (typeof word !== "string") return word.plus === undefined ? `"$${word.env}"` : `"$((${word.env} + ${word.plus}))"`;
   checkScriptValue("batch script command", word);
   return shellWord(word);
 }

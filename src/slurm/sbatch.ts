@@ -30,3 +30,17 @@ export async function activeJobs(ids: readonly string[]): Promise<string[]> {
     return []; // squeue fails on ids it no longer knows: none of them is active
   }
 }
+
+/** Slurm's default MaxArraySize, assumed where `scontrol` cannot say (a dry run away from the cluster). */
+const DEFAULT_MAX_ARRAY_SIZE = 1001;
+
+/** The cluster's MaxArraySize (`scontrol show config`): array task ids must stay below it. */
+export async function maxArraySize(): Promise<number> {
+  try {
+    const { stdout } = await run("scontrol", ["show", "config"]);
+    const m = /^MaxArraySize\s*=\s*(\d+)/m.exec(stdout);
+    return m === null ? DEFAULT_MAX_ARRAY_SIZE : Number(m[1]);
+  } catch {
+    return DEFAULT_MAX_ARRAY_SIZE;
+  }
+}

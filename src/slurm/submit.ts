@@ -32,14 +32,39 @@ export async function writeBatchScripts(workdir: string, jobs: readonly SlurmJob
   return paths;
 }
 
-/** Submits the scripts as a chain, each job after the previous one succeeded. */
-export async function submitChain(jobs: readonly SlurmJob[], scripts: readonly string[]): Promise<SubmittedJobs> {
+/**
+ * The jobs as stages of arrays of at most `maxArraySize` tasks (the cluster's MaxArraySize,
+ * which bounds the task ids too): a larger array becomes parts `<name>-1`, `<name>-2` … whose
+ * tasks add the part's offset to their array task id, so that together they run every index.
+ */
+export function splitArrays(jobs: readonly SlurmJob[], maxArraySize: number): SlurmJob[][] {
+  return jobs.map((job) => {
+    if (job.arraySize === undefined || job.arraySize <= maxArraySize) return [job];
+    const parts: SlurmJob[] = [];
+    for (let from = 0; from < job.arraySize; from += maxArraySize) {
+      const command = job.command.map((w) => (w === ARRAY_TASK_ID ? { ...ARRAY_TASK_ID, plus: from } : w));
+      parts.push({ name: `${job.name}-${parts.length + 1}`, arraySize: Math.min(maxArraySize, job.arraySize - from), command });
+    }
+    return parts;
+  });
+}
+
+/**
+ * Submits the stages' scripts (in the order of `stages.flat()`) as a chain: every job of a
+ * stage after every job of the previous stage succeeded.
+ */
+export async function submitChain(stages: readonly (readonly SlurmJob[])[], scripts: readonly string[]): Promise<SubmittedJobs> {
   const ids: SubmittedJobs = {};
   let previous: string[] = [];
-  for (const [k, job] of jobs.entries()) {
-    const id = await sbatch(scripts[k], previous);
-    ids[job.name] = id;
-    previous = [id];
+  let k = 0;
+  for (const stage of stages) {
+    const current: string[] = [];
+    for (const job of stage) {
+      const id = await sbatch(scripts[k++], previous);
+      ids[job.name] = id;
+      current.push(id);
+    }
+    previous = current;
   }
   return ids;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { signKernels } from "../../src/coordinator/steps/sign-step.js";
-import { phaseTiming } from "../../src/coordinator/steps/timing.js";
+import { phaseTiming } from "../../src/executor/timing.js";
 import { completedTasks, writeMarker } from "../../src/coordinator/workdir.js";
 
 const work = mkdtempSync(join(tmpdir(), "vertdup-markers-"));

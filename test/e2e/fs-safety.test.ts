@@ -278,14 +278,13 @@ describe("SIGINT and SIGTERM (#12.14)", () => {
     expect(vertdup(["run", CORPUS, "-w", work, "-o", join(tempDir(), "o"), "--resume", ...FAST]).status).toBe(0);
   }, 30_000);
 
-  it("a method that cannot resume does not print --resume: it says to run again", async () => {
+  it("an interrupted method run says how to continue: --resume", async () => {
     const work = join(tempDir(), "w");
     const run = started(["run", CORPUS, "--method", "minhash", "-w", work, "-o", join(tempDir(), "o"), "--workers", "2", "--quiet"]);
     await waitFor(() => existsSync(join(work, "methods")));
     run.child.kill("SIGTERM");
     const { code, stderr } = await run.ended;
     expect(code).toBe(143);
-    expect(stderr).toContain(`the work directory ${work} is kept: --method minhash cannot resume, run it again to start over`);
-    expect(stderr).not.toContain("--resume");
+    expect(stderr).toContain(`the work directory ${work} is kept: continue with --resume -w ${work}`);
   }, 30_000);
 });

@@ -153,15 +153,6 @@ describe("each command shows and accepts only the options it uses (#12 item 16)"
     expectRefused(["run", input, "-o", out, "--num-perm", "64"], /--num-perm does not apply to --method lsh-cosine \(it is an option of minhash\)/, out);
   });
 
-  it("--resume with a method that cannot resume is refused, saying why, before any work", () => {
-    const out = join(tempDir(), "out");
-    const work = join(out, "w");
-    for (const method of ["minhash", "simhash384", "exact", "paragraphs"]) {
-      expectRefused(["run", input, "-o", out, "--method", method, "--resume", "-w", work], new RegExp(`--resume does not apply to --method ${method} \\(it is an option of lsh-cosine\\): only lsh-cosine keeps finished steps in -w; this method would compute everything again \\(run it without --resume\\)`), out);
-    }
-    expectRefused(["calibrate", input, "-o", out, "--method", "minhash", "--resume", "-w", work], /--resume does not apply to --method minhash .*would compute everything again/, out);
-  });
-
   it("--tmp-dir with -w is refused: the work directory is the one given", () => {
     const out = join(tempDir(), "out");
     expectRefused(["run", input, "-o", out, "-w", join(tempDir(), "w"), "--tmp-dir", tempDir()], /--tmp-dir does nothing with -w/, out);

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../src/slurm/batch-script.js";
-import { runJobs } from "../../src/slurm/submit.js";
+import { runJobs, splitArrays } from "../../src/slurm/submit.js";
 import { VertdupError } from "../../src/util/errors.js";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 
@@ -150,6 +150,36 @@ describe("batch scripts", () => {
     ]);
     expect(jobs[4].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "10", "--token", "t0"]);
     expect(jobs[5].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
+  });
+
+  it("split an array larger than MaxArraySize into parts whose task ids add the part's offset", () => {
+    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks: 7, token: "t0" }, 3);
+    const stages = splitArrays(jobs, 3);
+    expect(stages.map((stage) => stage.map((j) => [j.name, j.arraySize]))).toEqual([
+      [["count-1", 3], ["count-2", 3], ["count-3", 1]],
+      [["vocabulary", undefined]],
+      [["sign-1", 3], ["sign-2", 3], ["sign-3", 1]],
+      [["merge", undefined]],
+      [["pleb", 3]],
+      [["output", undefined]],
+    ]);
+    // Every index 0..6 is run exactly once: part offsets plus array ids 0..size-1.
+    const indices = stages[0].flatMap((j) => Array.from({ length: j.arraySize ?? 0 }, (_, id) => id + ((j.command[j.command.indexOf("--index") + 1] as { plus?: number }).plus ?? 0)));
+    expect(indices).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(stages[0][2].command.slice(2)).toEqual(["task", "count", "-w", "/shared/w", "--index", { env: "SLURM_ARRAY_TASK_ID", plus: 6 }, "--count", "7", "--token", "t0"]);
+    expect(splitArrays(jobs, 7).map((stage) => stage.length)).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it("an offset task id is the array task id plus the offset when bash runs the script", () => {
+    const cwd = tempDir();
+    const script = join(cwd, "task.sbatch");
+    const argvFile = join(cwd, "argv");
+    const stub = join(cwd, "stub.sh");
+    writeFileSync(stub, `exec() { printf '%s\\0' "$@" > "$ARGV_FILE"; }\n`);
+    writeFileSync(script, renderBatchScript({ name: "count-2", arraySize: 2, command: ["/usr/bin/node", "--index", { env: "SLURM_ARRAY_TASK_ID", plus: 1000 }] }, SETTINGS));
+    const r = spawnSync("bash", [script], { encoding: "utf8", env: { PATH: process.env.PATH, BASH_ENV: stub, ARGV_FILE: argvFile, SLURM_ARRAY_TASK_ID: "7" } });
+    expect(r.stderr).toBe("");
+    expect(readFileSync(argvFile, "utf8").split("\0")).toEqual(["/usr/bin/node", "--index", "1007", ""]);
   });
 });
 

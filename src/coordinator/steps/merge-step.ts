@@ -11,7 +11,7 @@ import type { RunConfig } from "../run-config.js";
 import { readMarker, shardFile, writeMarker } from "../workdir.js";
 import { readChunkCounts, requireMarker, requireShardMarkers } from "./require.js";
 import { signKernels } from "./sign-step.js";
-import { phaseTimings } from "./timing.js";
+import { phaseTimings } from "../../executor/timing.js";
 import type { VocabularyStats } from "./vocabulary-step.js";
 
 interface MergeStats {

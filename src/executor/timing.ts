@@ -1,6 +1,6 @@
-import { peakRssMiB } from "../../util/package-info.js";
-import type { PhaseTiming } from "../phase-clock.js";
-import { completedTasks, readMarker, writeMarker, type Slice } from "../workdir.js";
+import { peakRssMiB } from "../util/package-info.js";
+import type { PhaseTiming } from "../coordinator/phase-clock.js";
+import { completedTasks, readMarker, writeMarker, type Slice } from "../coordinator/workdir.js";
 
 /**
  * Times one slice of a phase and leaves it as a marker, so that the manifest can report

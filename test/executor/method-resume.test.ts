@@ -1,0 +1,53 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+
+afterAll(removeTempDirs);
+
+const CORPUS = "data-samples/sample.vert.gz";
+// Several chunks, so that a kill after the second chunk's marker lands in the middle of the features step.
+const ARGS = ["--chunk-size", "20000", "--workers", "2", "--quiet", "--no-report"];
+
+const outputsOf = (outdir: string) => ["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => readFileSync(join(outdir, f), "utf8"));
+
+const markers = (work: string, prefix: string) => readdirSync(join(work, "markers")).filter((n) => n.startsWith(prefix) && n.endsWith(".done")).sort();
+
+describe.each(["minhash", "simhash384", "exact", "paragraphs"])("run --method %s --resume", (method) => {
+  it("continues after a kill in the middle of the feature shards: finished chunks are kept, outputs byte-identical", () => {
+    const root = tempDir();
+    const whole = vertdup(["run", CORPUS, "-o", join(root, "whole"), "--method", method, ...ARGS]);
+    expect(whole.status).toBe(0);
+    const work = join(root, "w");
+    const out = join(root, "out");
+    const killed = spawnSync(process.execPath, [CLI, "run", CORPUS, "-o", out, "-w", work, "--method", method, ...ARGS], { env: { ...process.env, VERTDUP_FAULT: "kill:marker:features-000001" } });
+    expect(killed.signal).toBe("SIGKILL");
+    const done = markers(work, "features-");
+    expect(done).toContain("features-000001.done");
+    const kept = statSync(join(work, "methods", "000001.shard.zst")).mtimeMs;
+    const resumed = vertdup(["run", CORPUS, "-o", out, "-w", work, "--method", method, "--resume", ...ARGS]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    // The finished chunk was read back, not computed again; the others were done now.
+    expect(statSync(join(work, "methods", "000001.shard.zst")).mtimeMs).toBe(kept);
+    expect(markers(work, "features-").length).toBeGreaterThan(done.length);
+    expect(outputsOf(out)).toEqual(outputsOf(join(root, "whole")));
+  }, 60_000);
+});
+
+describe("run --method --resume refusals", () => {
+  it("refuses to resume with other feature options, and a run without --resume starts over", () => {
+    const root = tempDir();
+    const work = join(root, "w");
+    const out = join(root, "out");
+    expect(vertdup(["run", CORPUS, "-o", out, "-w", work, "--method", "minhash", ...ARGS]).status).toBe(0);
+    const other = vertdup(["run", CORPUS, "-o", out, "-w", work, "--method", "minhash", "--resume", "--shingle-size", "3", ...ARGS]);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toMatch(/refusing to resume: the work directory was made with other --shingleSize \(5 there, 3 now\)/);
+    const method = vertdup(["run", CORPUS, "-o", out, "-w", work, "--method", "exact", "--resume", ...ARGS]);
+    expect(method.stderr).toMatch(/refusing to resume: .*--method \(minhash there, exact now\)/);
+    const before = statSync(join(work, "methods", "000000.shard.zst")).mtimeMs;
+    expect(vertdup(["run", CORPUS, "-o", out, "-w", work, "--method", "minhash", ...ARGS]).status).toBe(0);
+    expect(statSync(join(work, "methods", "000000.shard.zst")).mtimeMs).not.toBe(before);
+  }, 60_000);
+});
