@@ -2,18 +2,15 @@ import { readRunFileSync } from "../runs/run-file.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { NumberMap } from "../util/number-map.js";
 import { integerOrder, wordOrder } from "../util/radix-order.js";
+import { growableF64, growableU32 } from "../util/typed-arrays.js";
 import type { ShardDf } from "./count-shard.js";
 import { dfLimit, type PrepareOptions } from "../options.js";
 
-/** Merges the partial document frequencies of shards 0..shards-1 into one table. */
-export function mergeDocumentFrequencies(workdir: string, shards: number): NumberMap {
-  const df = new NumberMap(1 << 16);
-  for (let i = 0; i < shards; i++) {
-    const [part] = readRunFileSync<ShardDf>(shardFile(workdir, i, "df"));
-    for (let j = 0; j < part.terms.length; j++) df.add(part.terms[j], part.dfs[j]);
-  }
-  return df;
-}
+/**
+ * (term, df) entries of the shards' df tables that the merge holds at once, 16 bytes each
+ * (term, df, sort order): 512 MiB whatever the number of distinct terms.
+ */
+export const MERGE_ENTRIES = 1 << 25;
 
 /** The kept vocabulary: term hashes with their df, ordered by decreasing df then hash. */
 export interface KeptTerms {
@@ -22,33 +19,116 @@ export interface KeptTerms {
 }
 
 /**
- * Reduces the vocabulary to the terms whose df lies in [minDf, maxDf] (the thesis's
- * reduce_voc; limits below 1 are fractions of the documents).
+ * What the sign pass needs besides the kept terms (the second record of vocab.zst): the
+ * number of leading kept terms with df ≥ 2, and, when terms with df = 1 are kept, the terms
+ * with df ≥ 2 that are not (above --max-df). A term of a document that is in neither has
+ * df = 1, so the sign pass looks up only the repeated terms.
  */
-export function keepTerms(df: NumberMap, docs: number, opts: Pick<PrepareOptions, "minDf" | "maxDf">): { kept: KeptTerms; dropped: number } {
+export interface RepeatedTerms {
+  repeated: number;
+  excess: Float64Array;
+  /** Terms with df = 1 are kept (--min-df ≤ 1 ≤ --max-df). */
+  keepsOnce: boolean;
+}
+
+/** The merged vocabulary: kept terms, the sign pass's lookup, and the number of distinct terms. */
+export interface MergedVocabulary extends RepeatedTerms {
+  kept: KeptTerms;
+  terms: number;
+}
+
+/** Index of the first term ≥ value in a sorted array. */
+function lowerBound(terms: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (terms[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Merges the partial document frequencies of shards 0..shards-1 (`read`, each sorted by
+ * term) and reduces the vocabulary to the terms whose df lies in [minDf, maxDf] (the thesis's
+ * reduce_voc; limits below 1 are fractions of the documents). No table of the distinct terms
+ * is made: the hash range is cut into as many parts as keep at most `entries` shard entries
+ * in memory (the shards are read once more per part when there are several), and each part is
+ * merged by sorting its entries. Kept terms with df = 1, most of the terms of shingles, come
+ * out in hash order, their place in the kept order; the repeated ones are sorted by
+ * decreasing df at the end (two stable radix sorts: by hash, then by decreasing df).
+ */
+export function mergeVocabulary(
+  read: (shard: number) => ShardDf,
+  shards: number,
+  docs: number,
+  opts: Pick<PrepareOptions, "minDf" | "maxDf">,
+  entries = MERGE_ENTRIES,
+): MergedVocabulary {
   const min = dfLimit(opts.minDf, docs);
   const max = dfLimit(opts.maxDf, docs);
-  const terms = new Float64Array(df.size);
-  const counts = new Uint32Array(df.size);
-  let n = 0;
-  for (const [term, count] of df.entries()) {
-    if (count < min || count > max) continue;
-    terms[n] = term;
-    counts[n++] = count;
+  const keepsOnce = min <= 1 && 1 <= max;
+  // A first reading learns the sizes, and serves as the only one when everything fits.
+  let held: ShardDf[] | null = [];
+  let total = 0;
+  for (let i = 0; i < shards; i++) {
+    const part = read(i);
+    total += part.terms.length;
+    if (held !== null && total <= entries) held.push(part);
+    else held = null;
   }
-  // Two stable radix sorts (a comparison sort of millions of pairs took seconds): by hash,
-  // then by decreasing df, which keeps equal dfs in hash order.
-  const byHash = integerOrder(terms, n);
-  const complement = new Uint32Array(n);
-  for (let k = 0; k < n; k++) complement[k] = 0xffff_ffff - counts[byHash[k]];
-  const byDf = wordOrder(complement, n);
-  const kept: KeptTerms = { terms: new Float64Array(n), dfs: new Uint32Array(n) };
+  // Hashes are uniform: a quarter more parts than the average needs keeps each within bounds.
+  const parts = held === null ? Math.ceil((1.25 * total) / entries) : 1;
+  const repeatedTerms = growableF64();
+  const repeatedDfs = growableU32();
+  const once = growableF64();
+  const excess = growableF64(1 << 10);
+  let distinct = 0;
+  for (let p = 0; p < parts; p++) {
+    const from = Math.floor((p * 2 ** 53) / parts);
+    const to = p + 1 === parts ? Infinity : Math.floor(((p + 1) * 2 ** 53) / parts);
+    const terms = growableF64();
+    const dfs = growableU32();
+    for (let i = 0; i < shards; i++) {
+      const shard = held === null ? read(i) : held[i];
+      const a = lowerBound(shard.terms, from);
+      const b = to === Infinity ? shard.terms.length : lowerBound(shard.terms, to);
+      terms.append(shard.terms.subarray(a, b));
+      dfs.append(shard.dfs.subarray(a, b));
+    }
+    const t = terms.view();
+    const d = dfs.view();
+    const order = integerOrder(t, t.length);
+    for (let k = 0; k < order.length; ) {
+      const term = t[order[k]];
+      let df = 0;
+      for (; k < order.length && t[order[k]] === term; k++) df += d[order[k]];
+      distinct++;
+      if (df >= min && df <= max) {
+        if (df === 1) once.append([term]);
+        else {
+          repeatedTerms.append([term]);
+          repeatedDfs.append([df]);
+        }
+      } else if (keepsOnce && df > 1) excess.append([term]);
+    }
+  }
+  const n = repeatedTerms.length;
+  const byDf = wordOrder(repeatedDfs.view().map((df) => 0xffff_ffff - df), n);
+  const kept: KeptTerms = { terms: new Float64Array(n + once.length), dfs: new Uint32Array(n + once.length) };
   for (let k = 0; k < n; k++) {
-    const i = byHash[byDf[k]];
-    kept.terms[k] = terms[i];
-    kept.dfs[k] = counts[i];
+    kept.terms[k] = repeatedTerms.values[byDf[k]];
+    kept.dfs[k] = repeatedDfs.values[byDf[k]];
   }
-  return { kept, dropped: df.size - n };
+  kept.terms.set(once.view(), n);
+  kept.dfs.fill(1, n);
+  return { kept, repeated: n, excess: excess.view().slice(), keepsOnce, terms: distinct };
+}
+
+/** mergeVocabulary over the df files of a work directory's shards. */
+export function mergeShardVocabulary(workdir: string, shards: number, docs: number, opts: Pick<PrepareOptions, "minDf" | "maxDf">): MergedVocabulary {
+  return mergeVocabulary((i) => readRunFileSync<ShardDf>(shardFile(workdir, i, "df"))[0], shards, docs, opts);
 }
 
 /** The kept vocabulary as the sign pass looks it up, in shared memory for the workers. */
@@ -57,6 +137,11 @@ export interface VocabularyIndex {
   ranks: NumberMap;
   /** Weight factor by rank: idf = ln(N / df) for tf-idf (a term in every document weighs 0), 1 for raw tf. */
   factors: Float64Array;
+}
+
+/** The weight factor of a term with document frequency df. */
+function factor(df: number, docs: number, weighting: PrepareOptions["weighting"]): number {
+  return weighting === "tfidf" ? Math.log(docs / df) : 1;
 }
 
 /**
@@ -70,7 +155,26 @@ export function vocabularyIndex(kept: KeptTerms, docs: number, weighting: Prepar
   const factors = new Float64Array(new SharedArrayBuffer(n * 8));
   for (let k = 0; k < n; k++) {
     ranks.set(kept.terms[k], k);
-    factors[k] = weighting === "tfidf" ? Math.log(docs / kept.dfs[k]) : 1;
+    factors[k] = factor(kept.dfs[k], docs, weighting);
   }
   return { ranks, factors };
+}
+
+/**
+ * vocabularyIndex for the sign pass of the corpus the vocabulary was counted from, without
+ * the terms of df = 1: the repeated kept terms keep their ranks, the excess terms follow with
+ * factor 0 (dropped), and `onceFactor` is the factor of any term not in the table, which has
+ * df = 1 (0 when such terms are not kept). The same rank, factor and cache slot as
+ * vocabularyIndex for every term of the corpus; no table entry for the df = 1 terms.
+ */
+export function signingIndex(kept: KeptTerms, { repeated, excess, keepsOnce }: RepeatedTerms, docs: number, weighting: PrepareOptions["weighting"]): VocabularyIndex & { onceFactor: number } {
+  const n = repeated + excess.length;
+  const ranks = new NumberMap(n, true);
+  const factors = new Float64Array(new SharedArrayBuffer(n * 8));
+  for (let k = 0; k < repeated; k++) {
+    ranks.set(kept.terms[k], k);
+    factors[k] = factor(kept.dfs[k], docs, weighting);
+  }
+  for (let k = 0; k < excess.length; k++) ranks.set(excess[k], repeated + k);
+  return { ranks, factors, onceFactor: keepsOnce ? factor(1, docs, weighting) : 0 };
 }

@@ -16,6 +16,8 @@ export interface SignTask {
   ranks: SharedNumberMap;
   /** Weight factor (idf or 1) by rank, over a SharedArrayBuffer. */
   factors: Float64Array;
+  /** Weight factor of a term not in `ranks` (signingIndex: df = 1), 0 to drop it. */
+  onceFactor: number;
   /** Every factor is 1 (tf): weights are the term counts. */
   integerWeights: boolean;
   /** Vectors of the leading terms of the vocabulary: a term's slot is its rank. */
@@ -66,10 +68,9 @@ export async function signShard(task: SignTask): Promise<SignStats> {
       for (; at < end; at++) {
         const term = counts.terms[at];
         const rank = table.get(term);
-        if (rank === undefined) continue;
-        const factor = task.factors[rank];
+        const factor = rank === undefined ? task.onceFactor : task.factors[rank];
         if (factor === 0) continue;
-        if (!cache.isFilled(rank)) {
+        if (rank === undefined || !cache.isFilled(rank)) {
           termVector(task.seed, term, sum.staging);
           sum.addStaged(counts.counts[at] * factor);
         } else sum.addSlot(rank, counts.counts[at] * factor);

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { vocabularyIndex, type KeptTerms, type VocabularyIndex } from "../../features/vocabulary.js";
+import { signingIndex, vocabularyIndex, type KeptTerms, type RepeatedTerms, type VocabularyIndex } from "../../features/vocabulary.js";
 import { readRunFileSync } from "../../runs/run-file.js";
 import { accumulateKernelStatus } from "../../sketch/accumulate-wasm.js";
 import { VectorCache } from "../../sketch/random-vectors.js";
@@ -72,8 +72,13 @@ export async function signStep(
   }
   if (todo.length === 0) return;
   const { bits, seed, weighting, projection } = config.prepare;
-  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
-  const terms = weigh === undefined ? vocabularyIndex(kept, vocabulary.documents, weighting) : weigh(kept);
+  const [kept, repeated] = readRunFileSync<KeptTerms | RepeatedTerms>(vocabularyFile(workdir)) as [KeptTerms, RepeatedTerms?];
+  // Without weigh, only the repeated terms are looked up (a term not in the table has df = 1);
+  // vocabularies written before RepeatedTerms have every kept term in the table.
+  const terms =
+    weigh !== undefined ? { ...weigh(kept), onceFactor: 0 }
+    : repeated !== undefined ? signingIndex(kept, repeated, vocabulary.documents, weighting)
+    : { ...vocabularyIndex(kept, vocabulary.documents, weighting), onceFactor: 0 };
   // Terms with df 1 are not cached: their one vector costs the same computed in the sign pass.
   const cacheSize = Math.min(repeatedTerms(kept.dfs), Math.floor(VECTOR_CACHE_COMPONENTS / bits));
   const cache = VectorCache.build(projection, seed, bits, kept.terms.subarray(0, cacheSize), pool.threads);
@@ -88,7 +93,7 @@ export async function signStep(
   const pending: Promise<SignStats>[] = [];
   let signed = 0;
   for (const index of todo) {
-    const task = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, integerWeights: weighting === "tf", cache: cache.toShared() };
+    const task = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, onceFactor: terms.onceFactor, integerWeights: weighting === "tf", cache: cache.toShared() };
     const { result } = await pool.submit<SignStats>("sign", task);
     pending.push(result.then((s) => (progress.update(++signed), s)));
   }

@@ -1,6 +1,6 @@
 import { addWarnings, emptyWarnings, type ReaderWarnings } from "../../corpus/vertical.js";
 import type { ShardStats } from "../../features/count-shard.js";
-import { keepTerms, mergeDocumentFrequencies } from "../../features/vocabulary.js";
+import { mergeShardVocabulary, type RepeatedTerms } from "../../features/vocabulary.js";
 import { encodeRecords } from "../../runs/run-file.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { VertdupError } from "../../util/errors.js";
@@ -17,7 +17,8 @@ export interface VocabularyStats extends CorpusCounts {
 
 /**
  * Merges the shards' document frequencies, reduces the vocabulary by --min-df/--max-df and
- * writes the kept terms with their df (`vocab.zst`): everything pass 2 needs, on any machine.
+ * writes the kept terms with their df (`vocab.zst`, then the sign pass's RepeatedTerms as a
+ * second record): everything pass 2 needs, on any machine.
  */
 export async function vocabularyStep(workdir: string, config: RunConfig, reporter: Reporter): Promise<VocabularyStats> {
   const done = await readMarker<VocabularyStats>(workdir, "vocabulary");
@@ -28,16 +29,16 @@ export async function vocabularyStep(workdir: string, config: RunConfig, reporte
   if (documents === 0) throw new VertdupError(`${config.inputs.map((i) => i.path).join(", ")}: the corpus has no documents`);
   const warnings = emptyWarnings();
   for (const s of stats) addWarnings(warnings, s.warnings);
-  const df = mergeDocumentFrequencies(workdir, shards);
-  const { kept, dropped } = keepTerms(df, documents, config.prepare);
-  await writeAtomic(vocabularyFile(workdir), encodeRecords([kept]));
-  reporter.info(`vocabulary: ${df.size} terms, ${kept.terms.length} kept (${dropped} outside the df limits)`);
+  const { kept, terms, repeated, excess, keepsOnce } = mergeShardVocabulary(workdir, shards, documents, config.prepare);
+  const signing: RepeatedTerms = { repeated, excess, keepsOnce };
+  await writeAtomic(vocabularyFile(workdir), encodeRecords([kept, signing]));
+  reporter.info(`vocabulary: ${terms} terms, ${kept.terms.length} kept (${terms - kept.terms.length} outside the df limits)`);
   const result: VocabularyStats = {
     shards,
     documents,
     tokens: stats.reduce((n, s) => n + s.tokens, 0),
     keptTokens: stats.reduce((n, s) => n + s.keptTokens, 0),
-    terms: df.size,
+    terms,
     keptTerms: kept.terms.length,
     warnings,
   };
