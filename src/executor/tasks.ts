@@ -28,21 +28,27 @@ export class TaskRunner<R> {
 
   constructor(private readonly workdir: string) {}
 
-  /** Runs or loads a task; resolves once it is under way, as its `start` does. */
-  async add(task: StepTask<R>): Promise<void> {
-    if (existsSync(markerFile(this.workdir, task.marker))) {
-      this.pending.push(task.load());
-      return;
-    }
+  /**
+   * Runs or loads a task; resolves once it is under way, as its `start` does, with its
+   * completion (its marker in place) for a step that decides on it before the next task.
+   */
+  async add(task: StepTask<R>): Promise<{ result: Promise<R> }> {
+    const result = existsSync(markerFile(this.workdir, task.marker)) ? task.load() : (await this.run(task)).result;
+    // Awaited in `results` with the others; a failure meanwhile must not go unhandled.
+    result.catch(() => undefined);
+    this.pending.push(result);
+    return { result };
+  }
+
+  /** Starts a task; its completion includes its marker (wrapped: `await` would wait for it). */
+  private async run(task: StepTask<R>): Promise<{ result: Promise<R> }> {
     const { result } = await task.start();
-    const done = result.then(async (r) => {
+    const marked = result.then(async (r) => {
       await writeMarker(this.workdir, task.marker, task.stats(r));
       killPoint(`marker:${task.marker}`);
       return r;
     });
-    // Awaited in `results` with the others; a failure meanwhile must not go unhandled.
-    done.catch(() => undefined);
-    this.pending.push(done);
+    return { result: marked };
   }
 
   /** The results of the tasks given so far, in the order given, once every one is done. */
@@ -64,4 +70,10 @@ export async function runTasks<R>(workdir: string, tasks: AsyncIterable<StepTask
 /** `load` of a task whose result is the statistics its marker holds. */
 export function markerStats<R>(workdir: string, marker: string): () => Promise<R> {
   return async () => (await readMarker<R>(workdir, marker)) as R;
+}
+
+/** Runs a step made of one task whose result is what its marker records (vocabulary, merge), or loads it. */
+export async function runWholeTask<R>(workdir: string, marker: string, work: () => Promise<R>): Promise<R> {
+  const [result] = await runTasks(workdir, [{ marker, start: async () => ({ result: work() }), load: markerStats<R>(workdir, marker), stats: (r) => r }]);
+  return result;
 }
