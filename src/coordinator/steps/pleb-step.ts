@@ -91,9 +91,9 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
 /**
  * Runs the iteration groups of one slice that are not done yet, one after the other (each
  * uses the whole pool), as tasks of the executor (TaskRunner): each writes its file, the
- * executor its marker. With `recall` and `--target-recall`, the groups run in order and each one's pairs
- * update the sampled recall; the first group after which its lower bound reaches the target
- * is the last (a stop marker says so). The decision depends only on whole groups' pairs, so
+ * executor its marker. With `recall` and `--target-recall`, each group's pairs update the
+ * sampled recall; the first group after which its lower bound reaches the target is the
+ * last (a stop marker says so). The decision depends only on whole groups' pairs, so
  * it is the same whatever the workers, and a resumed run replays the groups done to reach it.
  * `verifier`: the plan's (planVerifier), loaded here when not given.
  */
