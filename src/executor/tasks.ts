@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { killPoint } from "../util/kill-point.js";
-import { markerFile, writeMarker } from "../coordinator/workdir.js";
+import { markerFile, readMarker, writeMarker } from "../coordinator/workdir.js";
 
 /**
  * A task of a step: the name of its completion marker, its work (which writes the task's
@@ -17,26 +17,63 @@ export interface StepTask<R> {
 }
 
 /**
- * Runs a step's tasks in order, at most as many at once as their `start` admits: a task whose
- * marker is in place is not run again but loaded (resume); every other one leaves its marker
- * once its files are in place. Only the executor writes markers. Results come in task order.
+ * The executor of one step's tasks, given one at a time (by a step that learns its tasks
+ * while it runs, as the count step does while cutting the corpus): a task whose marker is in
+ * place is not run again but loaded (resume); every other one leaves its marker once its
+ * files are in place. Only the executor writes task markers, always on the coordinator,
+ * after the task's worker has returned (its files are durable by then: util/atomic.ts).
  */
-export async function runTasks<R>(workdir: string, tasks: AsyncIterable<StepTask<R>> | Iterable<StepTask<R>>): Promise<R[]> {
-  const pending: Promise<R>[] = [];
-  for await (const task of tasks) {
-    if (existsSync(markerFile(workdir, task.marker))) {
-      pending.push(task.load());
-      continue;
-    }
+export class TaskRunner<R> {
+  private readonly pending: Promise<R>[] = [];
+
+  constructor(private readonly workdir: string) {}
+
+  /**
+   * Runs or loads a task; resolves once it is under way, as its `start` does, with its
+   * completion (its marker in place) for a step that decides on it before the next task.
+   */
+  async add(task: StepTask<R>): Promise<{ result: Promise<R> }> {
+    const result = existsSync(markerFile(this.workdir, task.marker)) ? task.load() : (await this.run(task)).result;
+    // Awaited in `results` with the others; a failure meanwhile must not go unhandled.
+    result.catch(() => undefined);
+    this.pending.push(result);
+    return { result };
+  }
+
+  /** Starts a task; its completion includes its marker (wrapped: `await` would wait for it). */
+  private async run(task: StepTask<R>): Promise<{ result: Promise<R> }> {
     const { result } = await task.start();
-    const done = result.then(async (r) => {
-      await writeMarker(workdir, task.marker, task.stats(r));
+    const marked = result.then(async (r) => {
+      await writeMarker(this.workdir, task.marker, task.stats(r));
       killPoint(`marker:${task.marker}`);
       return r;
     });
-    // Awaited below with the others; a failure meanwhile must not go unhandled.
-    done.catch(() => undefined);
-    pending.push(done);
+    return { result: marked };
   }
-  return Promise.all(pending);
+
+  /** The results of the tasks given so far, in the order given, once every one is done. */
+  results(): Promise<R[]> {
+    return Promise.all(this.pending);
+  }
+}
+
+/**
+ * Runs a step's tasks in order, at most as many at once as their `start` admits (TaskRunner).
+ * Results come in task order.
+ */
+export async function runTasks<R>(workdir: string, tasks: AsyncIterable<StepTask<R>> | Iterable<StepTask<R>>): Promise<R[]> {
+  const runner = new TaskRunner<R>(workdir);
+  for await (const task of tasks) await runner.add(task);
+  return runner.results();
+}
+
+/** `load` of a task whose result is the statistics its marker holds. */
+export function markerStats<R>(workdir: string, marker: string): () => Promise<R> {
+  return async () => (await readMarker<R>(workdir, marker)) as R;
+}
+
+/** Runs a step made of one task whose result is what its marker records (vocabulary, merge), or loads it. */
+export async function runWholeTask<R>(workdir: string, marker: string, work: () => Promise<R>): Promise<R> {
+  const [result] = await runTasks(workdir, [{ marker, start: async () => ({ result: work() }), load: markerStats<R>(workdir, marker), stats: (r) => r }]);
+  return result;
 }

@@ -8,7 +8,7 @@ import { InputError } from "../util/errors.js";
 import { hashSequence } from "./hash.js";
 import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
-import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
+import { shardFile } from "../coordinator/workdir.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 
 /** The term counts of a shard's documents, flattened (one record per shard file). */
@@ -161,7 +161,8 @@ const readBuffer = { bytes: new Uint8Array(0) };
 
 /**
  * Pass 1 of the preparatory phase for one chunk: parse, normalise, count terms per
- * document and document frequencies, and write the shard's three files atomically.
+ * document and document frequencies, and write the shard's three files atomically; its
+ * statistics go back to the executor, which leaves the marker.
  */
 export async function countShard(task: CountTask): Promise<ShardStats> {
   const { chunk, options, workdir } = task;
@@ -188,7 +189,5 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
     writeAtomic(shardFile(workdir, chunk.index, "docs"), encodeRecords([shardDocs], 1)),
     writeAtomic(shardFile(workdir, chunk.index, "df"), encodeRecords([shardDf], 1)),
   ]);
-  const stats: ShardStats = { docs: ids.length, tokens: tokens.reduce((a, b) => a + b, 0), keptTokens: counter.keptTokens, warnings };
-  await writeMarker(workdir, `count-${shardName(chunk.index)}`, stats);
-  return stats;
+  return { docs: ids.length, tokens: tokens.reduce((a, b) => a + b, 0), keptTokens: counter.keptTokens, warnings };
 }

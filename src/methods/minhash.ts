@@ -4,7 +4,7 @@ import { mix53to32 } from "../features/hash.js";
 import { DROPPED, tokenHash, tokenHashes } from "../features/terms.js";
 import type { NormalizeOptions } from "../features/normalize.js";
 import { shardName } from "../coordinator/workdir.js";
-import { writeScratchSync } from "../util/atomic.js";
+import { writeAtomicSync } from "../util/atomic.js";
 import { setDigest, sortedSet, sortUnique } from "./jaccard.js";
 import { growableF64, type GrowableArray } from "../util/typed-arrays.js";
 import { MinhashWasm } from "./minhash-wasm.js";
@@ -196,6 +196,7 @@ export function minhashShard(task: ChunkTask): MinhashShard {
     i++;
   });
   const sets = setsFile(task.workdir, task.chunk.index);
-  writeScratchSync(sets, encodeSets({ lengths, values: values.view() }));
+  // Durable: the features marker vouches for it (the extract files made from it are scratch).
+  writeAtomicSync(sets, encodeSets({ lengths, values: values.view() }));
   return { ...base, sets, keys, digests, empty };
 }

@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { checkReadable, displayName } from "../corpus/open-input.js";
 import { addWarnings, emptyWarnings } from "../corpus/vertical.js";
@@ -91,6 +91,24 @@ export function featureShardFile(workdir: string, index: number): string {
   return join(workdir, "methods", `${shardName(index)}.shard.zst`);
 }
 
+/** A shard with a file of its own (minhash's sets file). */
+type WithFile = ShardBase & { sets: string };
+
+const hasFile = (shard: ShardBase): shard is WithFile => typeof (shard as Partial<WithFile>).sets === "string";
+
+/**
+ * A shard as its shard file keeps it: its own file, which lies beside the shard file, by name
+ * only, so that a moved work directory resumes.
+ */
+function storedShard<S extends ShardBase>(shard: S): S {
+  return hasFile(shard) ? { ...shard, sets: basename(shard.sets) } : shard;
+}
+
+/** A shard read from its shard `file`, with the path of its own file (older versions stored a full path: its name is kept). */
+function loadedShard<S extends ShardBase>(file: string, shard: S): S {
+  return hasFile(shard) ? { ...shard, sets: join(dirname(file), basename(shard.sets)) } : shard;
+}
+
 /**
  * The features step: reads the corpus once, running the method's chunk task on the pool for
  * each chunk whose marker is not in place (the others are read back from their shard files):
@@ -134,9 +152,9 @@ export async function extractFeatures<S extends ShardBase>(
           own.set(chunk.bytes);
           const t: ChunkTask = { workdir, chunk: { ...chunk, bytes: Buffer.from(own.buffer) }, options };
           const { result } = await pool.submit<S>(task, t, [own.buffer]);
-          return { result: result.then(async (s) => (await writeRunFile(file, [s]), counted(s))) };
+          return { result: result.then(async (s) => (await writeRunFile(file, [storedShard(s)]), counted(s))) };
         },
-        load: async () => counted(readRunFileSync<S>(file)[0]),
+        load: async () => counted(loadedShard(file, readRunFileSync<S>(file)[0])),
         stats: (s) => ({ documents: s.ids.length }),
       };
     }

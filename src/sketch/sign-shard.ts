@@ -2,7 +2,7 @@ import type { ShardCounts } from "../features/count-shard.js";
 import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
 import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
 import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
-import { shardFile, shardName, writeMarker } from "../coordinator/workdir.js";
+import { shardFile } from "../coordinator/workdir.js";
 import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
 import { INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";
 import { Projections } from "./projections.js";
@@ -89,9 +89,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   }
   records.sort(compareSigRecords);
   await writeRunFile(shardFile(task.workdir, task.index, "run"), records);
-  const stats: SignStats = { signed: records.length, empty };
-  await writeMarker(task.workdir, `sign-${shardName(task.index)}`, stats);
-  return stats;
+  return { signed: records.length, empty };
 }
 
 /** Σ counts[from … to): a bound of a document's integer weights. */

@@ -1,4 +1,4 @@
-import { closeSync, createWriteStream, fstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
+import { closeSync, createWriteStream, fsyncSync, fstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
 import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
@@ -159,12 +159,21 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
   }
 }
 
-/**
- * `writeAtomic` without fsync, blocking: for a worker's scratch files, which no marker
- * vouches for and where awaiting the write would leave the thread idle (a Piscina worker
- * takes no other task meanwhile). Every byte is still written and checked before the rename.
- */
-export function writeScratchSync(path: string, data: Uint8Array): void {
+/** `syncDirectory`, blocking. */
+function syncDirectorySync(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch (err) {
+    if (!["EINVAL", "ENOTSUP", "EISDIR", "EBADF", "EPERM"].includes(errorCode(err) ?? "")) throw err;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A whole file written blocking, checked, renamed into place; fsynced (with its directory) if `durable`. */
+function writeWholeSync(path: string, data: Uint8Array, durable: boolean): void {
   const tmp = temporaryName(path);
   track(tmp);
   try {
@@ -175,6 +184,7 @@ export function writeScratchSync(path: string, data: Uint8Array): void {
         if (written === 0) throw new ShortWrite(data.length, done);
         done += written;
       }
+      if (durable) fsyncSync(fd);
       const { size } = fstatSync(fd);
       if (size !== data.length) throw new ShortWrite(data.length, size);
     } finally {
@@ -182,6 +192,7 @@ export function writeScratchSync(path: string, data: Uint8Array): void {
     }
     renameSync(tmp, path);
     pending.delete(tmp);
+    if (durable) syncDirectorySync(dirname(path));
   } catch (err) {
     try {
       rmSync(tmp, { force: true });
@@ -191,6 +202,20 @@ export function writeScratchSync(path: string, data: Uint8Array): void {
     pending.delete(tmp);
     throw writeError(path, err);
   }
+}
+
+/**
+ * `writeAtomic` without fsync, blocking: for a worker's scratch files, which no marker
+ * vouches for and where awaiting the write would leave the thread idle (a Piscina worker
+ * takes no other task meanwhile). Every byte is still written and checked before the rename.
+ */
+export function writeScratchSync(path: string, data: Uint8Array): void {
+  writeWholeSync(path, data, false);
+}
+
+/** `writeAtomic`, blocking: for a worker's file that a task's marker vouches for. */
+export function writeAtomicSync(path: string, data: Uint8Array): void {
+  writeWholeSync(path, data, true);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus, DEFAULT_GENERATOR } from "../../scripts/generate-corpus.js";
@@ -8,7 +9,7 @@ import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-samp
 import { readPairsFile } from "../../src/eval/pairs-file.js";
 import { loadDocIds } from "../../src/output/doc-ids.js";
 import { escapeField } from "../../src/output/tsv-field.js";
-import { readTsv, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+import { CLI, readTsv, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 
 const KJV = "data-samples/kjv-3000.vert.gz";
 
@@ -155,5 +156,22 @@ describe("--target-recall", () => {
     expect(vertdup(["hamming-full", "-w", one.work, "-o", reference, "--threshold", String(threshold)]).status).toBe(0);
     expect(vertdup(["similarity", "-w", one.work, "-o", cosines, "--threshold", String(cosineThreshold)]).status).toBe(0);
     expect(await fullRecall(one.work, one.out, reference, threshold, cosines)).toBeGreaterThanOrEqual(0.99);
+  }, 120_000);
+
+  it("a run killed after a PLEB group's marker resumes to the same stop and outputs", () => {
+    const args = (work: string, out: string) => ["run", KJV, "-w", work, "-o", out, "--target-recall", "0.99", "--sample", "3000", "--iterations", "100", "--iterations-per-group", "5", "--quiet", "--no-report"];
+    const whole = { work: tempDir(), out: tempDir() };
+    expect(vertdup(args(whole.work, whole.out)).status).toBe(0);
+    const group = readdirSync(join(whole.work, "markers")).find((n) => /^pleb-[0-9a-f]+-group-0001\.done$/.test(n))!;
+    const work = tempDir();
+    const out = tempDir();
+    const killed = spawnSync(process.execPath, [CLI, ...args(work, out)], { env: { ...process.env, VERTDUP_FAULT: `kill:marker:${group.slice(0, -".done".length)}` } });
+    expect(killed.signal).toBe("SIGKILL");
+    expect(readdirSync(join(work, "markers")).filter((n) => n.includes("-group-")).sort()).toEqual([group.replace("0001", "0000"), group]);
+    const resumed = vertdup([...args(work, out), "--resume"]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+    expect(manifest(out).recallEstimate).toEqual(manifest(whole.out).recallEstimate);
+    for (const f of ["pairs.tsv", "clusters.tsv"]) expect(readFileSync(join(out, f))).toEqual(readFileSync(join(whole.out, f)));
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
@@ -127,6 +127,25 @@ describe("runs killed with SIGKILL resume to the same outputs", () => {
       const r = vertdup([...args, "--resume"]);
       expect(r.stderr).not.toMatch(/error/);
       expect(r.status).toBe(0);
+      expect(outputsOf(out)).toEqual(reference);
+    });
+  }
+
+  for (const [step, folder, kind] of [["count", "shards", "counts"], ["sign", "runs", "run"]] as const) {
+    it(`SIGKILL right after the executor marks ${step} task 3: the finished tasks are kept, the resumed outputs are byte-identical`, () => {
+      const work = join(tempDir(), "w");
+      const out = tempDir();
+      const args = ["run", CORPUS, "-o", out, "-w", work, ...ARGS];
+      const killed = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, VERTDUP_FAULT: `kill:marker:${step}-000002` } });
+      expect(killed.signal).toBe("SIGKILL");
+      const marked = markersWith(work, `${step}-`);
+      expect(marked).toBeGreaterThan(0);
+      expect(marked).toBeLessThan(taskCounts.find(([prefix]) => prefix === `${step}-`)![1]);
+      // The marker is written on the coordinator after the worker's files are in place.
+      const kept = statSync(join(work, folder, `000002.${kind}.zst`)).mtimeMs;
+      const r = vertdup([...args, "--resume"]);
+      expect(r.status, r.stderr).toBe(0);
+      if (step === "count") expect(statSync(join(work, folder, `000002.${kind}.zst`)).mtimeMs).toBe(kept);
       expect(outputsOf(out)).toEqual(reference);
     });
   }

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+import { readRunFileSync, writeRunFile } from "../../src/runs/run-file.js";
 
 afterAll(removeTempDirs);
 
@@ -32,6 +33,44 @@ describe.each(["minhash", "simhash384", "exact", "paragraphs"])("run --method %s
     expect(statSync(join(work, "methods", "000001.shard.zst")).mtimeMs).toBe(kept);
     expect(markers(work, "features-").length).toBeGreaterThan(done.length);
     expect(outputsOf(out)).toEqual(outputsOf(join(root, "whole")));
+  }, 60_000);
+});
+
+describe("run --method minhash --resume: the sets files", () => {
+  /** Kills a minhash run after the second chunk's marker; the work directory and the uninterrupted run's outputs. */
+  function killedRun(root: string): { work: string; whole: string } {
+    const whole = join(root, "whole");
+    expect(vertdup(["run", CORPUS, "-o", whole, "--method", "minhash", ...ARGS]).status).toBe(0);
+    const work = join(root, "w");
+    const killed = spawnSync(process.execPath, [CLI, "run", CORPUS, "-o", join(root, "out"), "-w", work, "--method", "minhash", ...ARGS], { env: { ...process.env, VERTDUP_FAULT: "kill:marker:features-000001" } });
+    expect(killed.signal).toBe("SIGKILL");
+    return { work, whole };
+  }
+
+  it("a work directory moved after a kill resumes: shard files name their sets file (beside them) by name only", () => {
+    const root = tempDir();
+    const { work, whole } = killedRun(root);
+    expect(readRunFileSync<{ sets: string }>(join(work, "methods", "000001.shard.zst"))[0].sets).toBe("000001.sets");
+    const moved = join(root, "moved");
+    renameSync(work, moved);
+    const out = join(root, "out2");
+    const resumed = vertdup(["run", CORPUS, "-o", out, "-w", moved, "--method", "minhash", "--resume", ...ARGS]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(outputsOf(out)).toEqual(outputsOf(whole));
+  }, 60_000);
+
+  it("a shard file of an older version, with the sets file's full path, still resumes, also moved", async () => {
+    const root = tempDir();
+    const { work, whole } = killedRun(root);
+    const file = join(work, "methods", "000001.shard.zst");
+    const [shard] = readRunFileSync<{ sets: string }>(file);
+    await writeRunFile(file, [{ ...shard, sets: join(work, "methods", shard.sets) }]);
+    const moved = join(root, "moved");
+    renameSync(work, moved);
+    const out = join(root, "out2");
+    const resumed = vertdup(["run", CORPUS, "-o", out, "-w", moved, "--method", "minhash", "--resume", ...ARGS]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(outputsOf(out)).toEqual(outputsOf(whole));
   }, 60_000);
 });
 

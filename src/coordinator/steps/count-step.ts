@@ -9,8 +9,8 @@ import { VertdupError } from "../../util/errors.js";
 import type { WorkerPool } from "../pool.js";
 import type { Reporter } from "../progress.js";
 import type { RunConfig } from "../run-config.js";
-import { chunksFile, inSlice, markerFile, shardName, type Slice } from "../workdir.js";
-import { existsSync } from "node:fs";
+import { chunksFile, inSlice, shardName, type Slice } from "../workdir.js";
+import { markerStats, TaskRunner } from "../../executor/tasks.js";
 
 /** What the whole corpus amounts to, known once it has been read through. */
 export interface ChunkCounts {
@@ -22,7 +22,8 @@ export interface ChunkCounts {
 
 /**
  * Pass 1 for the chunks of one slice: term counts, ids and partial df per chunk, each chunk
- * a task on the pool that leaves its marker. Chunk boundaries depend on the bytes alone.
+ * a task on the pool that the executor (TaskRunner) runs, or skips if its marker is in
+ * place. Chunk boundaries depend on the bytes alone.
  * A plain file is cut by reading small windows at the cut points; workers count each
  * range's documents and lines (`measure`, in corpus order they number the next range's) and
  * read their ranges themselves, so the coordinator never reads the file. Compressed inputs
@@ -33,7 +34,7 @@ export interface ChunkCounts {
  */
 export async function countStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<ChunkCounts> {
   const progress = reporter.progress("reading", "docs");
-  const pending: Promise<ShardStats>[] = [];
+  const runner = new TaskRunner<ShardStats>(workdir);
   let shards = 0;
   let documents = 0;
   const skipped = noSkippedDocs();
@@ -43,10 +44,10 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
     shards++;
     if (chunk.skipped) noteSkipped(skipped, displayName(chunk.file), chunk.firstLine);
     documents += chunk.docCount;
-    if (inSlice(chunk.index, slice) && !existsSync(markerFile(workdir, `count-${shardName(chunk.index)}`))) {
+    if (inSlice(chunk.index, slice)) {
+      const marker = `count-${shardName(chunk.index)}`;
       const task: CountTask = { workdir, chunk, options: config.prepare };
-      const { result } = await pool.submit<ShardStats>("count", task, transfer);
-      pending.push(result);
+      await runner.add({ marker, start: () => pool.submit<ShardStats>("count", task, transfer), load: markerStats(workdir, marker), stats: (s) => s });
     }
     progress.update(documents);
   };
@@ -85,7 +86,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
     }
     await measured.drain();
   }
-  await Promise.all(pending);
+  await runner.results();
   places.checkUnchanged();
   progress.finish();
   const counts: ChunkCounts = { shards, documents, ...(skipped.documents > 0 ? { skipped } : {}) };

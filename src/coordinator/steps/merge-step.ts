@@ -8,7 +8,8 @@ import { writeAtomic } from "../../util/atomic.js";
 import { packageVersion } from "../../util/package-info.js";
 import { PREPARE_MANIFEST, type PrepareManifest } from "../prepare-manifest.js";
 import type { RunConfig } from "../run-config.js";
-import { readMarker, shardFile, writeMarker } from "../workdir.js";
+import { shardFile } from "../workdir.js";
+import { runWholeTask } from "../../executor/tasks.js";
 import { readChunkCounts, requireMarker, requireShardMarkers } from "./require.js";
 import { signKernels } from "./sign-step.js";
 import { phaseTimings } from "../../executor/timing.js";
@@ -27,16 +28,15 @@ export const PREPARE_PHASES = ["count", "vocabulary", "sign", "merge"] as const;
  * indices' stores, storeRecords).
  */
 export async function mergeStep(workdir: string, extra: () => AsyncIterable<SigRecord>[] = () => []): Promise<MergeStats> {
-  let stats = await readMarker<MergeStats>(workdir, "merge");
-  if (stats === undefined) {
+  const stats = await runWholeTask(workdir, "merge", async () => {
     const { shards } = await readChunkCounts(workdir);
     await requireShardMarkers<SignStats>(workdir, "sign", shards);
     const runPaths = Array.from({ length: shards }, (_, i) => shardFile(workdir, i, "run"));
     const scratch = (level: number, group: number) => join(workdir, "runs", `merge-${level}-${group}.run.zst`);
-    stats = await writeSignatureStore(workdir, runPaths, scratch, extra());
-    await writeMarker(workdir, "merge", stats);
-    await rm(join(workdir, "runs"), { recursive: true, force: true });
-  }
+    return writeSignatureStore(workdir, runPaths, scratch, extra());
+  });
+  // The runs are no longer needed once the store is marked (a kill before this leaves them to the resumed run).
+  await rm(join(workdir, "runs"), { recursive: true, force: true });
   return stats;
 }
 

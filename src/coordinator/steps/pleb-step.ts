@@ -14,6 +14,7 @@ import type { WorkerPool } from "../pool.js";
 import { readPrepareManifest } from "../prepare-manifest.js";
 import type { Reporter } from "../progress.js";
 import { inSlice, markerFile, writeMarker, type Slice } from "../workdir.js";
+import { TaskRunner } from "../../executor/tasks.js";
 
 /**
  * How the PLEB iterations of one set of options are cut into groups, and where their
@@ -88,10 +89,11 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
 }
 
 /**
- * Runs the iteration groups of one slice that are not done yet, each leaving its file and
- * marker. With `recall` and `--target-recall`, the groups run in order and each one's pairs
- * update the sampled recall; the first group after which its lower bound reaches the target
- * is the last (a stop marker says so). The decision depends only on whole groups' pairs, so
+ * Runs the iteration groups of one slice that are not done yet, one after the other (each
+ * uses the whole pool), as tasks of the executor (TaskRunner): each writes its file, the
+ * executor its marker. With `recall` and `--target-recall`, each group's pairs update the
+ * sampled recall; the first group after which its lower bound reaches the target is the
+ * last (a stop marker says so). The decision depends only on whole groups' pairs, so
  * it is the same whatever the workers, and a resumed run replays the groups done to reach it.
  * `verifier`: the plan's (planVerifier), loaded here when not given.
  */
@@ -108,34 +110,46 @@ export async function plebStep(
 ): Promise<void> {
   await mkdir(plan.dir, { recursive: true });
   const stopAt = recall === undefined ? undefined : plan.options.targetRecall;
-  const todo: number[] = [];
-  for (let g = 0; g < plan.groups; g++) if (inSlice(g, slice) && !existsSync(markerFile(workdir, groupTask(plan, g)))) todo.push(g);
+  const groups = Array.from({ length: plan.groups }, (_, g) => g).filter((g) => inSlice(g, slice));
   const progress = reporter.progress("pleb", "iterations", plan.options.iterations);
-  let done = plan.options.iterations - todo.reduce((n, g) => n + groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1, 0);
-  const verify = verifier ?? (todo.length > 0 ? await planVerifier(workdir, store, plan, pool) : undefined);
-  for (let g = 0; g < plan.groups; g++) {
-    let columns: PairColumns;
-    if (todo.includes(g)) {
-      const [first, last] = groupIterations(plan, g);
-      const sink = pairSink(plan, store);
-      const [checked, rejected] = [verify?.checked ?? 0, verify?.rejected ?? 0];
-      const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done), verify);
-      const verified = verify === undefined ? {} : { checked: verify.checked - checked, rejected: verify.rejected - rejected };
-      const record: GroupRecord = { ...sink.toColumns(), seconds: Float64Array.from(seconds), ...verified };
-      await writeRunFile(groupFile(plan, g), [record]);
-      await writeMarker(workdir, groupTask(plan, g), { first, last, pairs: sink.size });
-      columns = record;
-    } else if (stopAt !== undefined && inSlice(g, slice)) columns = readGroup(plan, g);
-    else continue;
-    if (recall !== undefined && stopAt !== undefined) {
-      recall.addColumns(columns);
-      if (recall.estimate().low >= stopAt) {
-        await writeMarker(workdir, stopTask(plan), { group: g, iteration: groupIterations(plan, g)[1] });
-        break;
-      }
+  const size = (g: number) => groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1;
+  let done = plan.options.iterations - groups.reduce((n, g) => n + size(g), 0);
+  // Loaded when the first group runs: a slice with every group done needs no vectors.
+  let verify: Promise<PairVerifier | undefined> | undefined = verifier === undefined ? undefined : Promise.resolve(verifier);
+  const runner = new TaskRunner<GroupResult>(workdir);
+  for (const g of groups) {
+    const [first, last] = groupIterations(plan, g);
+    const { result } = await runner.add({
+      marker: groupTask(plan, g),
+      start: async () => {
+        const v = await (verify ??= planVerifier(workdir, store, plan, pool));
+        const sink = pairSink(plan, store);
+        const [checked, rejected] = [v?.checked ?? 0, v?.rejected ?? 0];
+        const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done), v);
+        const verified = v === undefined ? {} : { checked: v.checked - checked, rejected: v.rejected - rejected };
+        const record: GroupRecord = { ...sink.toColumns(), seconds: Float64Array.from(seconds), ...verified };
+        await writeRunFile(groupFile(plan, g), [record]);
+        return { result: Promise.resolve({ pairs: sink.size, record }) };
+      },
+      // Only --target-recall needs a done group's pairs again.
+      load: async () => (progress.update((done += size(g))), stopAt === undefined ? {} : { record: readGroup(plan, g) }),
+      stats: (r) => ({ first, last, pairs: r.pairs }),
+    });
+    if (recall === undefined || stopAt === undefined) continue;
+    recall.addColumns((await result).record!);
+    if (recall.estimate().low >= stopAt) {
+      await writeMarker(workdir, stopTask(plan), { group: g, iteration: last });
+      break;
     }
   }
+  await runner.results();
   progress.finish();
+}
+
+/** A group as it ran (its pairs for the marker) or as the executor loaded it (its record only when needed). */
+interface GroupResult {
+  pairs?: number;
+  record?: GroupRecord;
 }
 
 function stopTask(plan: PlebPlan): string {

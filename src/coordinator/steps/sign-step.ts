@@ -1,14 +1,15 @@
-import { existsSync } from "node:fs";
 import { signingIndex, vocabularyIndex, type KeptTerms, type RepeatedTerms, type VocabularyIndex } from "../../features/vocabulary.js";
 import { readRunFileSync } from "../../runs/run-file.js";
 import { accumulateKernelStatus } from "../../sketch/accumulate-wasm.js";
 import { VectorCache } from "../../sketch/random-vectors.js";
-import type { SignStats } from "../../sketch/sign-shard.js";
+import type { SignStats, SignTask } from "../../sketch/sign-shard.js";
 import type { KernelStatus } from "../../util/wasm-kernel.js";
+import type { NumberMap } from "../../util/number-map.js";
 import type { WorkerPool } from "../pool.js";
 import type { Reporter } from "../progress.js";
 import type { RunConfig } from "../run-config.js";
-import { completedTasks, inSlice, markerFile, readMarker, shardName, vocabularyFile, writeMarker, type Slice } from "../workdir.js";
+import { completedTasks, inSlice, readMarker, shardName, vocabularyFile, writeMarker, type Slice } from "../workdir.js";
+import { markerStats, runTasks, type StepTask } from "../../executor/tasks.js";
 import { readChunkCounts, requireMarker } from "./require.js";
 import type { VocabularyStats } from "./vocabulary-step.js";
 
@@ -47,30 +48,19 @@ function repeatedTerms(dfs: Uint32Array): number {
   return n;
 }
 
+/** The shared tables of a slice's sign tasks. */
+interface SignTables {
+  terms: { ranks: NumberMap; factors: Float64Array; onceFactor: number };
+  cache: VectorCache;
+}
+
 /**
- * Pass 2 for the shards of one slice: weight factors from the kept vocabulary, the vectors
- * of frequent terms precomputed in shared memory, then one task per shard that writes its
- * signatures as a sorted run and leaves its marker. Shards already signed are skipped. What
- * ran the accumulation (signKernels) is told on stderr if it is the slower TypeScript loop.
- * `weigh`: the ranks and factors of the kept vocabulary when they are not its own
- * (--against: the indices' frozen weights, SupplementedCorpus.weights); its leading ranks
- * must be the kept terms' (the cache's slots).
+ * Weight factors from the kept vocabulary and the vectors of its frequent terms computed in
+ * shared memory on the pool; what runs the accumulation is left as the slice's kernels marker
+ * (and told on stderr if it is the slower TypeScript loop).
  */
-export async function signStep(
-  workdir: string,
-  config: RunConfig,
-  slice: Slice,
-  pool: WorkerPool,
-  reporter: Reporter,
-  weigh?: (kept: KeptTerms) => VocabularyIndex,
-): Promise<void> {
+async function signTables(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter, weigh?: (kept: KeptTerms) => VocabularyIndex): Promise<SignTables> {
   const vocabulary = await requireMarker<VocabularyStats>(workdir, "vocabulary", "the vocabulary step");
-  const { shards } = await readChunkCounts(workdir);
-  const todo: number[] = [];
-  for (let i = 0; i < shards; i++) {
-    if (inSlice(i, slice) && !existsSync(markerFile(workdir, `sign-${shardName(i)}`))) todo.push(i);
-  }
-  if (todo.length === 0) return;
   const { bits, seed, weighting, projection } = config.prepare;
   const [kept, repeated] = readRunFileSync<KeptTerms | RepeatedTerms>(vocabularyFile(workdir)) as [KeptTerms, RepeatedTerms?];
   // Without weigh, only the repeated terms are looked up (a term not in the table has df = 1);
@@ -89,14 +79,45 @@ export async function signStep(
       pool.run("fill", { cache: cache.toShared(), from: Math.min(cacheSize, w * step), to: Math.min(cacheSize, (w + 1) * step) }),
     ),
   );
-  const progress = reporter.progress("signatures", "shards", todo.length);
-  const pending: Promise<SignStats>[] = [];
+  return { terms, cache };
+}
+
+/**
+ * Pass 2 for the shards of one slice: one task per shard, run by the executor (runTasks),
+ * that writes the shard's signatures as a sorted run; shards already signed are skipped.
+ * The shared tables (signTables) are made when the first task starts, so a slice with
+ * nothing left to sign costs nothing. `weigh`: the ranks and factors of the kept vocabulary
+ * when they are not its own (--against: the indices' frozen weights,
+ * SupplementedCorpus.weights); its leading ranks must be the kept terms' (the cache's slots).
+ */
+export async function signStep(
+  workdir: string,
+  config: RunConfig,
+  slice: Slice,
+  pool: WorkerPool,
+  reporter: Reporter,
+  weigh?: (kept: KeptTerms) => VocabularyIndex,
+): Promise<void> {
+  const { shards } = await readChunkCounts(workdir);
+  const indices = Array.from({ length: shards }, (_, i) => i).filter((i) => inSlice(i, slice));
+  const { bits, seed, weighting } = config.prepare;
+  let tables: Promise<SignTables> | undefined;
+  const progress = reporter.progress("signatures", "shards", indices.length);
   let signed = 0;
-  for (const index of todo) {
-    const task = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, onceFactor: terms.onceFactor, integerWeights: weighting === "tf", cache: cache.toShared() };
-    const { result } = await pool.submit<SignStats>("sign", task);
-    pending.push(result.then((s) => (progress.update(++signed), s)));
-  }
-  await Promise.all(pending);
+  const tasks = indices.map((index): StepTask<SignStats> => {
+    const marker = `sign-${shardName(index)}`;
+    return {
+      marker,
+      start: async () => {
+        const { terms, cache } = await (tables ??= signTables(workdir, config, slice, pool, reporter, weigh));
+        const task: SignTask = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, onceFactor: terms.onceFactor, integerWeights: weighting === "tf", cache: cache.toShared() };
+        const { result } = await pool.submit<SignStats>("sign", task);
+        return { result: result.then((s) => (progress.update(++signed), s)) };
+      },
+      load: async () => (progress.update(++signed), await markerStats<SignStats>(workdir, marker)()),
+      stats: (s) => s,
+    };
+  });
+  await runTasks(workdir, tasks);
   progress.finish();
 }

@@ -7,7 +7,8 @@ import { VertdupError } from "../../util/errors.js";
 import type { CorpusCounts } from "../prepare-manifest.js";
 import type { Reporter } from "../progress.js";
 import type { RunConfig } from "../run-config.js";
-import { readMarker, vocabularyFile, writeMarker } from "../workdir.js";
+import { vocabularyFile } from "../workdir.js";
+import { runWholeTask } from "../../executor/tasks.js";
 import { readChunkCounts, requireShardMarkers } from "./require.js";
 
 /** Corpus-wide counts known after pass 1, kept in the `vocabulary` marker. */
@@ -18,11 +19,14 @@ export interface VocabularyStats extends CorpusCounts {
 /**
  * Merges the shards' document frequencies, reduces the vocabulary by --min-df/--max-df and
  * writes the kept terms with their df (`vocab.zst`, then the sign pass's RepeatedTerms as a
- * second record): everything pass 2 needs, on any machine.
+ * second record): everything pass 2 needs, on any machine. One task of the executor, marked
+ * `vocabulary`.
  */
-export async function vocabularyStep(workdir: string, config: RunConfig, reporter: Reporter): Promise<VocabularyStats> {
-  const done = await readMarker<VocabularyStats>(workdir, "vocabulary");
-  if (done !== undefined) return done;
+export function vocabularyStep(workdir: string, config: RunConfig, reporter: Reporter): Promise<VocabularyStats> {
+  return runWholeTask(workdir, "vocabulary", () => mergeVocabulary(workdir, config, reporter));
+}
+
+async function mergeVocabulary(workdir: string, config: RunConfig, reporter: Reporter): Promise<VocabularyStats> {
   const { shards } = await readChunkCounts(workdir);
   const stats = await requireShardMarkers<ShardStats>(workdir, "count", shards);
   const documents = stats.reduce((n, s) => n + s.docs, 0);
@@ -33,7 +37,7 @@ export async function vocabularyStep(workdir: string, config: RunConfig, reporte
   const signing: RepeatedTerms = { repeated, excess, keepsOnce };
   await writeAtomic(vocabularyFile(workdir), encodeRecords([kept, signing]));
   reporter.info(`vocabulary: ${terms} terms, ${kept.terms.length} kept (${terms - kept.terms.length} outside the df limits)`);
-  const result: VocabularyStats = {
+  return {
     shards,
     documents,
     tokens: stats.reduce((n, s) => n + s.tokens, 0),
@@ -42,6 +46,4 @@ export async function vocabularyStep(workdir: string, config: RunConfig, reporte
     keptTerms: kept.terms.length,
     warnings,
   };
-  await writeMarker(workdir, "vocabulary", result);
-  return result;
 }

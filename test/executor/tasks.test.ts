@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { markerFile, readMarker, writeMarker } from "../../src/coordinator/workdir.js";
+import { markerStats, runTasks, runWholeTask, TaskRunner, type StepTask } from "../../src/executor/tasks.js";
+
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function workdir(): string {
+  const d = mkdtempSync(join(tmpdir(), "vertdup-tasks-"));
+  made.push(d);
+  mkdirSync(join(d, "markers"));
+  return d;
+}
+
+/** A task whose result is `value` after `delay` ms; what happened to it goes to `log`. */
+function task(work: string, name: string, value: number, delay: number, log: string[]): StepTask<number> {
+  return {
+    marker: name,
+    start: async () => {
+      log.push(`start ${name}`);
+      // The executor writes the marker only after the task returned: none when it returns.
+      const result = new Promise<number>((resolve) => setTimeout(() => (log.push(`marked before return: ${existsSync(markerFile(work, name))}`), resolve(value)), delay));
+      return { result };
+    },
+    load: markerStats<number>(work, name),
+    stats: (r) => r,
+  };
+}
+
+describe("the executor", () => {
+  it("runs the tasks without a marker, loads the others, writes their markers; results in task order", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ done: fc.boolean(), delay: fc.integer({ min: 0, max: 3 }) }), { maxLength: 8 }), async (specs) => {
+        const work = workdir();
+        for (const [i, s] of specs.entries()) if (s.done) await writeMarker(work, `t${i}`, 100 + i);
+        const log: string[] = [];
+        const results = await runTasks(work, specs.map((s, i) => task(work, `t${i}`, 100 + i, s.delay, log)));
+        expect(results).toEqual(specs.map((_, i) => 100 + i));
+        expect(log.filter((l) => l.startsWith("start"))).toEqual(specs.flatMap((s, i) => (s.done ? [] : [`start t${i}`])));
+        expect(log.filter((l) => l.startsWith("marked"))).toEqual(specs.filter((s) => !s.done).map(() => "marked before return: false"));
+        for (const i of specs.keys()) expect(await readMarker(work, `t${i}`)).toBe(100 + i);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("gives each task's completion to a step that decides on it, its marker in place by then", async () => {
+    const work = workdir();
+    const runner = new TaskRunner<number>(work);
+    const { result } = await runner.add(task(work, "a", 7, 1, []));
+    expect(await result).toBe(7);
+    expect(existsSync(markerFile(work, "a"))).toBe(true);
+    expect(await runner.results()).toEqual([7]);
+  });
+
+  it("a failed task leaves no marker and fails the step", async () => {
+    const work = workdir();
+    const failing: StepTask<number> = { marker: "bad", start: async () => ({ result: Promise.reject(new Error("boom")) }), load: async () => 0, stats: (r) => r };
+    await expect(runTasks(work, [failing])).rejects.toThrow("boom");
+    expect(existsSync(markerFile(work, "bad"))).toBe(false);
+  });
+
+  it("a one-task step runs once, then is read back from its marker", async () => {
+    const work = workdir();
+    let runs = 0;
+    const work1 = async () => ({ n: ++runs });
+    expect(await runWholeTask(work, "whole", work1)).toEqual({ n: 1 });
+    expect(await runWholeTask(work, "whole", work1)).toEqual({ n: 1 });
+    expect(runs).toBe(1);
+  });
+});
