@@ -351,6 +351,7 @@ interface ParsedPleb {
   "estimate-recall"?: boolean;
   sample?: number;
   "target-recall"?: number;
+  sampling?: CalibrationSampling;
   verify: boolean;
   "cosine-threshold": number;
 }
@@ -362,7 +363,10 @@ export function plebOptionsFrom(a: ParsedPleb, bits: number): PlebOptions {
   const opts: PlebOptions = { threshold, beam: a.beam, shiftCount: a["shift-count"], iterations: a.iterations, seed: a.seed, pairs: a.pairs ?? DEFAULT_PLEB.pairs };
   // Absent unless asked for, so that the plan's fingerprint of an ordinary run stays the same.
   if (cosine !== undefined) opts.cosineThreshold = cosine;
-  if (a["estimate-recall"] === true || a["target-recall"] !== undefined) opts.recallSample = a.sample;
+  if (a["estimate-recall"] === true || a["target-recall"] !== undefined) {
+    opts.recallSample = a.sample;
+    opts.recallSampling = a.sampling ?? "stratified";
+  }
   if (a["target-recall"] !== undefined) opts.targetRecall = a["target-recall"];
   return opts;
 }

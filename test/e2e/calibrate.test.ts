@@ -126,11 +126,11 @@ describe("calibrate's methods", () => {
 });
 
 describe("--target-recall", () => {
-  it("stops at the same iteration with 1 and 2 workers, where the recall against hamming-full reaches the target", async () => {
+  it("stops at the same iteration with 1 and 2 workers (stratified sample), where the recall against hamming-full reaches the target", async () => {
     const runs = [1, 2].map((workers) => {
       const work = tempDir();
       const out = tempDir();
-      const args = ["run", KJV, "-w", work, "-o", out, "--target-recall", "0.99", "--sample", "3000", "--iterations", "100", "--iterations-per-group", "5"];
+      const args = ["run", KJV, "-w", work, "-o", out, "--target-recall", "0.99", "--sample", "1500", "--iterations", "100", "--iterations-per-group", "5"];
       const r = vertdup([...args, "--workers", String(workers), "--quiet"]);
       expect(r.status).toBe(0);
       return { work, out, manifest: JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) };
@@ -138,7 +138,13 @@ describe("--target-recall", () => {
     const [one, two] = runs;
     const stop = one.manifest.recallEstimate.iterations;
     expect(stop).toBeLessThan(100);
-    expect(two.manifest.recallEstimate.iterations).toBe(stop);
+    expect(two.manifest.recallEstimate).toEqual(one.manifest.recallEstimate);
+    // Strata of the first group's clusters (documents alone, in clusters of 2, 3–4, …), drawn in part.
+    const { sampling, strata } = one.manifest.recallEstimate;
+    expect(sampling).toBe("stratified");
+    expect(strata.documents.reduce((x: number, y: number) => x + y)).toBe(3000);
+    expect(strata.sampled.reduce((x: number, y: number) => x + y)).toBe(1500);
+    expect(strata.sampled[0]).toBeLessThan(strata.documents[0]);
     expect(readFileSync(join(two.out, "clusters.tsv"))).toEqual(readFileSync(join(one.out, "clusters.tsv")));
     const log = readTsv(join(one.out, "pleb-log.tsv"));
     expect(log).toHaveLength(stop + 1);

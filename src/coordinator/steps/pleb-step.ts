@@ -6,7 +6,7 @@ import { DEFAULT_ITERATIONS_PER_GROUP, type ExecutionOptions, type PlebOptions }
 import { FoundPairs } from "../../pleb/found-pairs.js";
 import { PairVerifier } from "../../pleb/pair-verifier.js";
 import { runIterations, type PairSink } from "../../pleb/run-pleb.js";
-import type { SampleRecall } from "../../pleb/sample-recall.js";
+import type { RecallSampler, SampleRecall } from "../../pleb/sample-recall.js";
 import { SpanningForest, type PairColumns } from "../../pleb/spanning-forest.js";
 import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
@@ -89,11 +89,13 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
 
 /**
  * Runs the iteration groups of one slice that are not done yet, each leaving its file and
- * marker. With `recall` and `--target-recall`, the groups run in order and each one's pairs
- * update the sampled recall; the first group after which its lower bound reaches the target
- * is the last (a stop marker says so). The decision depends only on whole groups' pairs, so
- * it is the same whatever the workers, and a resumed run replays the groups done to reach it.
- * `verifier`: the plan's (planVerifier), loaded here when not given.
+ * marker. With `recallOf` (`--estimate-recall`, `--target-recall`), the sampled recall is
+ * built from the first group's pairs (its stratified design's strata) and returned; with
+ * `--target-recall`, the groups run in order and each one's pairs update it; the first group
+ * after which its lower bound reaches the target is the last (a stop marker says so). The
+ * decision depends only on whole groups' pairs, so it is the same whatever the workers, and
+ * a resumed run replays the groups done to reach it. `verifier`: the plan's (planVerifier),
+ * loaded here when not given.
  */
 export async function plebStep(
   workdir: string,
@@ -103,11 +105,12 @@ export async function plebStep(
   exec: ExecutionOptions,
   pool: WorkerPool,
   reporter: Reporter,
-  recall?: SampleRecall,
+  recallOf?: RecallSampler,
   verifier?: PairVerifier,
-): Promise<void> {
+): Promise<SampleRecall | undefined> {
   await mkdir(plan.dir, { recursive: true });
-  const stopAt = recall === undefined ? undefined : plan.options.targetRecall;
+  const stopAt = recallOf === undefined ? undefined : plan.options.targetRecall;
+  let recall: SampleRecall | undefined;
   const todo: number[] = [];
   for (let g = 0; g < plan.groups; g++) if (inSlice(g, slice) && !existsSync(markerFile(workdir, groupTask(plan, g)))) todo.push(g);
   const progress = reporter.progress("pleb", "iterations", plan.options.iterations);
@@ -125,8 +128,9 @@ export async function plebStep(
       await writeRunFile(groupFile(plan, g), [record]);
       await writeMarker(workdir, groupTask(plan, g), { first, last, pairs: sink.size });
       columns = record;
-    } else if (stopAt !== undefined && inSlice(g, slice)) columns = readGroup(plan, g);
+    } else if ((stopAt !== undefined || (recallOf !== undefined && g === 0)) && inSlice(g, slice)) columns = readGroup(plan, g);
     else continue;
+    if (recallOf !== undefined && recall === undefined) recall = await recallOf(columns);
     if (recall !== undefined && stopAt !== undefined) {
       recall.addColumns(columns);
       if (recall.estimate().low >= stopAt) {
@@ -136,6 +140,7 @@ export async function plebStep(
     }
   }
   progress.finish();
+  return recall;
 }
 
 function stopTask(plan: PlebPlan): string {
