@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus, DEFAULT_GENERATOR } from "../../scripts/generate-corpus.js";
@@ -99,12 +99,19 @@ describe("calibrate's methods", () => {
     }
   });
 
-  it("refuses slurm run --estimate-recall, saying how to calibrate the finished run, before any work", () => {
+  it("slurm run --estimate-recall adds a calibrate job after the outputs (--sample, --sampling in the run's settings)", () => {
     const work = join(tempDir(), "work");
-    const r = vertdup(["slurm", "run", KJV, "-w", work, "-o", tempDir(), "--estimate-recall"]);
-    expect(r.stderr).toMatch(/vertdup: error: slurm run cannot --estimate-recall: .* the Slurm chain has no job for it; calibrate the finished run with vertdup pleb -w /);
-    expect(r.status).toBe(1);
-    expect(existsSync(work)).toBe(false);
+    const r = vertdup(["slurm", "run", KJV, "-w", work, "-o", tempDir(), "--estimate-recall", "--sample", "300", "--sampling", "uniform", "--dry-run"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch")).sort()).toEqual(["1-count.sbatch", "2-vocabulary.sbatch", "3-sign.sbatch", "4-merge.sbatch", "5-pleb.sbatch", "6-output.sbatch", "7-calibrate.sbatch"]);
+    expect(readFileSync(join(work, "slurm", "7-calibrate.sbatch"), "utf8")).toMatch(/ 'task' 'calibrate' '-w' /);
+    const settings = JSON.parse(readFileSync(join(work, "slurm", "run.json"), "utf8"));
+    expect(settings.calibrate).toEqual({ targetRecall: 0.99, sampling: "uniform" });
+    expect(settings.pleb).toMatchObject({ recallSample: 300, recallSampling: "uniform" });
+    const plain = join(tempDir(), "plain");
+    expect(vertdup(["slurm", "run", KJV, "-w", plain, "-o", tempDir(), "--dry-run"]).status).toBe(0);
+    expect(existsSync(join(plain, "slurm", "7-calibrate.sbatch"))).toBe(false);
+    expect(vertdup(["slurm", "run", KJV, "-w", join(tempDir(), "w"), "-o", tempDir(), "--sample", "300", "--dry-run"]).stderr).toMatch(/--sample does nothing without --estimate-recall/);
   });
 
   it("calibrates minhash (calibrate) and paragraphs (run --estimate-recall): calibration.tsv, the manifest's recommendation and the report's table", () => {

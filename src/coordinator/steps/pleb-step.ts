@@ -151,6 +151,11 @@ function readGroup(plan: PlebPlan, group: number): GroupRecord {
   return readRunFileSync<GroupRecord>(groupFile(plan, group))[0];
 }
 
+/** The pairs of a plan's first iteration group (done): the strata of PLEB's stratified recall sample. */
+export function firstGroupPairs(plan: PlebPlan): PairColumns {
+  return readGroup(plan, 0);
+}
+
 /** The groups a plan runs: all of them, or those up to the one after which `--target-recall` was reached. */
 export function groupsRun(workdir: string, plan: PlebPlan): number {
   const stop = markerFile(workdir, stopTask(plan));
