@@ -143,7 +143,7 @@ export const OPTIONS = {
   // Recall on a document sample (README "Calibrating").
   "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv; lsh-cosine, minhash, paragraphs)", check: calibratedMethod }),
   sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), methods: CALIBRATED, unusedBecause: withoutRecall }),
-  sampling: def({ choices: ["stratified", "uniform"] as const, default: "stratified" as CalibrationSampling, describe: "calibration.tsv's sample: strata from the run's clusters (narrower intervals), or uniform over the documents", methods: CALIBRATED, unusedBecause: withoutRecall }),
+  sampling: def({ choices: ["stratified", "uniform"] as const, default: "stratified" as CalibrationSampling, describe: "the recall sample (calibration.tsv, PLEB's estimate while it iterates): strata from the run's clusters (PLEB's: the first iteration group's; narrower intervals), or uniform over the documents", methods: CALIBRATED, unusedBecause: withoutRecall }),
   "target-recall": def({ type: "number", describe: "end PLEB's iterations once the sampled recall's lower 95 % bound reaches this (minhash, paragraphs: with --estimate-recall, the recall to recommend for)", check: fraction(false), methods: CALIBRATED }),
   // Other methods.
   "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024), methods: ["minhash"] }),
@@ -351,6 +351,7 @@ interface ParsedPleb {
   "estimate-recall"?: boolean;
   sample?: number;
   "target-recall"?: number;
+  sampling?: CalibrationSampling;
   verify: boolean;
   "cosine-threshold": number;
 }
@@ -362,7 +363,10 @@ export function plebOptionsFrom(a: ParsedPleb, bits: number): PlebOptions {
   const opts: PlebOptions = { threshold, beam: a.beam, shiftCount: a["shift-count"], iterations: a.iterations, seed: a.seed, pairs: a.pairs ?? DEFAULT_PLEB.pairs };
   // Absent unless asked for, so that the plan's fingerprint of an ordinary run stays the same.
   if (cosine !== undefined) opts.cosineThreshold = cosine;
-  if (a["estimate-recall"] === true || a["target-recall"] !== undefined) opts.recallSample = a.sample;
+  if (a["estimate-recall"] === true || a["target-recall"] !== undefined) {
+    opts.recallSample = a.sample;
+    opts.recallSampling = a.sampling ?? "stratified";
+  }
   if (a["target-recall"] !== undefined) opts.targetRecall = a["target-recall"];
   return opts;
 }

@@ -1,6 +1,7 @@
 import type { Oversize } from "./corpus/chunker.js";
 import type { ReaderOptions } from "./corpus/vertical.js";
 import type { TermOptions } from "./features/terms.js";
+import type { CalibrationSampling } from "./eval/calibration.js";
 
 /** Options of the preparatory phase: everything that shapes the signatures. */
 export interface PrepareOptions extends ReaderOptions, TermOptions {
@@ -40,6 +41,8 @@ export interface PlebOptions {
   pairs: PairsOutput["mode"];
   /** Documents sampled to estimate recall after each iteration group (absent: none). */
   recallSample?: number;
+  /** How those documents are drawn (README "Calibrating"): by the strata of the first iteration group's clusters, or uniformly. */
+  recallSampling?: CalibrationSampling;
   /** End the iterations once the estimated recall's lower 95 % bound reaches this (needs recallSample). */
   targetRecall?: number;
   /** `--verify`: candidates are kept when their exact cosine is ≥ this (absent: `--no-verify`). */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Options } from "yargs";
-import { OPTIONS, withOptions, type OptionName } from "../src/cli-options.js";
+import { OPTIONS, plebOptionsFrom, withOptions, type OptionName } from "../src/cli-options.js";
 import { VertdupError } from "../src/util/errors.js";
 
 const NUMERIC = (Object.keys(OPTIONS) as OptionName[]).filter((name) => (OPTIONS[name] as Options).type === "number");
@@ -67,5 +67,15 @@ describe("options that another option's value leaves without effect", () => {
     await expect(parse(["--pairs", "all", "--pairs-limit", "10"])).resolves.toMatchObject({ "pairs-limit": 10 });
     await expect(parse(["--estimate-recall", "--sample", "50"])).resolves.toMatchObject({ sample: 50 });
     await expect(parse(["--target-recall", "0.9", "--sample", "50"])).resolves.toMatchObject({ sample: 50 });
+  });
+});
+
+describe("plebOptionsFrom", () => {
+  const given = { beam: 2, "shift-count": 10, iterations: 50, seed: 1, verify: false, "cosine-threshold": 0.95, "estimate-recall": false, sample: 400 };
+
+  it("samples PLEB's recall stratified unless --sampling uniform, and only with --estimate-recall or --target-recall", () => {
+    expect(plebOptionsFrom(given, 256)).not.toHaveProperty("recallSampling");
+    expect(plebOptionsFrom({ ...given, "estimate-recall": true }, 256)).toMatchObject({ recallSample: 400, recallSampling: "stratified" });
+    expect(plebOptionsFrom({ ...given, "target-recall": 0.9, sampling: "uniform" }, 256)).toMatchObject({ recallSample: 400, recallSampling: "uniform", targetRecall: 0.9 });
   });
 });

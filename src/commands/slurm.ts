@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { inputPaths, maxDocBytesFrom, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
+import { DEFAULT_TARGET_RECALL } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 
 const runBuilder = (y: Argv) =>
@@ -9,7 +10,7 @@ const runBuilder = (y: Argv) =>
     [
       "workdir", "outdir", "keep", "pairs", "pairs-limit",
       "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
-      "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold", "estimate-recall",
+      "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold", "estimate-recall", "sample", "sampling",
       "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "chunk-size", "max-doc-bytes", "oversize", "dry-run",
     ],
     {
@@ -21,9 +22,6 @@ const runBuilder = (y: Argv) =>
 type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 
 async function submitRun(a: RunArgs): Promise<void> {
-  if (a["estimate-recall"]) {
-    throw new VertdupError(`slurm run cannot --estimate-recall: the calibration scores the sample against the whole corpus after the output task, and the Slurm chain has no job for it; calibrate the finished run with vertdup pleb -w ${a.w} -o ${a.o} --estimate-recall (PLEB again, on one machine)`);
-  }
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
   const [{ startPrepare }, { plebPlan }, { takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { runJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { ensureWritableDir }] = await Promise.all([
     import("../coordinator/prepare.js"),
@@ -50,7 +48,9 @@ async function submitRun(a: RunArgs): Promise<void> {
     extra: a["sbatch-arg"],
     logDir: `${slurmDir(workdir)}/logs`,
   };
-  const settings = (token: string) => ({ pleb, iterationsPerGroup, keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, outdir, tasks: a.tasks, token });
+  // --estimate-recall: a calibrate job after the outputs, for --target-recall's default (Slurm runs every group).
+  const calibrate = a["estimate-recall"] ? { calibrate: { targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling } } : {};
+  const settings = (token: string) => ({ pleb, iterationsPerGroup, keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, outdir, tasks: a.tasks, token, ...calibrate });
   const maxArray = await maxArraySize();
   const render = (token: string) => {
     const stages = splitArrays(runJobs(workdir, settings(token), plebPlan(workdir, pleb, iterationsPerGroup).groups), maxArray);

@@ -3,7 +3,7 @@ import type { Argv } from "yargs";
 import type { Slice } from "../coordinator/workdir.js";
 import { VertdupError } from "../util/errors.js";
 
-const STEPS = ["count", "vocabulary", "sign", "merge", "pleb", "output"] as const;
+const STEPS = ["count", "vocabulary", "sign", "merge", "pleb", "output", "calibrate"] as const;
 type Step = (typeof STEPS)[number];
 
 const builder = (y: Argv) =>
@@ -25,14 +25,14 @@ function allocatedCores(): number {
 
 async function runStep(step: Step, workdir: string, slice: Slice, quiet: boolean): Promise<void> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ WorkerPool }, { readPrepareManifest }, { stderrReporter }, { readRunConfig }, { countStep }, { mergeStep, writePrepareManifest }, { outputStep }, { plebPhaseName, plebPlan, plebStep }, { signStep }, { timed }, { vocabularyStep }, { releaseSlurmRun }, { loadSignatureStore }, { readSlurmSettings }] = await Promise.all([
+  const [{ WorkerPool }, { readPrepareManifest }, { stderrReporter }, { readRunConfig }, { countStep }, { mergeStep, writePrepareManifest }, { slurmCalibrate, slurmOutput }, { plebPhaseName, plebPlan, plebStep }, { signStep }, { timed }, { vocabularyStep }, { releaseSlurmRun }, { loadSignatureStore }, { readSlurmSettings }] = await Promise.all([
     import("../coordinator/pool.js"),
     import("../coordinator/prepare-manifest.js"),
     import("../coordinator/progress.js"),
     import("../coordinator/run-config.js"),
     import("../coordinator/steps/count-step.js"),
     import("../coordinator/steps/merge-step.js"),
-    import("../coordinator/steps/output-step.js"),
+    import("../slurm/calibrate-phase.js"),
     import("../coordinator/steps/pleb-step.js"),
     import("../coordinator/steps/sign-step.js"),
     import("../executor/timing.js"),
@@ -78,8 +78,10 @@ async function runStep(step: Step, workdir: string, slice: Slice, quiet: boolean
     }
     return;
   }
-  await outputStep(workdir, settings.outdir, prepared, store, plan, { keep: settings.keep, pairsLimit: settings.pairsLimit });
-  await releaseSlurmRun(workdir, settings.token);
+  if (step === "output") await slurmOutput(workdir, settings, prepared, store, plan, workers, reporter);
+  else if (settings.calibrate !== undefined) await slurmCalibrate(workdir, { ...settings, calibrate: settings.calibrate }, workers);
+  // The last job of the chain ends the run: its lock goes.
+  if (step === "calibrate" || settings.calibrate === undefined) await releaseSlurmRun(workdir, settings.token);
 }
 
 /** One phase (or one array task's slice of it) of a run, as the Slurm batch scripts call it. */

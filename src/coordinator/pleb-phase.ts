@@ -11,7 +11,7 @@ import { checkReference, outputStep, type OutputOptions } from "./steps/output-s
 import { planVerifier, plebPhaseName, plebPlan, plebStep, resetPlan } from "./steps/pleb-step.js";
 import { timed } from "../executor/timing.js";
 import { WHOLE } from "./workdir.js";
-import { sampleRecallOf, type SampleRecall } from "../pleb/sample-recall.js";
+import { recallSampler, type SampleRecall } from "../pleb/sample-recall.js";
 import type { SupplementedCorpus } from "../supplement/lsh-against.js";
 
 /**
@@ -51,8 +51,8 @@ export async function plebPhase(
         supplement === undefined || threshold === undefined
           ? await planVerifier(workdir, store, plan, pool)
           : await supplement.verifier(workdir, prepared, store, threshold, pool);
-      if (opts.recallSample !== undefined) recall = await sampleRecallOf(store, prepared.counts.documents, opts, exec.workers, reporter, verifier);
-      await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recall, verifier);
+      const recallOf = opts.recallSample === undefined ? undefined : recallSampler(store, prepared.counts.documents, opts, exec.workers, reporter, verifier);
+      recall = await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recallOf, verifier);
     });
   } finally {
     await pool.close();

@@ -30,6 +30,12 @@ export interface CalibrationRow {
   recall: Proportion;
   /** Reference pairs in one cluster / pairs in one cluster (both with a sampled document). */
   precision: Proportion;
+  /**
+   * The number of independent trials whose Wilson interval is each interval above: the
+   * pairs counted (uniform), or the effective number R̂(1 − R̂)/v̂ (stratified).
+   */
+  recallTrials: number;
+  precisionTrials: number;
 }
 
 /**
@@ -66,7 +72,7 @@ export function calibrationRows(reference: ScoredPairs, clusterOf: Uint32Array, 
       const c = clusterOf[reference.a[k]];
       if (c !== 0 && c === clusterOf[reference.b[k]]) found++;
     }
-    return { threshold, recall: wilsonInterval(found, total), precision: wilsonInterval(found, clustered) };
+    return { threshold, recall: wilsonInterval(found, total), precision: wilsonInterval(found, clustered), recallTrials: total, precisionTrials: clustered };
   });
 }
 
@@ -94,7 +100,9 @@ function stratifiedRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled:
         found[d] += hit;
       }
     }
-    return { threshold, recall: stratifiedRatio(design, docs, found, similar, total), precision: stratifiedRatio(design, docs, found, inCluster, clustered) };
+    const { trials: recallTrials, ...recall } = stratifiedRatio(design, docs, found, similar, total);
+    const { trials: precisionTrials, ...precision } = stratifiedRatio(design, docs, found, inCluster, clustered);
+    return { threshold, recall, precision, recallTrials, precisionTrials };
   });
 }
 
@@ -114,17 +122,26 @@ const COLUMNS = {
   precisionHigh: "precision_high",
 } as const;
 
-const CALIBRATION_HEADER = Object.values(COLUMNS).join("\t");
+/** Columns a calibration.tsv may lack (written since the report shows the sampling design): NaN when absent. */
+const OPTIONAL_COLUMNS = {
+  recallTrials: "recall_trials",
+  precisionTrials: "precision_trials",
+} as const;
 
-/** calibration.tsv: one row per threshold, 4 decimals, an empty field where nothing is known (no pair). */
+const CALIBRATION_HEADER = [...Object.values(COLUMNS), ...Object.values(OPTIONAL_COLUMNS)].join("\t");
+
+/** calibration.tsv: one row per threshold, 4 decimals (trials: 1), an empty field where nothing is known (no pair). */
 export function calibrationTsv(rows: readonly CalibrationRow[]): string {
   const f = (x: number) => (Number.isNaN(x) ? "" : x.toFixed(4));
-  const lines = rows.map((r) => [r.threshold.toFixed(2), f(r.recall.estimate), f(r.recall.low), f(r.recall.high), f(r.precision.estimate), f(r.precision.low), f(r.precision.high)].join("\t"));
+  const n = (x: number) => (x > 0 ? x.toFixed(1) : "");
+  const lines = rows.map((r) =>
+    [r.threshold.toFixed(2), f(r.recall.estimate), f(r.recall.low), f(r.recall.high), f(r.precision.estimate), f(r.precision.low), f(r.precision.high), n(r.recallTrials), n(r.precisionTrials)].join("\t"),
+  );
   return [CALIBRATION_HEADER, ...lines].join("\n") + "\n";
 }
 
-/** Recall and precision of a run against an exact reference at one threshold, with 95 % intervals. */
-export type CalibrationTableRow = Record<keyof typeof COLUMNS, number>;
+/** Recall and precision of a run against an exact reference at one threshold, with 95 % intervals and their effective trials. */
+export type CalibrationTableRow = Record<keyof typeof COLUMNS | keyof typeof OPTIONAL_COLUMNS, number>;
 
 /** Most rows the report shows: a calibration sweeps thresholds, a few dozen at most. */
 export const MAX_CALIBRATION_ROWS = 1000;
@@ -132,7 +149,7 @@ export const MAX_CALIBRATION_ROWS = 1000;
 /**
  * calibration.tsv (a header naming at least the columns of COLUMNS, in any order, then one
  * row per threshold), or undefined when the file does not exist. An empty field (nothing
- * known: no pair counted) is NaN; a missing column, another value that is not a number or
+ * known: no pair counted) or an absent column of OPTIONAL_COLUMNS is NaN; a missing column, another value that is not a number or
  * too many rows is an error naming the file and line.
  */
 export async function readCalibration(path: string): Promise<CalibrationTableRow[] | undefined> {
@@ -145,20 +162,22 @@ export async function readCalibration(path: string): Promise<CalibrationTableRow
   }
   const lines = text.split("\n").filter((l) => l.length > 0);
   const header = (lines[0] ?? "").split("\t");
-  const at = {} as Record<keyof typeof COLUMNS, number>;
+  const at = {} as Record<keyof CalibrationTableRow, number>;
   for (const [key, name] of Object.entries(COLUMNS) as [keyof typeof COLUMNS, string][]) {
     at[key] = header.indexOf(name);
     if (at[key] < 0) throw new VertdupError(`${path}:1: no column ${name} in the header (expected ${Object.values(COLUMNS).join(", ")})`);
   }
+  for (const [key, name] of Object.entries(OPTIONAL_COLUMNS) as [keyof typeof OPTIONAL_COLUMNS, string][]) at[key] = header.indexOf(name);
+  const names: Record<keyof CalibrationTableRow, string> = { ...COLUMNS, ...OPTIONAL_COLUMNS };
   if (lines.length - 1 > MAX_CALIBRATION_ROWS) throw new VertdupError(`${path}: ${lines.length - 1} rows, at most ${MAX_CALIBRATION_ROWS}`);
   return lines.slice(1).map((line, k) => {
     const fields = line.split("\t");
     const row = {} as CalibrationTableRow;
-    for (const key of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]) {
-      const field = fields[at[key]];
+    for (const key of Object.keys(names) as (keyof CalibrationTableRow)[]) {
+      const field = at[key] < 0 ? "" : fields[at[key]];
       const value = field === "" ? NaN : Number(field);
       if (field === undefined || (field !== "" && !Number.isFinite(value))) {
-        throw new VertdupError(`${path}:${k + 2}: ${COLUMNS[key]} is not a number: ${JSON.stringify((field ?? "").slice(0, 40))}`);
+        throw new VertdupError(`${path}:${k + 2}: ${names[key]} is not a number: ${JSON.stringify((field ?? "").slice(0, 40))}`);
       }
       row[key] = value;
     }

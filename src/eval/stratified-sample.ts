@@ -18,6 +18,9 @@ export interface StratifiedDesign {
 
 const STRATA = 6;
 
+/** What each stratum holds, for people (manifest.json's `strata` lists them in this order). */
+export const STRATUM_NAMES: readonly string[] = ["documents alone", "in clusters of 2", "of 3–4", "of 5–8", "of 9–16", "of ≥ 17"];
+
 /** Stratum of a document in a cluster of `size` documents (0: alone). */
 function stratumOfSize(size: number): number {
   if (size < 2) return 0;
@@ -96,9 +99,10 @@ export function drawStratified(design: StratifiedDesign, seed: number): Uint8Arr
  * the residuals y − R̂x in stratum h — documents are the units, so the pairs of one document
  * count as one draw, not as independent ones. Interval: Wilson's at the effective number of
  * trials R̂(1 − R̂)/v̂ (Korn and Graubard 1998), at most the pairs counted (`pairs`); at
- * R̂ = 0 or 1 (no variance to measure) the sampled documents with x > 0.
+ * R̂ = 0 or 1 (no variance to measure) the sampled documents with x > 0. `trials`: that
+ * effective number (0 without any pair).
  */
-export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: Float64Array, x: Float64Array, pairs: number): Proportion {
+export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: Float64Array, x: Float64Array, pairs: number): Proportion & { trials: number } {
   const strata = design.population.length;
   const weight = design.population.map((n, h) => (design.drawn[h] === 0 ? 0 : n / design.drawn[h]));
   let sy = 0;
@@ -110,7 +114,7 @@ export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: 
     sx += w * x[k];
     if (x[k] > 0) units++;
   }
-  if (sx === 0) return { estimate: NaN, low: 0, high: 1 };
+  if (sx === 0) return { estimate: NaN, low: 0, high: 1, trials: 0 };
   const r = sy / sx;
   const sum = new Float64Array(strata);
   const sq = new Float64Array(strata);
@@ -132,5 +136,23 @@ export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: 
   const degenerate = r <= 0 || r >= 1;
   const trials = degenerate ? units : v > 0 ? Math.min(pairs, (r * (1 - r)) / v) : pairs;
   const interval = wilsonScore(r, trials);
-  return { estimate: r, low: r <= 0 ? 0 : interval.low, high: r >= 1 ? 1 : interval.high };
+  return { estimate: r, low: r <= 0 ? 0 : interval.low, high: r >= 1 ? 1 : interval.high, trials };
+}
+
+/**
+ * Kish's effective sample size of a stratified design, (Σ_h N_h)² / Σ_h N_h²/n_h over the
+ * strata drawn from: the size of a uniform sample whose weights would give a mean over the
+ * documents the same variance (Kish 1965) — fewer than drawn when the strata are sampled
+ * unevenly. For the recall the interval's own effective number of trials (calibration.tsv)
+ * is the one that counts: the strata put the draws where the pairs are.
+ */
+export function kishEffectiveSize(population: readonly number[], drawn: readonly number[]): number {
+  let total = 0;
+  let sum = 0;
+  for (let h = 0; h < population.length; h++) {
+    if (drawn[h] === 0) continue;
+    total += population[h];
+    sum += (population[h] * population[h]) / drawn[h];
+  }
+  return sum === 0 ? 0 : (total * total) / sum;
 }

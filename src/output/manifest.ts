@@ -37,8 +37,11 @@ export interface RunManifest {
   warnings: PrepareManifest["warnings"];
   phases: Record<string, PhaseTiming>;
   kernels?: PrepareManifest["kernels"];
-  /** `--estimate-recall`/`--target-recall`: PLEB's sampled recall after each iteration group. */
-  recallEstimate?: { referencePairs: number; iterations: number; byGroup: GroupEstimate[] };
+  /**
+   * `--estimate-recall`/`--target-recall`: PLEB's sampled recall after each iteration group;
+   * stratified, the strata (of the first group's clusters) as in `calibration.strata`.
+   */
+  recallEstimate?: { referencePairs: number; iterations: number; sampling: "stratified" | "uniform"; strata?: { documents: number[]; sampled: number[] }; byGroup: GroupEstimate[] };
   /** `calibrate`, `run --estimate-recall`: recall against the exact cosine and what to choose. */
   calibration?: CalibrationManifest;
 }

@@ -1,5 +1,6 @@
 import { barSvg, escapeXml as esc, lineSvg, scatterSvg, type Bar, type Series } from "../eval/svg-plot.js";
 import type { CalibrationTableRow } from "../eval/calibration.js";
+import { kishEffectiveSize, STRATUM_NAMES } from "../eval/stratified-sample.js";
 import type { DocText } from "./doc-texts.js";
 import { SIMILARITY_BINS, type ClusterScan, type PairScan } from "./output-scan.js";
 import { tokenDiff } from "./token-diff.js";
@@ -212,12 +213,46 @@ function calibrationSection(d: ReportData): string {
     line("", "#aa3377", "precisionLow", true),
     line("", "#aa3377", "precisionHigh", true),
   ]);
-  // NaN: no pair counted at that threshold (an empty field of calibration.tsv).
+  // NaN: no pair counted at that threshold (an empty field of calibration.tsv), or an older file without the trials.
   const f = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(4));
+  const n = (x: number) => (Number.isNaN(x) ? "–" : count(Number(x.toFixed(1))));
   return `<section id="calibration"><h2>Calibration</h2>
 <div class="plots">${plot}</div>
-<table><tr><th>threshold</th><th>recall</th><th>95 % interval</th><th>precision</th><th>95 % interval</th></tr>
-${rows.map((r) => `<tr><td class="n">${f(r.threshold)}</td><td class="n">${f(r.recall)}</td><td class="n">${f(r.recallLow)}–${f(r.recallHigh)}</td><td class="n">${f(r.precision)}</td><td class="n">${f(r.precisionLow)}–${f(r.precisionHigh)}</td></tr>`).join("\n")}</table></section>`;
+${designHtml(d.manifest)}
+<table id="calibration-table"><tr><th>threshold</th><th>recall</th><th>95 % interval</th><th>effective pairs</th><th>precision</th><th>95 % interval</th><th>effective pairs</th></tr>
+${rows.map((r) => `<tr><td class="n">${f(r.threshold)}</td><td class="n">${f(r.recall)}</td><td class="n">${f(r.recallLow)}–${f(r.recallHigh)}</td><td class="n">${n(r.recallTrials)}</td><td class="n">${f(r.precision)}</td><td class="n">${f(r.precisionLow)}–${f(r.precisionHigh)}</td><td class="n">${n(r.precisionTrials)}</td></tr>`).join("\n")}</table>
+<p class="note">Effective pairs: the number of independent pairs whose Wilson interval is the one shown — the pairs counted for a uniform sample, R̂(1 − R̂)/v̂ for a stratified one (its pairs move together with their document).</p></section>`;
+}
+
+const isCounts = (v: unknown): v is number[] => Array.isArray(v) && v.length <= MAX_LIST && v.every((x) => typeof x === "number" && x >= 0);
+
+/**
+ * The calibration's sampling design, from manifest.json's `calibration` (nothing when it has
+ * none): uniform, or the strata that hold documents with their documents N_h, draws n_h,
+ * share of the sample and weight N_h/n_h, and Kish's effective sample size.
+ */
+function designHtml(m: Record<string, unknown>): string {
+  const c = m.calibration;
+  if (c === null || typeof c !== "object") return "";
+  const { sampling, sampledDocuments, strata } = c as Record<string, unknown>;
+  if (typeof sampledDocuments !== "number") return "";
+  if (sampling === "uniform") {
+    return `<p id="design" data-sampling="uniform">Sample: ${count(sampledDocuments)} documents drawn uniformly; every counted pair had the same chance (effective sample size ${count(sampledDocuments)} documents).</p>`;
+  }
+  const { documents, sampled } = (strata ?? {}) as Record<string, unknown>;
+  if (sampling !== "stratified" || !isCounts(documents) || !isCounts(sampled) || documents.length !== sampled.length) return "";
+  const rows = documents.flatMap((big, h) => {
+    if (big === 0) return [];
+    const name = STRATUM_NAMES[h] ?? `stratum ${h}`;
+    const share = sampledDocuments > 0 ? `${((100 * sampled[h]) / sampledDocuments).toFixed(1)} %` : "–";
+    const weight = sampled[h] > 0 ? count(Number((big / sampled[h]).toFixed(2))) : "–";
+    return [`<tr><td>${text(name)}</td><td class="n">${count(big)}</td><td class="n">${count(sampled[h])}</td><td class="n">${share}</td><td class="n">${weight}</td></tr>`];
+  });
+  const effective = kishEffectiveSize(documents, sampled);
+  return `<h3>Sampling design: stratified</h3>
+<p>${count(sampledDocuments)} documents drawn by strata of the run's clusters, fixed before the draw: half to the documents alone, the rest by Neyman's rule, uniformly within a stratum; each sampled document counts for weight = documents / sampled of its stratum. Effective sample size (Kish) <span id="effective-size">${count(Number(effective.toFixed(1)))}</span> documents: what a uniform sample with these weights' spread is worth for a mean over the documents; the recall's own effective pairs are in the table below.</p>
+<table id="design" data-sampling="stratified" data-strata="${rows.length}"><tr><th>stratum</th><th>documents</th><th>sampled</th><th>share of the sample</th><th>weight</th></tr>
+${rows.join("\n")}</table>`;
 }
 
 function timingsSection(m: Record<string, unknown>): string {

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { KeepPolicy } from "../methods/method-options.js";
+import type { CalibrationSampling } from "../eval/calibration.js";
 import type { PlebOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { ScriptWord } from "./batch-script.js";
@@ -23,6 +24,8 @@ export interface SlurmRunSettings {
   tasks: number;
   /** Token of the work directory's lock taken at submission: its tasks carry it to be admitted. */
   token: string;
+  /** `--estimate-recall`: a calibrate job after the outputs, as `run --estimate-recall` calibrates. */
+  calibrate?: { targetRecall: number; sampling: CalibrationSampling };
 }
 
 export function slurmDir(workdir: string): string {

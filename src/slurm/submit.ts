@@ -7,7 +7,8 @@ import { slurmDir, taskCommand, type SlurmRunSettings, type SubmittedJobs } from
 /**
  * The jobs of a run on Slurm, in dependency order: the preparatory shards as one array, the
  * vocabulary after it, the signatures as an array, the merge, the PLEB iteration groups as an
- * array, and the outputs. Each waits for the previous one (afterok).
+ * array, the outputs, and with `--estimate-recall` the calibration. Each waits for the
+ * previous one (afterok).
  */
 export function runJobs(workdir: string, run: SlurmRunSettings, groups: number): SlurmJob[] {
   const slice = (count: number): ScriptWord[] => ["--index", ARRAY_TASK_ID, "--count", String(count), "--token", run.token];
@@ -18,6 +19,7 @@ export function runJobs(workdir: string, run: SlurmRunSettings, groups: number):
     { name: "merge", command: taskCommand("merge", workdir, ["--token", run.token]) },
     { name: "pleb", arraySize: groups, command: taskCommand("pleb", workdir, slice(groups)) },
     { name: "output", command: taskCommand("output", workdir, ["--token", run.token]) },
+    ...(run.calibrate === undefined ? [] : [{ name: "calibrate", command: taskCommand("calibrate", workdir, ["--token", run.token]) }]),
   ];
 }
 

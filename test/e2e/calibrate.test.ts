@@ -100,12 +100,19 @@ describe("calibrate's methods", () => {
     }
   });
 
-  it("refuses slurm run --estimate-recall, saying how to calibrate the finished run, before any work", () => {
+  it("slurm run --estimate-recall adds a calibrate job after the outputs (--sample, --sampling in the run's settings)", () => {
     const work = join(tempDir(), "work");
-    const r = vertdup(["slurm", "run", KJV, "-w", work, "-o", tempDir(), "--estimate-recall"]);
-    expect(r.stderr).toMatch(/vertdup: error: slurm run cannot --estimate-recall: .* the Slurm chain has no job for it; calibrate the finished run with vertdup pleb -w /);
-    expect(r.status).toBe(1);
-    expect(existsSync(work)).toBe(false);
+    const r = vertdup(["slurm", "run", KJV, "-w", work, "-o", tempDir(), "--estimate-recall", "--sample", "300", "--sampling", "uniform", "--dry-run"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch")).sort()).toEqual(["1-count.sbatch", "2-vocabulary.sbatch", "3-sign.sbatch", "4-merge.sbatch", "5-pleb.sbatch", "6-output.sbatch", "7-calibrate.sbatch"]);
+    expect(readFileSync(join(work, "slurm", "7-calibrate.sbatch"), "utf8")).toMatch(/ 'task' 'calibrate' '-w' /);
+    const settings = JSON.parse(readFileSync(join(work, "slurm", "run.json"), "utf8"));
+    expect(settings.calibrate).toEqual({ targetRecall: 0.99, sampling: "uniform" });
+    expect(settings.pleb).toMatchObject({ recallSample: 300, recallSampling: "uniform" });
+    const plain = join(tempDir(), "plain");
+    expect(vertdup(["slurm", "run", KJV, "-w", plain, "-o", tempDir(), "--dry-run"]).status).toBe(0);
+    expect(existsSync(join(plain, "slurm", "7-calibrate.sbatch"))).toBe(false);
+    expect(vertdup(["slurm", "run", KJV, "-w", join(tempDir(), "w"), "-o", tempDir(), "--sample", "300", "--dry-run"]).stderr).toMatch(/--sample does nothing without --estimate-recall/);
   });
 
   it("calibrates minhash (calibrate) and paragraphs (run --estimate-recall): calibration.tsv, the manifest's recommendation and the report's table", () => {
@@ -127,11 +134,11 @@ describe("calibrate's methods", () => {
 });
 
 describe("--target-recall", () => {
-  it("stops at the same iteration with 1 and 2 workers, where the recall against hamming-full reaches the target", async () => {
+  it("stops at the same iteration with 1 and 2 workers (stratified sample), where the recall against hamming-full reaches the target", async () => {
     const runs = [1, 2].map((workers) => {
       const work = tempDir();
       const out = tempDir();
-      const args = ["run", KJV, "-w", work, "-o", out, "--target-recall", "0.99", "--sample", "3000", "--iterations", "100", "--iterations-per-group", "5"];
+      const args = ["run", KJV, "-w", work, "-o", out, "--target-recall", "0.99", "--sample", "1500", "--iterations", "100", "--iterations-per-group", "5"];
       const r = vertdup([...args, "--workers", String(workers), "--quiet"]);
       expect(r.status).toBe(0);
       return { work, out, manifest: JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) };
@@ -139,7 +146,13 @@ describe("--target-recall", () => {
     const [one, two] = runs;
     const stop = one.manifest.recallEstimate.iterations;
     expect(stop).toBeLessThan(100);
-    expect(two.manifest.recallEstimate.iterations).toBe(stop);
+    expect(two.manifest.recallEstimate).toEqual(one.manifest.recallEstimate);
+    // Strata of the first group's clusters (documents alone, in clusters of 2, 3–4, …), drawn in part.
+    const { sampling, strata } = one.manifest.recallEstimate;
+    expect(sampling).toBe("stratified");
+    expect(strata.documents.reduce((x: number, y: number) => x + y)).toBe(3000);
+    expect(strata.sampled.reduce((x: number, y: number) => x + y)).toBe(1500);
+    expect(strata.sampled[0]).toBeLessThan(strata.documents[0]);
     expect(readFileSync(join(two.out, "clusters.tsv"))).toEqual(readFileSync(join(one.out, "clusters.tsv")));
     const log = readTsv(join(one.out, "pleb-log.tsv"));
     expect(log).toHaveLength(stop + 1);

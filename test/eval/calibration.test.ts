@@ -28,8 +28,10 @@ describe("calibrationRows", () => {
   it("writes the columns report.html reads, empty where nothing is known", () => {
     const text = calibrationTsv(calibrationRows(reference, clusterOf, sampled, [0.9, 1]));
     const lines = text.trimEnd().split("\n");
-    expect(lines[0]).toBe("threshold\trecall\trecall_low\trecall_high\tprecision\tprecision_low\tprecision_high");
+    expect(lines[0]).toBe("threshold\trecall\trecall_low\trecall_high\tprecision\tprecision_low\tprecision_high\trecall_trials\tprecision_trials");
     expect(lines[1].split("\t").slice(0, 2)).toEqual(["0.90", "0.5000"]);
-    expect(lines[2].split("\t").slice(0, 4)).toEqual(["1.00", "", "0.0000", "1.0000"]);
+    // Uniform: the Wilson intervals' trials are the pairs counted (2 reference pairs at ≥ 0.9, 3 in-cluster pairs).
+    expect(lines[1].split("\t").slice(7)).toEqual(["2.0", "3.0"]);
+    expect(lines[2].split("\t")).toEqual(["1.00", "", "0.0000", "1.0000", "0.0000", "0.0000", expect.any(String), "", "3.0"]);
   });
 });

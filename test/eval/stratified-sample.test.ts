@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { calibrationRows } from "../../src/eval/calibration.js";
 import { sampleDocuments } from "../../src/eval/document-sample.js";
-import { allocate, drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
+import { wilsonScore } from "../../src/eval/binomial-interval.js";
+import { allocate, drawStratified, kishEffectiveSize, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 
 /**
@@ -68,6 +69,26 @@ describe("stratified calibration", () => {
     expect([...allocate(Float64Array.from([1000, 100, 300]), Float64Array.from([0, 1, 3]), 200)]).toEqual([100, 11, 89]);
     expect([...allocate(Float64Array.from([1000, 5, 1]), Float64Array.from([0, 1, 3]), 100)]).toEqual([94, 5, 1]);
     expect([...allocate(Float64Array.from([3, 50]), Float64Array.from([0, 1]), 1000)]).toEqual([3, 50]);
+  });
+
+  it("has Kish's effective size: the sample size under proportional allocation, less when uneven", () => {
+    expect(kishEffectiveSize([100, 300], [10, 30])).toBeCloseTo(40, 12);
+    expect(kishEffectiveSize([1000, 100], [10, 10])).toBeCloseTo(1100 ** 2 / 101_000, 12);
+    expect(kishEffectiveSize([1000, 0], [10, 0])).toBeCloseTo(10, 12);
+    expect(kishEffectiveSize([0], [0])).toBe(0);
+  });
+
+  it("gives each interval's effective number of trials: Wilson's interval at that many trials is the one given", () => {
+    const design = stratifiedDesign(corpus.clusterOf, 400);
+    const sampled = drawStratified(design, 5);
+    for (const r of calibrationRows(referenceOf(sampled), corpus.clusterOf, sampled, THRESHOLDS, design)) {
+      for (const [p, trials] of [[r.recall, r.recallTrials], [r.precision, r.precisionTrials]] as const) {
+        expect(trials).toBeGreaterThan(0);
+        const wilson = wilsonScore(p.estimate, trials);
+        if (p.estimate > 0) expect(p.low).toBeCloseTo(wilson.low, 12);
+        if (p.estimate < 1) expect(p.high).toBeCloseTo(wilson.high, 12);
+      }
+    }
   });
 
   it("draws exactly n_h documents of each stratum, a pure function of the seed", () => {

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import puppeteer from "puppeteer-core";
 import { afterAll, describe, expect, it } from "vitest";
+import { kishEffectiveSize, STRATUM_NAMES } from "../../src/eval/stratified-sample.js";
 import { readTsv, removeTempDirs, tempDir, vertdupAsync } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);
@@ -71,4 +72,68 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       await browser.close();
     }
   });
+
+  it("shows the calibration's sampling design: strata, allocation, weights, effective sizes (stratified and uniform)", async () => {
+    const stratified = tempDir();
+    const uniform = tempDir();
+    const base = ["data-samples/sample.vert.gz", "--quiet", "--workers", "2", "--iterations", "20", "--sample", "200"];
+    const runs = await Promise.all([vertdupAsync(["calibrate", ...base, "-o", stratified]), vertdupAsync(["calibrate", ...base, "-o", uniform, "--sampling", "uniform"])]);
+    for (const r of runs) expect(r.status, r.stderr).toBe(0);
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless"] });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error" || m.type() === "warn") problems.push(`console ${m.type()}: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => problems.push(`page error: ${String(e)}`));
+      const design = async (out: string) => {
+        await page.goto(pathToFileURL(join(out, "report.html")).href, { waitUntil: "load" });
+        return page.evaluate(() => {
+          const design = document.querySelector("#calibration #design");
+          const cells = (row: Element) => Array.from(row.querySelectorAll("td"), (td) => td.textContent ?? "");
+          return {
+            sampling: design?.getAttribute("data-sampling"),
+            declared: Number(design?.getAttribute("data-strata")),
+            strata: Array.from(document.querySelectorAll("#calibration #design tr")).slice(1).map(cells),
+            effective: Number(document.querySelector("#effective-size")?.textContent?.replace(/,/g, "")),
+            text: design?.textContent ?? "",
+            table: Array.from(document.querySelectorAll("#calibration-table tr")).slice(1).map(cells),
+          };
+        });
+      };
+      const s = await design(stratified);
+      const manifest = JSON.parse(readFileSync(join(stratified, "manifest.json"), "utf8"));
+      const { documents, sampled } = manifest.calibration.strata as { documents: number[]; sampled: number[] };
+      const held = documents.flatMap((n, h) => (n > 0 ? [h] : []));
+      expect(s.sampling).toBe("stratified");
+      expect(s.declared).toBe(held.length);
+      expect(s.strata.map((r) => [r[0], Number(r[1]), Number(r[2])])).toEqual(held.map((h) => [STRATUM_NAMES[h], documents[h], sampled[h]]));
+      expect(s.strata[0][0]).toBe("documents alone");
+      // Shares of the sample add up to 100 %, each weight is N_h / n_h.
+      expect(s.strata.reduce((sum, r) => sum + Number(r[3].replace(" %", "")), 0)).toBeCloseTo(100, 0);
+      s.strata.forEach((r, k) => expect(Number(r[4])).toBeCloseTo(documents[held[k]] / sampled[held[k]], 2));
+      expect(s.effective).toBeCloseTo(kishEffectiveSize(documents, sampled), 1);
+      // Calibration rows with their effective pairs, one per threshold.
+      const rows = readTsv(join(stratified, "calibration.tsv"));
+      expect(s.table).toHaveLength(rows.length);
+      s.table.forEach((r, k) => {
+        expect(r[3]).toBe(rows[k][7] === "" ? "–" : String(Number(rows[k][7])));
+        expect(r[6]).toBe(rows[k][8] === "" ? "–" : String(Number(rows[k][8])));
+      });
+      const u = await design(uniform);
+      expect(u.sampling).toBe("uniform");
+      expect(u.strata).toEqual([]);
+      expect(u.text).toContain("200 documents drawn uniformly");
+      expect(u.table.length).toBe(11);
+      expect(problems).toEqual([]);
+      const shot = join(SHOTS, "report-calibration.png");
+      mkdirSync(SHOTS, { recursive: true });
+      await page.goto(pathToFileURL(join(stratified, "report.html")).href, { waitUntil: "load" });
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(readFileSync(shot).subarray(1, 4).toString()).toBe("PNG");
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });

@@ -144,15 +144,20 @@ describe("readCalibration", () => {
   it("reads the rows by column name, and nothing when there is no file", async () => {
     expect(await readCalibration(join(dir, "none.tsv"))).toBeUndefined();
     const rows = await readCalibration(file(header + "0.9\t0.98\t0.96\t0.99\t1\t0.99\t1\n0.8\t0.995\t0.99\t1\t0.97\t0.95\t0.98\n"));
+    // Files written before the trials columns existed read them as unknown.
+    const none = { recallTrials: NaN, precisionTrials: NaN };
     expect(rows).toEqual([
-      { threshold: 0.9, recall: 0.98, recallLow: 0.96, recallHigh: 0.99, precision: 1, precisionLow: 0.99, precisionHigh: 1 },
-      { threshold: 0.8, recall: 0.995, recallLow: 0.99, recallHigh: 1, precision: 0.97, precisionLow: 0.95, precisionHigh: 0.98 },
+      { threshold: 0.9, recall: 0.98, recallLow: 0.96, recallHigh: 0.99, precision: 1, precisionLow: 0.99, precisionHigh: 1, ...none },
+      { threshold: 0.8, recall: 0.995, recallLow: 0.99, recallHigh: 1, precision: 0.97, precisionLow: 0.95, precisionHigh: 0.98, ...none },
     ]);
+    const withTrials = await readCalibration(file("precision_trials\trecall_trials\t" + header.replace("\n", "\t") + "\n12.5\t\t0.9\t0.98\t0.96\t0.99\t1\t0.99\t1\n"));
+    expect(withTrials).toEqual([{ threshold: 0.9, recall: 0.98, recallLow: 0.96, recallHigh: 0.99, precision: 1, precisionLow: 0.99, precisionHigh: 1, recallTrials: NaN, precisionTrials: 12.5 }]);
+    await expect(readCalibration(file(header.replace("\n", "\trecall_trials\n") + "0.9\t0.98\t0.96\t0.99\t1\t0.99\t1\tmany\n"))).rejects.toThrow(/:2: recall_trials is not a number/);
   });
 
   it("reads an empty field (no pair counted at that threshold, as calibrate writes it) as NaN", async () => {
     const rows = await readCalibration(file(header + "1.00\t\t0.0000\t1.0000\t\t0.0000\t1.0000\n"));
-    expect(rows).toEqual([{ threshold: 1, recall: NaN, recallLow: 0, recallHigh: 1, precision: NaN, precisionLow: 0, precisionHigh: 1 }]);
+    expect(rows).toEqual([{ threshold: 1, recall: NaN, recallLow: 0, recallHigh: 1, precision: NaN, precisionLow: 0, precisionHigh: 1, recallTrials: NaN, precisionTrials: NaN }]);
   });
 
   it("names the file and line of a missing column or a value that is not a number", async () => {

@@ -61,6 +61,31 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     expect(outputs(out)).toEqual(outputs(local));
   }, 300_000);
 
+  it("calibrates with --estimate-recall in a job after the outputs, as a local run does", async () => {
+    const here = tempDir();
+    const recall = ["--estimate-recall", "--sample", "500"];
+    expect(vertdup(["run", CORPUS, "-o", here, "--quiet", ...OPTIONS, ...recall]).status).toBe(0);
+    const work = join(tempDir(), "w");
+    const out = tempDir();
+    const r = vertdup(["slurm", "run", CORPUS, "-w", work, "-o", out, ...SLURM, ...recall]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/submitted: count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+, calibrate \d+/);
+    await waitFor(() => !active(jobIds(work)), 300);
+    for (const f of ["calibration.tsv", "clusters.tsv", "pairs.tsv"]) expect(readFileSync(join(out, f), "utf8"), f).toBe(readFileSync(join(here, f), "utf8"));
+    // pleb-log.tsv but its seconds: the sampled recall after each group, as the local run logged it.
+    const log = (dir: string) => readFileSync(join(dir, "pleb-log.tsv"), "utf8").split("\n").map((l) => l.split("\t").filter((_, k) => k !== 3));
+    expect(log(out)).toEqual(log(here));
+    expect(log(out)[0]).toContain("recall_low");
+    const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+    expect(manifest(out).calibration).toEqual(manifest(here).calibration);
+    expect(manifest(out).recallEstimate).toEqual(manifest(here).recallEstimate);
+    expect(manifest(out).calibration.sampling).toBe("stratified");
+    // The report is written by the calibrate job, after calibration.tsv.
+    expect(readFileSync(join(out, "report.html"), "utf8")).toContain('<section id="calibration">');
+    // The run's lock went with its last job: the work directory can be submitted again.
+    expect(existsSync(join(work, "vertdup.lock"))).toBe(false);
+  }, 400_000);
+
   it("resumes after the job array is cancelled midway", async () => {
     const work = join(tempDir(), "w");
     const out = tempDir();

@@ -113,7 +113,7 @@ export async function outputStep(
       comparisons: store.count > 1 ? comparisonsPerIteration(store.count, plan.options.beam) * seconds.length : 0,
       ...(plan.options.cosineThreshold === undefined ? {} : { verifiedCandidates: checked, rejectedCandidates: rejected }),
     },
-    ...(recall === undefined ? {} : { recallEstimate: { referencePairs: recall.total, iterations: seconds.length, byGroup: estimates.map(groupEstimate) } }),
+    ...(recall === undefined ? {} : { recallEstimate: recallEstimate(recall, seconds.length, estimates) }),
     clusters: written.clusters,
     warnings: prepared.warnings,
     phases: { ...prepared.phases, ...(pleb === undefined ? {} : { pleb }), ...clock.timings() },
@@ -123,6 +123,12 @@ export async function outputStep(
   if (opts.report !== false) await writeReport(outdir, { seed: plan.options.seed, maxDocBytes: opts.maxDocBytes, warn: (m) => process.stderr.write(`vertdup: warning: ${m}\n`) });
   await writeMarker(workdir, `output-${plan.fingerprint}`, { outdir });
   return manifest;
+}
+
+function recallEstimate(recall: SampleRecall, iterations: number, estimates: { iteration: number; estimate: Proportion }[]): NonNullable<RunManifest["recallEstimate"]> {
+  const { design } = recall;
+  const strata = design === undefined ? {} : { strata: { documents: [...design.population], sampled: [...design.drawn] } };
+  return { referencePairs: recall.total, iterations, sampling: design === undefined ? "uniform" : "stratified", ...strata, byGroup: estimates.map(groupEstimate) };
 }
 
 function groupEstimate({ iteration, estimate }: { iteration: number; estimate: Proportion }): GroupEstimate {

@@ -6,7 +6,7 @@ import { DEFAULT_ITERATIONS_PER_GROUP, type ExecutionOptions, type PlebOptions }
 import { FoundPairs } from "../../pleb/found-pairs.js";
 import { PairVerifier } from "../../pleb/pair-verifier.js";
 import { runIterations, type PairSink } from "../../pleb/run-pleb.js";
-import type { SampleRecall } from "../../pleb/sample-recall.js";
+import type { RecallSampler, SampleRecall } from "../../pleb/sample-recall.js";
 import { SpanningForest, type PairColumns } from "../../pleb/spanning-forest.js";
 import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
@@ -91,11 +91,13 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
 /**
  * Runs the iteration groups of one slice that are not done yet, one after the other (each
  * uses the whole pool), as tasks of the executor (TaskRunner): each writes its file, the
- * executor its marker. With `recall` and `--target-recall`, each group's pairs update the
- * sampled recall; the first group after which its lower bound reaches the target is the
- * last (a stop marker says so). The decision depends only on whole groups' pairs, so
- * it is the same whatever the workers, and a resumed run replays the groups done to reach it.
- * `verifier`: the plan's (planVerifier), loaded here when not given.
+ * executor its marker. With `recallOf` (`--estimate-recall`, `--target-recall`), the sampled
+ * recall is built from the slice's first group's pairs (its stratified design's strata) and
+ * returned; with `--target-recall`, each group's pairs update it, and the first group after
+ * which its lower bound reaches the target is the last (a stop marker says so). The decision
+ * depends only on whole groups' pairs, so it is the same whatever the workers, and a resumed
+ * run replays the groups done to reach it. `verifier`: the plan's (planVerifier), loaded here
+ * when not given.
  */
 export async function plebStep(
   workdir: string,
@@ -105,12 +107,16 @@ export async function plebStep(
   exec: ExecutionOptions,
   pool: WorkerPool,
   reporter: Reporter,
-  recall?: SampleRecall,
+  recallOf?: RecallSampler,
   verifier?: PairVerifier,
-): Promise<void> {
+): Promise<SampleRecall | undefined> {
   await mkdir(plan.dir, { recursive: true });
-  const stopAt = recall === undefined ? undefined : plan.options.targetRecall;
+  const stopAt = recallOf === undefined ? undefined : plan.options.targetRecall;
   const groups = Array.from({ length: plan.groups }, (_, g) => g).filter((g) => inSlice(g, slice));
+  // A done group's pairs are needed again only for the sampled recall: the first group's for
+  // its strata, every group's for --target-recall.
+  const needsRecord = (g: number) => stopAt !== undefined || (recallOf !== undefined && g === groups[0]);
+  let recall: SampleRecall | undefined;
   const progress = reporter.progress("pleb", "iterations", plan.options.iterations);
   const size = (g: number) => groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1;
   let done = plan.options.iterations - groups.reduce((n, g) => n + size(g), 0);
@@ -131,12 +137,14 @@ export async function plebStep(
         await writeRunFile(groupFile(plan, g), [record]);
         return { result: Promise.resolve({ pairs: sink.size, record }) };
       },
-      // Only --target-recall needs a done group's pairs again.
-      load: async () => (progress.update((done += size(g))), stopAt === undefined ? {} : { record: readGroup(plan, g) }),
+      load: async () => (progress.update((done += size(g))), needsRecord(g) ? { record: readGroup(plan, g) } : {}),
       stats: (r) => ({ first, last, pairs: r.pairs }),
     });
-    if (recall === undefined || stopAt === undefined) continue;
-    recall.addColumns((await result).record!);
+    if (recallOf === undefined || !needsRecord(g)) continue;
+    const record = (await result).record as GroupRecord;
+    recall ??= await recallOf(record);
+    if (stopAt === undefined) continue;
+    recall.addColumns(record);
     if (recall.estimate().low >= stopAt) {
       await writeMarker(workdir, stopTask(plan), { group: g, iteration: last });
       break;
@@ -144,6 +152,7 @@ export async function plebStep(
   }
   await runner.results();
   progress.finish();
+  return recall;
 }
 
 /** A group as it ran (its pairs for the marker) or as the executor loaded it (its record only when needed). */
@@ -158,6 +167,11 @@ function stopTask(plan: PlebPlan): string {
 
 function readGroup(plan: PlebPlan, group: number): GroupRecord {
   return readRunFileSync<GroupRecord>(groupFile(plan, group))[0];
+}
+
+/** The pairs of a plan's first iteration group (done): the strata of PLEB's stratified recall sample. */
+export function firstGroupPairs(plan: PlebPlan): PairColumns {
+  return readGroup(plan, 0);
 }
 
 /** The groups a plan runs: all of them, or those up to the one after which `--target-recall` was reached. */
