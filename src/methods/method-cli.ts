@@ -12,6 +12,12 @@ export function methodDefaults(method: MethodName, threshold?: number, shingleSi
   return { threshold: threshold ?? t, shingleSize: shingleSize ?? k };
 }
 
+/** Parsed options with the method's threshold and shingle size where not given. */
+export function withMethodDefaults<A extends { method: MethodName; threshold?: number; "shingle-size"?: number }>(a: A): A & { threshold: number; "shingle-size": number } {
+  const { threshold, shingleSize } = methodDefaults(a.method, a.threshold, a["shingle-size"]);
+  return { ...a, threshold, "shingle-size": shingleSize };
+}
+
 interface ParsedMethod {
   method: MethodName;
   threshold: number;

@@ -4,7 +4,9 @@ import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../src/slurm/batch-script.js";
-import { runJobs, splitArrays } from "../../src/slurm/submit.js";
+import { slurmPhases } from "../../src/slurm/phases.js";
+import type { SlurmRunSettings } from "../../src/slurm/slurm-run.js";
+import { phaseJobs, splitArrays } from "../../src/slurm/submit.js";
 import { VertdupError } from "../../src/util/errors.js";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 
@@ -139,7 +141,7 @@ describe("batch scripts", () => {
   });
 
   it("chain the phases of a run, arrays where the work splits", () => {
-    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks: 6, token: "t0" }, 10);
+    const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", lshSettings(6, 100)), "t0");
     expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
       ["count", 6],
       ["vocabulary", undefined],
@@ -152,8 +154,21 @@ describe("batch scripts", () => {
     expect(jobs[5].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
   });
 
+  it("chain a set method's features array and its search job", () => {
+    for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
+      const settings: SlurmRunSettings = { method, run: { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "longest" }, exec: { workers: 1 }, outdir: "/shared/o", tasks: 4, token: "t0" };
+      const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", settings), "t0");
+      expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
+        ["features", 4],
+        ["search", undefined],
+      ]);
+      expect(jobs[0].command.slice(2)).toEqual(["task", "features", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "4", "--token", "t0"]);
+      expect(jobs[1].command.slice(2)).toEqual(["task", "search", "-w", "/shared/w", "--token", "t0"]);
+    }
+  });
+
   it("split an array larger than MaxArraySize into parts whose task ids add the part's offset", () => {
-    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks: 7, token: "t0" }, 3);
+    const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", lshSettings(7, 30)), "t0");
     const stages = splitArrays(jobs, 3);
     expect(stages.map((stage) => stage.map((j) => [j.name, j.arraySize]))).toEqual([
       [["count-1", 3], ["count-2", 3], ["count-3", 1]],
@@ -331,3 +346,10 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
     });
   }
 });
+
+/** An lsh-cosine run of `tasks` reading tasks and `iterations` PLEB iterations in groups of 10. */
+function lshSettings(tasks: number, iterations: number): SlurmRunSettings {
+  return { method: "lsh-cosine", pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks, token: "t0" };
+}
+
+const FEATURES = { column: 0, idAttr: "id", lowercase: true, keepNumbers: false, shingleSize: 5, numPerm: 128, bands: 16, rows: 8, seed: 1, shortTokens: 9 };

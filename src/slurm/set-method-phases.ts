@@ -1,0 +1,47 @@
+import { createHash } from "node:crypto";
+import { WorkerPool } from "../coordinator/pool.js";
+import { stderrReporter } from "../coordinator/progress.js";
+import { readRunConfig } from "../coordinator/run-config.js";
+import { writeMarker } from "../coordinator/workdir.js";
+import { timed } from "../executor/timing.js";
+import { featuresStep, runMethod, type FeaturesConfig } from "../methods/run-method.js";
+import { chunkTotal, markerDone, markersDone } from "./phase-markers.js";
+import type { SlurmPhase } from "./phases.js";
+import type { SetMethodSettings, SlurmRunCommon } from "./slurm-run.js";
+
+/**
+ * A method other than lsh-cosine on Slurm: its features step as an array of `--tasks` slices
+ * of the chunks (the tasks and markers of a local run), then one job that loads the features
+ * and runs the method's search and outputs as `vertdup run --method` does (run-method.ts).
+ */
+export function setMethodPhases(workdir: string, settings: SlurmRunCommon & SetMethodSettings): SlurmPhase[] {
+  // The search job's marker names what decides its outputs: a submission with other search options runs it again.
+  const searchMarker = `search-${createHash("sha256").update(JSON.stringify({ run: settings.run, outdir: settings.outdir })).digest("hex").slice(0, 16)}`;
+  return [
+    {
+      name: "features",
+      arraySize: settings.tasks,
+      run: async ({ slice, workers, quiet }) => {
+        const config = (await readRunConfig(workdir)) as unknown as FeaturesConfig;
+        const pool = new WorkerPool("methods", workers);
+        try {
+          await timed(workdir, "features", slice, () => featuresStep(workdir, config, slice, pool, stderrReporter(quiet)));
+        } finally {
+          await pool.close();
+        }
+      },
+      progress: async () => markersDone(workdir, "features-", await chunkTotal(workdir)),
+    },
+    {
+      name: "search",
+      run: async ({ slice, workers, quiet }) => {
+        const inputs = (await readRunConfig(workdir)).inputs.map((i) => i.path);
+        const exec = { ...settings.exec, workers, quiet };
+        // Every features task is done (the job runs after the array succeeded): resuming loads them all.
+        const manifest = await timed(workdir, "search", slice, () => runMethod(inputs, workdir, settings.outdir, { ...settings.run, resume: true }, exec, stderrReporter(quiet)));
+        await writeMarker(workdir, searchMarker, { outdir: settings.outdir, groups: manifest.counts.groups });
+      },
+      progress: async () => markerDone(workdir, searchMarker),
+    },
+  ];
+}
