@@ -115,6 +115,31 @@ describe("batch scripts", () => {
     expect(headerArgs(readFileSync(join(workdir, "slurm", "1-count.sbatch"), "utf8")).slice(-4)).toEqual(["--qos", "normal", "--account=x", "--comment=c"]);
   });
 
+  it("vertdup slurm run --method writes the method's scripts and takes its options as run does", () => {
+    const base = tempDir();
+    const workdir = join(base, "w");
+    const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), "--method", "minhash", "--shingle-size", "3", "--threshold", "0.7", "--tasks", "2", "--dry-run"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(readdirSync(join(workdir, "slurm")).filter((f) => f.endsWith(".sbatch"))).toEqual(["1-features.sbatch", "2-search.sbatch"]);
+    const settings = JSON.parse(readFileSync(join(workdir, "slurm", "run.json"), "utf8")) as { method: string; run: { features: { shingleSize: number; bands: number; rows: number }; search: { threshold: number } } };
+    // Bands and rows derived from the threshold, as run derives them.
+    expect(settings.method).toBe("minhash");
+    expect(settings.run.features).toMatchObject({ shingleSize: 3, bands: 23, rows: 5 });
+    expect(settings.run.search.threshold).toBe(0.7);
+  });
+
+  it("vertdup slurm run refuses an option the method does not use, before any work", () => {
+    const base = tempDir();
+    const workdir = join(base, "w");
+    for (const [method, option] of [["minhash", ["--iterations", "5"]], ["exact", ["--shingle-size", "3"]], ["lsh-cosine", ["--num-perm", "64"]]] as const) {
+      const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), "--method", method, ...option, "--dry-run"]);
+      expect(r.stderr).toContain(`${option[0]} does not apply to --method ${method}`);
+      expect(r.status).not.toBe(0);
+      expect(existsSync(workdir)).toBe(false);
+    }
+  });
+
   it("refuse what an #SBATCH line cannot carry, naming the option", () => {
     const bad: [Partial<typeof SETTINGS>, RegExp][] = [
       [{ partition: "long\ntouch PWNED" }, /^--partition: control character \\x0a/],

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 
@@ -57,7 +57,7 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     expect(r.stdout).toMatch(/submitted: count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+/);
     await waitFor(() => !active(jobIds(work)), 240);
     const status = vertdup(["slurm", "status", "-w", work]);
-    expect(status.stdout).toMatch(/pleb +6\/6 done\noutput +done\nno job of this run is queued or running/);
+    expect(status.stdout).toMatch(/^method +lsh-cosine\ncount +\d+\/\d+ done\n(.|\n)*pleb +6\/6 done\noutput +1\/1 done\nno job of this run is queued or running/);
     expect(outputs(out)).toEqual(outputs(local));
   }, 300_000);
 
@@ -77,4 +77,54 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     expect(markers().length).toBeGreaterThan(doneBefore);
     expect(outputs(out)).toEqual(outputs(local));
   }, 400_000);
+});
+
+/** The outputs of a method's run: every file but the report, the manifest without its dates and timings. */
+function methodOutputs(dir: string): Record<string, unknown> {
+  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Record<string, unknown>;
+  delete manifest.created;
+  delete manifest.phases;
+  return { ...Object.fromEntries(["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => [f, readFileSync(join(dir, f), "utf8")])), manifest };
+}
+
+/** Each method with options other than its defaults, so that they are seen to reach the tasks. */
+const METHODS: [string, string[]][] = [
+  ["exact", ["--keep", "first"]],
+  ["simhash384", ["--max-distance", "7"]],
+  ["minhash", ["--shingle-size", "3", "--threshold", "0.7", "--bands", "20", "--rows", "5", "--pairs", "all"]],
+  ["paragraphs", ["--short-tokens", "5", "--threshold", "0.6"]],
+];
+
+describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm cluster", () => {
+  // Absolute, as the Slurm run names its inputs in the manifest.
+  const corpus = resolve(CORPUS);
+  const runs = METHODS.map(([method, options]) => ({ method, options: ["--method", method, ...options], local: tempDir(), work: join(tempDir(), "w"), out: tempDir() }));
+
+  it("equals a local run of each method byte for byte", async () => {
+    for (const r of runs) expect(vertdup(["run", corpus, "-o", r.local, "--quiet", ...r.options]).status).toBe(0);
+    // Submitted side by side: the cluster runs them as it has room.
+    for (const r of runs) {
+      const submitted = vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]);
+      expect(submitted.stderr).toBe("");
+      expect(submitted.stdout).toMatch(/submitted: features \d+, search \d+/);
+    }
+    await waitFor(() => runs.every((r) => !active(jobIds(r.work))), 400);
+    for (const r of runs) {
+      expect(vertdup(["slurm", "status", "-w", r.work]).stdout).toMatch(new RegExp(`^method +${r.method}\nfeatures +6/6 done\nsearch +1/1 done\nno job of this run is queued or running\n$`));
+      expect(methodOutputs(r.out)).toEqual(methodOutputs(r.local));
+    }
+  }, 500_000);
+
+  it("resumes: a re-submission runs only the features tasks not done", async () => {
+    const r = runs[2];
+    const markers = join(r.work, "markers");
+    const kept = statSync(join(markers, "features-000000.done")).mtimeMs;
+    rmSync(join(markers, "features-000004.done"));
+    rmSync(r.out, { recursive: true });
+    expect(vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]).status).toBe(0);
+    await waitFor(() => !active(jobIds(r.work)), 240);
+    expect(statSync(join(markers, "features-000000.done")).mtimeMs).toBe(kept);
+    expect(existsSync(join(markers, "features-000004.done"))).toBe(true);
+    expect(methodOutputs(r.out)).toEqual(methodOutputs(r.local));
+  }, 300_000);
 });
