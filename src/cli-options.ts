@@ -208,10 +208,11 @@ export const METHOD_OPTIONS = [
   "chunk-size", "max-doc-bytes", "oversize",
 ] as const satisfies readonly OptionName[];
 
-/** Help and defaults of METHOD_OPTIONS whose defaults depend on the method (methodDefaults). */
+/** Help and defaults of METHOD_OPTIONS whose defaults depend on the method (methodDefaults) or on --against (keepPolicy). */
 export const METHOD_OPTION_VARIANTS = {
   threshold: { default: undefined, describe: "minimum similarity [lsh-cosine: from --cosine-threshold, 0.9 with --no-verify; minhash 0.8, paragraphs 0.8]" },
   "shingle-size": { default: undefined, describe: "consecutive kept words per term/shingle [lsh-cosine 1, minhash 5]" },
+  keep: { default: undefined, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus (older: first, index batches before new inputs) [longest; older with --against]" },
 } as const;
 
 function bitsCheck(name: string, value: number): void {

@@ -17,7 +17,6 @@ const builder = (y: Argv) =>
   withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }).option("report", HTML_REPORT_OPTION), RUN_OPTIONS, {
     ...METHOD_OPTION_VARIANTS,
     workdir: { demandOption: false, describe: "work directory to keep (default: temporary, removed)" },
-    keep: { default: undefined, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus (older: first, index batches before new inputs) [longest; older with --against]" },
   });
 
 /** The files a run writes in its output directory. */
@@ -34,7 +33,7 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  */
 export async function runFromOptions(given: Args, calibrateTo = calibrationTarget(given)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }, { batchTerms, checkAgainst, SupplementedCorpus }, { saveRunIndex }] = await Promise.all([
+  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { keepPolicy, methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }, { batchTerms, checkAgainst, SupplementedCorpus }, { saveRunIndex }] = await Promise.all([
     import("../coordinator/prepare.js"),
     import("../coordinator/workdir-use.js"),
     import("../coordinator/pleb-phase.js"),
@@ -47,7 +46,7 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
     import("../supplement/lsh-index.js"),
   ]);
   const against = given.against ?? [];
-  const a = { ...given, keep: given.keep ?? (against.length > 0 ? "older" : "longest") } as const;
+  const a = { ...given, keep: keepPolicy(given.keep, against) };
   checkAgainstUse(against, { update: a.update, resume: a.resume, workdir: a.w });
   const exec = executionOptionsFrom(a);
   const opts = withMethodDefaults(a);

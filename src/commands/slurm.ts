@@ -6,7 +6,7 @@ import { VertdupError } from "../util/errors.js";
 const runBuilder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" }),
-    [...METHOD_OPTIONS, "workdir", "outdir", "estimate-recall", "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "dry-run"],
+    [...METHOD_OPTIONS, "workdir", "outdir", "estimate-recall", "against", "update", "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "dry-run"],
     {
       ...METHOD_OPTION_VARIANTS,
       workdir: { describe: "work directory on a filesystem all nodes share" },
@@ -21,7 +21,7 @@ async function submitRun(given: RunArgs): Promise<void> {
     throw new VertdupError(`slurm run cannot --estimate-recall: the calibration scores the sample against the whole corpus after the output task, and the Slurm chain has no job for it; calibrate with ${again}, on one machine)`);
   }
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ startPrepare }, { takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { phaseJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { slurmPhases }, { methodRunFrom, withMethodDefaults }, { featuresConfig, startFeatures }, { ensureWritableDir }] = await Promise.all([
+  const [{ startPrepare }, { takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { phaseJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { slurmPhases }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }] = await Promise.all([
     import("../coordinator/prepare.js"),
     import("../coordinator/workdir-use.js"),
     import("../slurm/batch-script.js"),
@@ -33,7 +33,11 @@ async function submitRun(given: RunArgs): Promise<void> {
     import("../methods/run-method.js"),
     import("../util/output-dir.js"),
   ]);
-  const a = withMethodDefaults(given);
+  const against = (given.against ?? []).map((dir) => resolve(dir));
+  if (given.method === "lsh-cosine" && (against.length > 0 || given.update)) {
+    throw new VertdupError(`slurm run ${against.length > 0 ? "--against" : "--update"} takes --method exact, simhash384, minhash or paragraphs: lsh-cosine against an index runs with vertdup run`);
+  }
+  const a = withMethodDefaults({ ...given, keep: keepPolicy(given.keep, against) });
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
   const workdir = resolve(a.w);
@@ -53,8 +57,13 @@ async function submitRun(given: RunArgs): Promise<void> {
   const methodSettings =
     a.method === "lsh-cosine"
       ? { method: a.method, pleb: plebOptionsFrom({ ...a, threshold: given.threshold }, a.bits), iterationsPerGroup: a["iterations-per-group"], keep: a.keep, pairsLimit: pairsOutputFrom(a).limit }
-      : { method: a.method, run: { ...methodRunFrom(a), saveIndex: true }, exec };
+      : { method: a.method, run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true }, exec };
   const settings = (token: string) => ({ ...common, ...methodSettings, token });
+  if (methodSettings.method !== "lsh-cosine") {
+    // Said before any work; the search job reads the indices again under their locks.
+    await checkAgainst(methodSettings.run, workdir);
+    await readIndices(methodSettings.run);
+  }
   const maxArray = await maxArraySize();
   const render = (token: string) => {
     const stages = splitArrays(phaseJobs(workdir, slurmPhases(workdir, settings(token)), token), maxArray);

@@ -201,14 +201,14 @@ async function search(run: MethodRun, shards: readonly ShardBase[], documents: n
 }
 
 /** Refuses `--against`/`--update` combinations issue 15 refuses, before any lock is taken. */
-async function checkAgainst(run: MethodRun, workdir: string): Promise<void> {
+export async function checkAgainst(run: MethodRun, workdir: string): Promise<void> {
   checkAgainstUse(run.against ?? [], { update: run.update === true, workdir });
   // Said plainly before taking the lock, which needs the directory; read again under it.
   if (run.update === true) await readIndex((run.against ?? [])[0]);
 }
 
 /** The `--against` indices, read and checked compatible with the run. */
-async function readIndices(run: MethodRun): Promise<IndexManifest[]> {
+export async function readIndices(run: MethodRun): Promise<IndexManifest[]> {
   const against = run.against ?? [];
   const indices: IndexManifest[] = [];
   for (const dir of against) {

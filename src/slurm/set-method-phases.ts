@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { WorkerPool } from "../coordinator/pool.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { readRunConfig } from "../coordinator/run-config.js";
-import { writeMarker } from "../coordinator/workdir.js";
+import { runTasks } from "../executor/tasks.js";
 import { timed } from "../executor/timing.js";
 import { featuresStep, runMethod, type FeaturesConfig } from "../methods/run-method.js";
 import { chunkTotal, markerDone, markersDone } from "./phase-markers.js";
@@ -15,7 +15,7 @@ import type { SetMethodSettings, SlurmRunCommon } from "./slurm-run.js";
  * and runs the method's search and outputs as `vertdup run --method` does (run-method.ts).
  */
 export function setMethodPhases(workdir: string, settings: SlurmRunCommon & SetMethodSettings): SlurmPhase[] {
-  // The search job's marker names what decides its outputs: a submission with other search options runs it again.
+  // The search job's marker names what decides its outputs: a submission with other options or another -o runs it again.
   const searchMarker = `search-${createHash("sha256").update(JSON.stringify({ run: settings.run, outdir: settings.outdir })).digest("hex").slice(0, 16)}`;
   return [
     {
@@ -38,8 +38,9 @@ export function setMethodPhases(workdir: string, settings: SlurmRunCommon & SetM
         const inputs = (await readRunConfig(workdir)).inputs.map((i) => i.path);
         const exec = { ...settings.exec, workers, quiet };
         // Every features task is done (the job runs after the array succeeded): resuming loads them all.
-        const manifest = await timed(workdir, "search", slice, () => runMethod(inputs, workdir, settings.outdir, { ...settings.run, resume: true }, exec, stderrReporter(quiet)));
-        await writeMarker(workdir, searchMarker, { outdir: settings.outdir, groups: manifest.counts.groups });
+        const search = () => timed(workdir, "search", slice, () => runMethod(inputs, workdir, settings.outdir, { ...settings.run, resume: true }, exec, stderrReporter(quiet)));
+        // A task of the executor: a re-submission after it finished does not run it again (nor append a batch to an index twice).
+        await runTasks(workdir, [{ marker: searchMarker, start: async () => ({ result: search() }), load: async () => undefined, stats: (m) => ({ outdir: settings.outdir, groups: m?.counts.groups }) }]);
       },
       progress: async () => markerDone(workdir, searchMarker),
     },
