@@ -15,8 +15,10 @@ import type { SetMethodSettings, SlurmRunCommon } from "./slurm-run.js";
  * and runs the method's search and outputs as `vertdup run --method` does (run-method.ts).
  */
 export function setMethodPhases(workdir: string, settings: SlurmRunCommon & SetMethodSettings): SlurmPhase[] {
-  // The search job's marker names what decides its outputs: a submission with other options or another -o runs it again.
-  const searchMarker = `search-${createHash("sha256").update(JSON.stringify({ run: settings.run, outdir: settings.outdir })).digest("hex").slice(0, 16)}`;
+  // The search job's marker names what decides its outputs: a submission with other options or
+  // another -o runs it again; with --update not for another -o, so that the batch is appended once.
+  const decides = settings.run.update === true ? { run: settings.run } : { run: settings.run, outdir: settings.outdir };
+  const searchMarker = `search-${createHash("sha256").update(JSON.stringify(decides)).digest("hex").slice(0, 16)}`;
   return [
     {
       name: "features",

@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeBatches } from "../helpers/batches.js";
 import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);
@@ -128,4 +129,48 @@ describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm clu
     expect(existsSync(join(markers, "features-000004.done"))).toBe(true);
     expect(methodOutputs(r.out)).toEqual(methodOutputs(r.local));
   }, 300_000);
+});
+
+describe.skipIf(reason !== null)("vertdup slurm run --method --against on a real Slurm cluster", () => {
+  const dir = tempDir();
+  const [base, batch1, batch2] = writeBatches(dir, [60, 30, 30]);
+  const options = ["--method", "minhash", "--shingle-size", "3", "--chunk-size", "4096"];
+  const slurm = ["--tasks", "2", "--cpus-per-task", "1"];
+  const index = join(dir, "index");
+  const local = (out: string, ...args: string[]) => {
+    const r = vertdup(["run", ...args, "-o", out, "--quiet", ...options]);
+    expect(r.status, r.stderr).toBe(0);
+  };
+  const submit = async (work: string, out: string, ...args: string[]) => {
+    const r = vertdup(["slurm", "run", ...args, "-w", work, "-o", out, ...slurm, ...options]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    await waitFor(() => !active(jobIds(work)), 240);
+  };
+
+  it("compares a batch with an index, and --update appends it once, as run does", async () => {
+    local(join(dir, "base-out"), base, "-w", index);
+    const [mine, theirs] = [tempDir(), tempDir()];
+    local(theirs, batch1, "--against", index);
+    await submit(join(dir, "w1"), mine, batch1, "--against", index);
+    expect(methodOutputs(mine)).toEqual(methodOutputs(theirs));
+
+    // The same update locally on a copy of the index: then batch 2 against each gives the same, but for the index's name.
+    const copy = join(dir, "index-copy");
+    cpSync(index, copy, { recursive: true });
+    local(tempDir(), batch1, "--against", copy, "--update", "-w", join(dir, "wl"));
+    const work = join(dir, "w2");
+    await submit(work, tempDir(), batch1, "--against", index, "--update");
+    // Submitted again after it finished, even with another -o: nothing runs again, the batch is not appended twice.
+    const again = tempDir();
+    await submit(work, again, batch1, "--against", index, "--update");
+    expect(readdirSync(again)).toEqual([]);
+    expect((JSON.parse(readFileSync(join(index, "index.json"), "utf8")) as { batches: unknown[]; documents: number })).toMatchObject({ documents: 90, batches: [{}, {}] });
+    const [after, afterCopy] = [tempDir(), tempDir()];
+    local(after, batch2, "--against", index);
+    local(afterCopy, batch2, "--against", copy);
+    const named = (d: string, from: string) => JSON.parse(JSON.stringify(methodOutputs(d)).replaceAll(from, index)) as unknown;
+    expect(named(after, index)).toEqual(named(afterCopy, copy));
+    expect(readFileSync(join(after, "clusters.tsv"), "utf8")).toContain(index);
+  }, 600_000);
 });
