@@ -140,6 +140,24 @@ describe("batch scripts", () => {
     }
   });
 
+  it("vertdup slurm run refuses --against with lsh-cosine and a bad --against use, before any work", () => {
+    const base = tempDir();
+    const workdir = join(base, "w");
+    const refused: [string[], string][] = [
+      [["--against", base], "slurm run --against takes --method exact, simhash384, minhash or paragraphs"],
+      [["--update"], "slurm run --update takes --method exact"],
+      [["--method", "minhash", "--update"], "--update appends to one index: give exactly one --against (none given)"],
+      [["--method", "exact", "--against", join(base, "none")], `${join(base, "none")}: no such index`],
+      [["--method", "exact", "--against", base], `${base}: not an index`],
+    ];
+    for (const [args, message] of refused) {
+      const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), ...args, "--dry-run"]);
+      expect(r.stderr).toContain(message);
+      expect(r.status).not.toBe(0);
+      expect(existsSync(workdir)).toBe(false);
+    }
+  });
+
   it("refuse what an #SBATCH line cannot carry, naming the option", () => {
     const bad: [Partial<typeof SETTINGS>, RegExp][] = [
       [{ partition: "long\ntouch PWNED" }, /^--partition: control character \\x0a/],
