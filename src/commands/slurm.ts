@@ -17,8 +17,8 @@ type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 
 async function submitRun(given: RunArgs): Promise<void> {
   if (given["estimate-recall"]) {
-    const again = given.method === "lsh-cosine" ? `vertdup pleb -w ${given.w} -o ${given.o} --estimate-recall (PLEB again` : `vertdup calibrate --method ${given.method} (the method again`;
-    throw new VertdupError(`slurm run cannot --estimate-recall: the calibration scores the sample against the whole corpus after the output task, and the Slurm chain has no job for it; calibrate with ${again}, on one machine)`);
+    const how = given.method === "lsh-cosine" ? `calibrate the finished run with vertdup pleb -w ${given.w} -o ${given.o} --estimate-recall (PLEB again` : `calibrate with vertdup calibrate --method ${given.method} (the method again`;
+    throw new VertdupError(`slurm run cannot --estimate-recall: the calibration scores the sample against the whole corpus after the output task, and the Slurm chain has no job for it; ${how}, on one machine)`);
   }
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
   const [{ startPrepare }, { takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { phaseJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { slurmPhases }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }] = await Promise.all([

@@ -105,6 +105,10 @@ describe("calibrate's methods", () => {
     expect(r.stderr).toMatch(/vertdup: error: slurm run cannot --estimate-recall: .* the Slurm chain has no job for it; calibrate the finished run with vertdup pleb -w /);
     expect(r.status).toBe(1);
     expect(existsSync(work)).toBe(false);
+    const m = vertdup(["slurm", "run", KJV, "-w", work, "-o", tempDir(), "--method", "minhash", "--estimate-recall"]);
+    expect(m.stderr).toMatch(/vertdup: error: slurm run cannot --estimate-recall: .*; calibrate with vertdup calibrate --method minhash \(the method again, on one machine\)/);
+    expect(m.status).toBe(1);
+    expect(existsSync(work)).toBe(false);
   });
 
   it("calibrates minhash (calibrate) and paragraphs (run --estimate-recall): calibration.tsv, the manifest's recommendation and the report's table", () => {
