@@ -196,6 +196,25 @@ export const OPTIONS = {
   "dry-run": def({ type: "boolean", default: false, describe: "write the batch scripts, submit nothing" }),
 };
 
+/**
+ * The options that decide what `--method` finds, shared by `run` and `slurm run`: the method,
+ * the reading, the features and the search of every method, and the outputs.
+ */
+export const METHOD_OPTIONS = [
+  "method", "keep", "pairs", "pairs-limit",
+  "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
+  "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold",
+  "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
+  "chunk-size", "max-doc-bytes", "oversize",
+] as const satisfies readonly OptionName[];
+
+/** Help and defaults of METHOD_OPTIONS whose defaults depend on the method (methodDefaults) or on --against (keepPolicy). */
+export const METHOD_OPTION_VARIANTS = {
+  threshold: { default: undefined, describe: "minimum similarity [lsh-cosine: from --cosine-threshold, 0.9 with --no-verify; minhash 0.8, paragraphs 0.8]" },
+  "shingle-size": { default: undefined, describe: "consecutive kept words per term/shingle [lsh-cosine 1, minhash 5]" },
+  keep: { default: undefined, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus (older: first, index batches before new inputs) [longest; older with --against]" },
+} as const;
+
 function bitsCheck(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 64 || value % 64 !== 0 || value > MAX_BITS) {
     throw new VertdupError(`--${name} must be a positive multiple of 64, at most ${MAX_BITS}, got ${value}`);

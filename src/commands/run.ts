@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { HTML_REPORT_OPTION, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
+import { HTML_REPORT_OPTION, METHOD_OPTIONS, METHOD_OPTION_VARIANTS, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { DEFAULT_TARGET_RECALL } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import { checkAgainstUse } from "../supplement/index-store.js";
@@ -11,21 +11,12 @@ import type { SetMethod } from "../methods/run-method.js";
 import { CALIBRATION_FILE, refuseUncalibrated } from "../eval/calibration.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
-const RUN_OPTIONS = [
-  "outdir", "workdir", "tmp-dir", "resume", "method", "pairs", "pairs-limit", "keep",
-  "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
-  "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "estimate-recall", "sample", "sampling", "target-recall", "verify", "cosine-threshold",
-  "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
-  "workers", "chunk-size", "max-doc-bytes", "oversize", "quiet", "against", "update",
-] as const;
+const RUN_OPTIONS = [...METHOD_OPTIONS, "outdir", "workdir", "tmp-dir", "resume", "estimate-recall", "sample", "sampling", "target-recall", "workers", "quiet", "against", "update"] as const;
 
 const builder = (y: Argv) =>
   withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }).option("report", HTML_REPORT_OPTION), RUN_OPTIONS, {
+    ...METHOD_OPTION_VARIANTS,
     workdir: { demandOption: false, describe: "work directory to keep (default: temporary, removed)" },
-    // Their defaults depend on the method (methodDefaults).
-    threshold: { default: undefined, describe: "minimum similarity [lsh-cosine: from --cosine-threshold, 0.9 with --no-verify; minhash 0.8, paragraphs 0.8]" },
-    "shingle-size": { default: undefined, describe: "consecutive kept words per term/shingle [lsh-cosine 1, minhash 5]" },
-    keep: { default: undefined, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus (older: first, index batches before new inputs) [longest; older with --against]" },
   });
 
 /** The files a run writes in its output directory. */
@@ -42,7 +33,7 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  */
 export async function runFromOptions(given: Args, calibrateTo = calibrationTarget(given)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { methodDefaults, methodRunFrom }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }, { batchTerms, checkAgainst, SupplementedCorpus }, { saveRunIndex }] = await Promise.all([
+  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { keepPolicy, methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }, { batchTerms, checkAgainst, SupplementedCorpus }, { saveRunIndex }] = await Promise.all([
     import("../coordinator/prepare.js"),
     import("../coordinator/workdir-use.js"),
     import("../coordinator/pleb-phase.js"),
@@ -55,11 +46,10 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
     import("../supplement/lsh-index.js"),
   ]);
   const against = given.against ?? [];
-  const a = { ...given, keep: given.keep ?? (against.length > 0 ? "older" : "longest") } as const;
+  const a = { ...given, keep: keepPolicy(given.keep, against) };
   checkAgainstUse(against, { update: a.update, resume: a.resume, workdir: a.w });
   const exec = executionOptionsFrom(a);
-  const parsed = { ...a, ...methodDefaults(a.method, a.threshold, a["shingle-size"]) };
-  const opts = { ...parsed, "shingle-size": parsed.shingleSize };
+  const opts = withMethodDefaults(a);
   if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
   // Only PLEB stops at a target recall; another method only recommends for one.
   if (a.method !== "lsh-cosine" && a["target-recall"] !== undefined && !a["estimate-recall"]) throw new VertdupError(`--target-recall on --method ${a.method} needs --estimate-recall (it chooses what to recommend)`);

@@ -1,44 +1,48 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { inputPaths, maxDocBytesFrom, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { DEFAULT_TARGET_RECALL } from "../options.js";
+import { METHOD_OPTIONS, METHOD_OPTION_VARIANTS, inputPaths, maxDocBytesFrom, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
 import { VertdupError } from "../util/errors.js";
 
 const runBuilder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" }),
-    [
-      "workdir", "outdir", "keep", "pairs", "pairs-limit",
-      "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
-      "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold", "estimate-recall", "sample", "sampling",
-      "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "chunk-size", "max-doc-bytes", "oversize", "dry-run",
-    ],
+    [...METHOD_OPTIONS, "workdir", "outdir", "estimate-recall", "sample", "sampling", "against", "update", "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "dry-run"],
     {
+      ...METHOD_OPTION_VARIANTS,
       workdir: { describe: "work directory on a filesystem all nodes share" },
-      threshold: { default: undefined, describe: "minimum relative Hamming similarity [from --cosine-threshold, 0.9 with --no-verify]" },
     },
   );
 
 type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 
-async function submitRun(a: RunArgs): Promise<void> {
+async function submitRun(given: RunArgs): Promise<void> {
+  if (given["estimate-recall"] && given.method !== "lsh-cosine") {
+    throw new VertdupError(`slurm run --estimate-recall takes --method lsh-cosine (a calibrate job after the outputs); calibrate --method ${given.method} with vertdup calibrate --method ${given.method} (the method again, on one machine)`);
+  }
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ startPrepare }, { plebPlan }, { takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { runJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { ensureWritableDir }] = await Promise.all([
+  const [{ startPrepare }, { takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { phaseJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { slurmPhases }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }] = await Promise.all([
     import("../coordinator/prepare.js"),
-    import("../coordinator/steps/pleb-step.js"),
     import("../coordinator/workdir-use.js"),
     import("../slurm/batch-script.js"),
     import("../slurm/sbatch.js"),
     import("../slurm/submit.js"),
     import("../slurm/slurm-run.js"),
+    import("../slurm/phases.js"),
+    import("../methods/method-cli.js"),
+    import("../methods/run-method.js"),
     import("../util/output-dir.js"),
   ]);
+  const against = (given.against ?? []).map((dir) => resolve(dir));
+  if (given.method === "lsh-cosine" && (against.length > 0 || given.update)) {
+    throw new VertdupError(`slurm run ${against.length > 0 ? "--against" : "--update"} takes --method exact, simhash384, minhash or paragraphs: lsh-cosine against an index runs with vertdup run`);
+  }
+  const a = withMethodDefaults({ ...given, keep: keepPolicy(given.keep, against) });
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
   const workdir = resolve(a.w);
   const outdir = resolve(a.o);
-  const pleb = plebOptionsFrom(a, a.bits);
-  const iterationsPerGroup = a["iterations-per-group"];
+  const exec = { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize };
   const scriptOptions = {
     partition: a.partition,
     arrayParallelism: a["array-parallelism"],
@@ -48,12 +52,29 @@ async function submitRun(a: RunArgs): Promise<void> {
     extra: a["sbatch-arg"],
     logDir: `${slurmDir(workdir)}/logs`,
   };
-  // --estimate-recall: a calibrate job after the outputs, for --target-recall's default (Slurm runs every group).
-  const calibrate = a["estimate-recall"] ? { calibrate: { targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling } } : {};
-  const settings = (token: string) => ({ pleb, iterationsPerGroup, keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, outdir, tasks: a.tasks, token, ...calibrate });
+  const common = { outdir, tasks: a.tasks };
+  // A work directory given to `run -w` is left as an index of the inputs: so is this one.
+  const methodSettings =
+    a.method === "lsh-cosine"
+      ? {
+          method: a.method,
+          pleb: plebOptionsFrom({ ...a, threshold: given.threshold }, a.bits),
+          iterationsPerGroup: a["iterations-per-group"],
+          keep: a.keep,
+          pairsLimit: pairsOutputFrom(a).limit,
+          // --estimate-recall: a calibrate job after the outputs, for --target-recall's default (Slurm runs every group).
+          ...(a["estimate-recall"] ? { calibrate: { targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling } } : {}),
+        }
+      : { method: a.method, run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true }, exec };
+  const settings = (token: string) => ({ ...common, ...methodSettings, token });
+  if (methodSettings.method !== "lsh-cosine") {
+    // Said before any work; the search job reads the indices again under their locks.
+    await checkAgainst(methodSettings.run, workdir);
+    await readIndices(methodSettings.run);
+  }
   const maxArray = await maxArraySize();
   const render = (token: string) => {
-    const stages = splitArrays(runJobs(workdir, settings(token), plebPlan(workdir, pleb, iterationsPerGroup).groups), maxArray);
+    const stages = splitArrays(phaseJobs(workdir, slurmPhases(workdir, settings(token)), token), maxArray);
     const jobs = stages.flat();
     return { stages, jobs, texts: jobs.map((job) => renderBatchScript(job, scriptOptions)) };
   };
@@ -71,7 +92,9 @@ async function submitRun(a: RunArgs): Promise<void> {
   const { stages, jobs, texts } = render(lock.token);
   await ensureWritableDir(outdir);
   // Re-submitting into the same work directory resumes: finished tasks are skipped.
-  await startPrepare(inputs.map((i) => resolve(i)), workdir, prepareOptionsFrom(a), { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize }, true);
+  const resolved = inputs.map((i) => resolve(i));
+  if (methodSettings.method === "lsh-cosine") await startPrepare(resolved, workdir, prepareOptionsFrom(a), exec, true);
+  else await startFeatures(workdir, await featuresConfig(resolved, methodSettings.method, methodSettings.run.features, exec), true);
   await writeSlurmSettings(workdir, settings(lock.token));
   const scripts = await writeBatchScripts(workdir, jobs, texts);
   if (a["dry-run"]) {
@@ -88,8 +111,7 @@ const statusBuilder = (y: Argv) => withOptions(y, ["workdir"], { workdir: { desc
 async function showStatus(workdir: string): Promise<void> {
   const { runStatus } = await import("../slurm/status.js");
   const s = await runStatus(workdir);
-  const lines = s.phases.map((p) => `${p.phase.padEnd(10)} ${p.done}/${p.total ?? "?"}${p.total !== undefined && p.done >= p.total ? " done" : ""}`);
-  lines.push(`${"output".padEnd(10)} ${s.outputs ? "done" : "not yet"}`);
+  const lines = [`method     ${s.method}`, ...s.phases.map((p) => `${p.phase.padEnd(10)} ${p.done}/${p.total ?? "?"}${p.total !== undefined && p.done >= p.total ? " done" : ""}`)];
   lines.push(s.active.length > 0 ? `jobs still queued or running: ${s.active.join(", ")}` : "no job of this run is queued or running");
   process.stdout.write(lines.join("\n") + "\n");
 }

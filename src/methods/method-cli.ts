@@ -12,6 +12,17 @@ export function methodDefaults(method: MethodName, threshold?: number, shingleSi
   return { threshold: threshold ?? t, shingleSize: shingleSize ?? k };
 }
 
+/** `--keep`, or its default: the older document when there are --against indices, else the longest. */
+export function keepPolicy(keep: KeepPolicy | undefined, against: readonly string[]): KeepPolicy {
+  return keep ?? (against.length > 0 ? "older" : "longest");
+}
+
+/** Parsed options with the method's threshold and shingle size where not given. */
+export function withMethodDefaults<A extends { method: MethodName; threshold?: number; "shingle-size"?: number }>(a: A): A & { threshold: number; "shingle-size": number } {
+  const { threshold, shingleSize } = methodDefaults(a.method, a.threshold, a["shingle-size"]);
+  return { ...a, threshold, "shingle-size": shingleSize };
+}
+
 interface ParsedMethod {
   method: MethodName;
   threshold: number;

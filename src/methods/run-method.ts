@@ -24,7 +24,9 @@ import type { ChunkTask, ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { runTasks, type StepTask } from "../executor/tasks.js";
 import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
-import { resetWorkdir, shardName } from "../coordinator/workdir.js";
+import { chunksFile, inSlice, resetWorkdir, shardName, WHOLE, type Slice } from "../coordinator/workdir.js";
+import type { ChunkCounts } from "../coordinator/steps/count-step.js";
+import { writeAtomic } from "../util/atomic.js";
 import { adoptRunConfig, stampInputs, type RunConfig } from "../coordinator/run-config.js";
 import { simhashGraph, type SimhashShard } from "./simhash384.js";
 import { writeReport } from "../report/write-report.js";
@@ -109,40 +111,51 @@ function loadedShard<S extends ShardBase>(file: string, shard: S): S {
   return hasFile(shard) ? { ...shard, sets: join(dirname(file), basename(shard.sets)) } : shard;
 }
 
-/**
- * The features step: reads the corpus once, running the method's chunk task on the pool for
- * each chunk whose marker is not in place (the others are read back from their shard files):
- * shards in corpus order, and the documents skipped for their size (said on stderr too).
- */
-export async function extractFeatures<S extends ShardBase>(
-  inputs: readonly string[],
-  workdir: string,
-  task: string,
-  options: FeatureOptions,
-  exec: ExecutionOptions,
-  pool: WorkerPool,
-  reporter: Reporter,
-  resume: boolean,
-): Promise<{ shards: S[]; skipped: SkippedDocs }> {
+/** What a features step's files depend on (config.json): the method, its feature options and the chunking. */
+export type FeaturesConfig = RunConfig<FeatureOptions & { method: string }>;
+
+/** The inputs checked and the configuration of a features step over them (`task`: the method's chunk task). */
+export async function featuresConfig(inputs: readonly string[], task: string, options: FeatureOptions, exec: ExecutionOptions): Promise<FeaturesConfig> {
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
-  const config: RunConfig<FeatureOptions & { method: string }> = {
+  return {
     inputs: await stampInputs(inputs),
     prepare: { method: task, ...options },
     chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES,
     maxDocBytes: exec.maxDocBytes,
     ...(exec.oversize === "skip" ? { oversize: "skip" } : {}),
   };
+}
+
+/** Records the configuration in the work directory, clearing it unless `resume` may reuse its features (same configuration). */
+export async function startFeatures(workdir: string, config: FeaturesConfig, resume: boolean): Promise<void> {
   await mkdir(workdir, { recursive: true });
   if (!(await adoptRunConfig(workdir, config, resume))) await resetWorkdir(workdir);
   await mkdir(join(workdir, "methods"), { recursive: true });
+}
+
+/**
+ * The features step for the chunks of `slice` (config.json in place): reads the corpus once,
+ * running the method's chunk task on the pool for each chunk of the slice whose marker is not
+ * in place (the others are read back from their shard files). Returns the slice's shards in
+ * corpus order and the documents skipped for their size (said on stderr too); records the
+ * corpus's chunk and document counts (chunks.json), as every slice sees them all.
+ */
+export async function featuresStep<S extends ShardBase>(workdir: string, config: FeaturesConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<{ shards: S[]; skipped: SkippedDocs }> {
+  const { method: task, ...options } = config.prepare;
+  const inputs = config.inputs.map((i) => i.path);
   const progress = reporter.progress("reading", "docs");
   let docs = 0;
+  let chunks = 0;
+  let documents = 0;
   const counted = (s: S) => (progress.update((docs += s.ids.length)), s);
   const skipped = noSkippedDocs();
   async function* tasks(): AsyncGenerator<StepTask<S>> {
-    for await (const chunk of chunkCorpus(inputs, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize))) {
+    for await (const chunk of chunkCorpus(inputs, config.chunkBytes, readLimits(config.maxDocBytes, config.oversize))) {
+      chunks++;
+      documents += chunk.docCount;
       if (chunk.skipped) noteSkipped(skipped, displayName(chunk.file), chunk.firstLine);
+      if (!inSlice(chunk.index, slice)) continue;
       const file = featureShardFile(workdir, chunk.index);
       yield {
         marker: `features-${shardName(chunk.index)}`,
@@ -161,10 +174,28 @@ export async function extractFeatures<S extends ShardBase>(
   }
   const shards = await runTasks(workdir, tasks());
   progress.finish();
-  if (docs === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
+  if (documents === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
+  const counts: ChunkCounts = { shards: chunks, documents, ...(skipped.documents > 0 ? { skipped } : {}) };
+  await writeAtomic(chunksFile(workdir), JSON.stringify(counts) + "\n");
   const warning = skippedDocumentsWarning(skipped, "they have no feature and are in no pair");
   if (warning !== undefined) reporter.info(warning);
   return { shards, skipped };
+}
+
+/** The features step over the whole corpus, in a work directory made (or, with `resume`, reused) for it. */
+export async function extractFeatures<S extends ShardBase>(
+  inputs: readonly string[],
+  workdir: string,
+  task: string,
+  options: FeatureOptions,
+  exec: ExecutionOptions,
+  pool: WorkerPool,
+  reporter: Reporter,
+  resume: boolean,
+): Promise<{ shards: S[]; skipped: SkippedDocs }> {
+  const config = await featuresConfig(inputs, task, options, exec);
+  await startFeatures(workdir, config, resume);
+  return featuresStep<S>(workdir, config, WHOLE, pool, reporter);
 }
 
 /** Documents of `shards` without any feature (no kept token, no long paragraph). */
@@ -188,14 +219,14 @@ async function search(run: MethodRun, shards: readonly ShardBase[], documents: n
 }
 
 /** Refuses `--against`/`--update` combinations issue 15 refuses, before any lock is taken. */
-async function checkAgainst(run: MethodRun, workdir: string): Promise<void> {
+export async function checkAgainst(run: MethodRun, workdir: string): Promise<void> {
   checkAgainstUse(run.against ?? [], { update: run.update === true, workdir });
   // Said plainly before taking the lock, which needs the directory; read again under it.
   if (run.update === true) await readIndex((run.against ?? [])[0]);
 }
 
 /** The `--against` indices, read and checked compatible with the run. */
-async function readIndices(run: MethodRun): Promise<IndexManifest[]> {
+export async function readIndices(run: MethodRun): Promise<IndexManifest[]> {
   const against = run.against ?? [];
   const indices: IndexManifest[] = [];
   for (const dir of against) {

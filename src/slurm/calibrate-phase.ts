@@ -5,7 +5,7 @@ import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { recallSampler } from "../pleb/sample-recall.js";
 import type { SignatureStore } from "../runs/signature-store.js";
-import type { SlurmRunSettings } from "./slurm-run.js";
+import type { LshCosineSettings, SlurmRunCommon } from "./slurm-run.js";
 
 /**
  * The output job of a Slurm run: the outputs as `run` writes them. With `--estimate-recall`
@@ -13,7 +13,7 @@ import type { SlurmRunSettings } from "./slurm-run.js";
  * drawn from the first group's pairs as `run`'s PLEB phase draws it (the groups ran as an
  * array, all of them), and report.html is left to the calibrate job that follows.
  */
-export async function slurmOutput(workdir: string, settings: SlurmRunSettings, prepared: PrepareManifest, store: SignatureStore, plan: PlebPlan, workers: number, reporter: Reporter): Promise<void> {
+export async function slurmOutput(workdir: string, settings: SlurmRunCommon & LshCosineSettings, prepared: PrepareManifest, store: SignatureStore, plan: PlebPlan, workers: number, reporter: Reporter): Promise<void> {
   const output = { keep: settings.keep, pairsLimit: settings.pairsLimit };
   if (settings.calibrate === undefined) {
     await outputStep(workdir, settings.outdir, prepared, store, plan, output);
@@ -25,7 +25,7 @@ export async function slurmOutput(workdir: string, settings: SlurmRunSettings, p
 }
 
 /** The calibrate job of a Slurm run with `--estimate-recall`: calibration.tsv as `run` makes it, then report.html. */
-export async function slurmCalibrate(workdir: string, settings: SlurmRunSettings & Required<Pick<SlurmRunSettings, "calibrate">>, workers: number): Promise<void> {
+export async function slurmCalibrate(workdir: string, settings: SlurmRunCommon & Required<Pick<LshCosineSettings, "calibrate">>, workers: number): Promise<void> {
   const summary = await calibrateStep(workdir, settings.outdir, settings.calibrate, workers, { warn: (m) => process.stderr.write(`vertdup: warning: ${m}\n`) });
   process.stderr.write(`vertdup: ${summary}\n`);
 }

@@ -1,31 +1,47 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { KeepPolicy } from "../methods/method-options.js";
 import type { CalibrationSampling } from "../eval/calibration.js";
-import type { PlebOptions } from "../options.js";
+import type { KeepPolicy } from "../methods/method-options.js";
+import type { ExecutionOptions, PlebOptions } from "../options.js";
+import type { MethodRun, SetMethod } from "../methods/run-method.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { ScriptWord } from "./batch-script.js";
 import { VertdupError } from "../util/errors.js";
 import { packageRoot } from "../util/package-info.js";
 
 /**
- * What the PLEB and output tasks of a Slurm run need besides config.json: stored in the work
- * directory at submission, so that every task, wherever it runs, uses the same settings.
+ * What the tasks of a Slurm run need besides config.json: stored in the work directory at
+ * submission, so that every task, wherever it runs, uses the same settings.
  */
-export interface SlurmRunSettings {
+export type SlurmRunSettings = SlurmRunCommon & (LshCosineSettings | SetMethodSettings);
+
+export interface SlurmRunCommon {
+  outdir: string;
+  /** Array size of the reading phases (count and sign; features). */
+  tasks: number;
+  /** Token of the work directory's lock taken at submission: its tasks carry it to be admitted. */
+  token: string;
+}
+
+/** lsh-cosine: the PLEB and output tasks' options. */
+export interface LshCosineSettings {
+  method: "lsh-cosine";
   pleb: PlebOptions;
   iterationsPerGroup: number;
   keep: KeepPolicy;
   /** `--pairs-limit` of the output task (the mode is part of `pleb`). */
   pairsLimit: number;
-  outdir: string;
-  /** Array size of the count and sign phases. */
-  tasks: number;
-  /** Token of the work directory's lock taken at submission: its tasks carry it to be admitted. */
-  token: string;
   /** `--estimate-recall`: a calibrate job after the outputs, as `run --estimate-recall` calibrates. */
   calibrate?: { targetRecall: number; sampling: CalibrationSampling };
+}
+
+/** Another method: what its search task runs (run-method.ts) over the features the array made. */
+export interface SetMethodSettings {
+  method: SetMethod;
+  run: MethodRun;
+  /** Reading options of the features step (config.json holds what decides its files). */
+  exec: ExecutionOptions;
 }
 
 export function slurmDir(workdir: string): string {
@@ -43,7 +59,10 @@ export async function writeSlurmSettings(workdir: string, settings: SlurmRunSett
 export async function readSlurmSettings(workdir: string): Promise<SlurmRunSettings> {
   const path = join(slurmDir(workdir), SETTINGS);
   if (!existsSync(path)) throw new VertdupError(`${workdir}: no slurm/${SETTINGS} (was this work directory submitted with vertdup slurm run?)`);
-  return JSON.parse(await readFile(path, "utf8")) as SlurmRunSettings;
+  const settings = JSON.parse(await readFile(path, "utf8")) as SlurmRunSettings;
+  // Submitted before slurm run had --method.
+  settings.method ??= "lsh-cosine";
+  return settings;
 }
 
 /** Job ids of the last submission, by phase. */

@@ -2,25 +2,18 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ARRAY_TASK_ID, type ScriptWord, type SlurmJob } from "./batch-script.js";
 import { sbatch } from "./sbatch.js";
-import { slurmDir, taskCommand, type SlurmRunSettings, type SubmittedJobs } from "./slurm-run.js";
+import type { SlurmPhase } from "./phases.js";
+import { slurmDir, taskCommand, type SubmittedJobs } from "./slurm-run.js";
 
 /**
- * The jobs of a run on Slurm, in dependency order: the preparatory shards as one array, the
- * vocabulary after it, the signatures as an array, the merge, the PLEB iteration groups as an
- * array, the outputs, and with `--estimate-recall` the calibration. Each waits for the
- * previous one (afterok).
+ * The jobs of a run on Slurm, one per phase in order (each waits for the previous one,
+ * afterok): an array's tasks run `vertdup task <phase> --index <array task id> --count <size>`.
  */
-export function runJobs(workdir: string, run: SlurmRunSettings, groups: number): SlurmJob[] {
-  const slice = (count: number): ScriptWord[] => ["--index", ARRAY_TASK_ID, "--count", String(count), "--token", run.token];
-  return [
-    { name: "count", arraySize: run.tasks, command: taskCommand("count", workdir, slice(run.tasks)) },
-    { name: "vocabulary", command: taskCommand("vocabulary", workdir, ["--token", run.token]) },
-    { name: "sign", arraySize: run.tasks, command: taskCommand("sign", workdir, slice(run.tasks)) },
-    { name: "merge", command: taskCommand("merge", workdir, ["--token", run.token]) },
-    { name: "pleb", arraySize: groups, command: taskCommand("pleb", workdir, slice(groups)) },
-    { name: "output", command: taskCommand("output", workdir, ["--token", run.token]) },
-    ...(run.calibrate === undefined ? [] : [{ name: "calibrate", command: taskCommand("calibrate", workdir, ["--token", run.token]) }]),
-  ];
+export function phaseJobs(workdir: string, phases: readonly SlurmPhase[], token: string): SlurmJob[] {
+  return phases.map(({ name, arraySize }) => {
+    const slice: ScriptWord[] = arraySize === undefined ? [] : ["--index", ARRAY_TASK_ID, "--count", String(arraySize)];
+    return { name, arraySize, command: taskCommand(name, workdir, [...slice, "--token", token]) };
+  });
 }
 
 /** Writes the batch scripts (rendered, in job order) into `<workdir>/slurm/`; returns their paths. */

@@ -113,6 +113,9 @@ describe("calibrate's methods", () => {
     expect(vertdup(["slurm", "run", KJV, "-w", plain, "-o", tempDir(), "--dry-run"]).status).toBe(0);
     expect(existsSync(join(plain, "slurm", "7-calibrate.sbatch"))).toBe(false);
     expect(vertdup(["slurm", "run", KJV, "-w", join(tempDir(), "w"), "-o", tempDir(), "--sample", "300", "--dry-run"]).stderr).toMatch(/--sample does nothing without --estimate-recall/);
+    const m = vertdup(["slurm", "run", KJV, "-w", join(tempDir(), "m"), "-o", tempDir(), "--method", "minhash", "--estimate-recall"]);
+    expect(m.stderr).toMatch(/vertdup: error: slurm run --estimate-recall takes --method lsh-cosine .*; calibrate --method minhash with vertdup calibrate --method minhash \(the method again, on one machine\)/);
+    expect(m.status).toBe(1);
   });
 
   it("calibrates minhash (calibrate) and paragraphs (run --estimate-recall): calibration.tsv, the manifest's recommendation and the report's table", () => {

@@ -4,7 +4,9 @@ import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../src/slurm/batch-script.js";
-import { runJobs, splitArrays } from "../../src/slurm/submit.js";
+import { slurmPhases } from "../../src/slurm/phases.js";
+import type { SlurmRunSettings } from "../../src/slurm/slurm-run.js";
+import { phaseJobs, splitArrays } from "../../src/slurm/submit.js";
 import { VertdupError } from "../../src/util/errors.js";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 
@@ -113,6 +115,49 @@ describe("batch scripts", () => {
     expect(headerArgs(readFileSync(join(workdir, "slurm", "1-count.sbatch"), "utf8")).slice(-4)).toEqual(["--qos", "normal", "--account=x", "--comment=c"]);
   });
 
+  it("vertdup slurm run --method writes the method's scripts and takes its options as run does", () => {
+    const base = tempDir();
+    const workdir = join(base, "w");
+    const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), "--method", "minhash", "--shingle-size", "3", "--threshold", "0.7", "--tasks", "2", "--dry-run"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(readdirSync(join(workdir, "slurm")).filter((f) => f.endsWith(".sbatch"))).toEqual(["1-features.sbatch", "2-search.sbatch"]);
+    const settings = JSON.parse(readFileSync(join(workdir, "slurm", "run.json"), "utf8")) as { method: string; run: { features: { shingleSize: number; bands: number; rows: number }; search: { threshold: number } } };
+    // Bands and rows derived from the threshold, as run derives them.
+    expect(settings.method).toBe("minhash");
+    expect(settings.run.features).toMatchObject({ shingleSize: 3, bands: 23, rows: 5 });
+    expect(settings.run.search.threshold).toBe(0.7);
+  });
+
+  it("vertdup slurm run refuses an option the method does not use, before any work", () => {
+    const base = tempDir();
+    const workdir = join(base, "w");
+    for (const [method, option] of [["minhash", ["--iterations", "5"]], ["exact", ["--shingle-size", "3"]], ["lsh-cosine", ["--num-perm", "64"]]] as const) {
+      const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), "--method", method, ...option, "--dry-run"]);
+      expect(r.stderr).toContain(`${option[0]} does not apply to --method ${method}`);
+      expect(r.status).not.toBe(0);
+      expect(existsSync(workdir)).toBe(false);
+    }
+  });
+
+  it("vertdup slurm run refuses --against with lsh-cosine and a bad --against use, before any work", () => {
+    const base = tempDir();
+    const workdir = join(base, "w");
+    const refused: [string[], string][] = [
+      [["--against", base], "slurm run --against takes --method exact, simhash384, minhash or paragraphs"],
+      [["--update"], "slurm run --update takes --method exact"],
+      [["--method", "minhash", "--update"], "--update appends to one index: give exactly one --against (none given)"],
+      [["--method", "exact", "--against", join(base, "none")], `${join(base, "none")}: no such index`],
+      [["--method", "exact", "--against", base], `${base}: not an index`],
+    ];
+    for (const [args, message] of refused) {
+      const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), ...args, "--dry-run"]);
+      expect(r.stderr).toContain(message);
+      expect(r.status).not.toBe(0);
+      expect(existsSync(workdir)).toBe(false);
+    }
+  });
+
   it("refuse what an #SBATCH line cannot carry, naming the option", () => {
     const bad: [Partial<typeof SETTINGS>, RegExp][] = [
       [{ partition: "long\ntouch PWNED" }, /^--partition: control character \\x0a/],
@@ -139,7 +184,7 @@ describe("batch scripts", () => {
   });
 
   it("chain the phases of a run, arrays where the work splits", () => {
-    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks: 6, token: "t0" }, 10);
+    const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", lshSettings(6, 100)), "t0");
     expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
       ["count", 6],
       ["vocabulary", undefined],
@@ -152,8 +197,21 @@ describe("batch scripts", () => {
     expect(jobs[5].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
   });
 
+  it("chain a set method's features array and its search job", () => {
+    for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
+      const settings: SlurmRunSettings = { method, run: { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "longest" }, exec: { workers: 1 }, outdir: "/shared/o", tasks: 4, token: "t0" };
+      const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", settings), "t0");
+      expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
+        ["features", 4],
+        ["search", undefined],
+      ]);
+      expect(jobs[0].command.slice(2)).toEqual(["task", "features", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "4", "--token", "t0"]);
+      expect(jobs[1].command.slice(2)).toEqual(["task", "search", "-w", "/shared/w", "--token", "t0"]);
+    }
+  });
+
   it("split an array larger than MaxArraySize into parts whose task ids add the part's offset", () => {
-    const jobs = runJobs("/shared/w", { pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 100, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks: 7, token: "t0" }, 3);
+    const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", lshSettings(7, 30)), "t0");
     const stages = splitArrays(jobs, 3);
     expect(stages.map((stage) => stage.map((j) => [j.name, j.arraySize]))).toEqual([
       [["count-1", 3], ["count-2", 3], ["count-3", 1]],
@@ -331,3 +389,10 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
     });
   }
 });
+
+/** An lsh-cosine run of `tasks` reading tasks and `iterations` PLEB iterations in groups of 10. */
+function lshSettings(tasks: number, iterations: number): SlurmRunSettings {
+  return { method: "lsh-cosine", pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks, token: "t0" };
+}
+
+const FEATURES = { column: 0, idAttr: "id", lowercase: true, keepNumbers: false, shingleSize: 5, numPerm: 128, bands: 16, rows: 8, seed: 1, shortTokens: 9 };

@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeBatches } from "../helpers/batches.js";
 import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);
@@ -57,7 +58,7 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     expect(r.stdout).toMatch(/submitted: count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+/);
     await waitFor(() => !active(jobIds(work)), 240);
     const status = vertdup(["slurm", "status", "-w", work]);
-    expect(status.stdout).toMatch(/pleb +6\/6 done\noutput +done\nno job of this run is queued or running/);
+    expect(status.stdout).toMatch(/^method +lsh-cosine\ncount +\d+\/\d+ done\n(.|\n)*pleb +6\/6 done\noutput +1\/1 done\nno job of this run is queued or running/);
     expect(outputs(out)).toEqual(outputs(local));
   }, 300_000);
 
@@ -102,4 +103,99 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     expect(markers().length).toBeGreaterThan(doneBefore);
     expect(outputs(out)).toEqual(outputs(local));
   }, 400_000);
+});
+
+/** The outputs of a method's run: every file but the report, the manifest without its dates and timings. */
+function methodOutputs(dir: string): Record<string, unknown> {
+  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Record<string, unknown>;
+  delete manifest.created;
+  delete manifest.phases;
+  return { ...Object.fromEntries(["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => [f, readFileSync(join(dir, f), "utf8")])), manifest };
+}
+
+/** Each method with options other than its defaults, so that they are seen to reach the tasks. */
+const METHODS: [string, string[]][] = [
+  ["exact", ["--keep", "first"]],
+  ["simhash384", ["--max-distance", "7"]],
+  ["minhash", ["--shingle-size", "3", "--threshold", "0.7", "--bands", "20", "--rows", "5", "--pairs", "all"]],
+  ["paragraphs", ["--short-tokens", "5", "--threshold", "0.6"]],
+];
+
+describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm cluster", () => {
+  // Absolute, as the Slurm run names its inputs in the manifest.
+  const corpus = resolve(CORPUS);
+  const runs = METHODS.map(([method, options]) => ({ method, options: ["--method", method, ...options], local: tempDir(), work: join(tempDir(), "w"), out: tempDir() }));
+
+  it("equals a local run of each method byte for byte", async () => {
+    for (const r of runs) expect(vertdup(["run", corpus, "-o", r.local, "--quiet", ...r.options]).status).toBe(0);
+    // Submitted side by side: the cluster runs them as it has room.
+    for (const r of runs) {
+      const submitted = vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]);
+      expect(submitted.stderr).toBe("");
+      expect(submitted.stdout).toMatch(/submitted: features \d+, search \d+/);
+    }
+    await waitFor(() => runs.every((r) => !active(jobIds(r.work))), 400);
+    for (const r of runs) {
+      expect(vertdup(["slurm", "status", "-w", r.work]).stdout).toMatch(new RegExp(`^method +${r.method}\nfeatures +6/6 done\nsearch +1/1 done\nno job of this run is queued or running\n$`));
+      expect(methodOutputs(r.out)).toEqual(methodOutputs(r.local));
+    }
+  }, 500_000);
+
+  it("resumes: a re-submission runs only the features tasks not done", async () => {
+    const r = runs[2];
+    const markers = join(r.work, "markers");
+    const kept = statSync(join(markers, "features-000000.done")).mtimeMs;
+    // As if the run had been cut during the features array: a task and the search not done.
+    for (const m of readdirSync(markers).filter((m) => m === "features-000004.done" || m.startsWith("search-"))) rmSync(join(markers, m));
+    rmSync(r.out, { recursive: true });
+    expect(vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]).status).toBe(0);
+    await waitFor(() => !active(jobIds(r.work)), 240);
+    expect(statSync(join(markers, "features-000000.done")).mtimeMs).toBe(kept);
+    expect(existsSync(join(markers, "features-000004.done"))).toBe(true);
+    expect(methodOutputs(r.out)).toEqual(methodOutputs(r.local));
+  }, 300_000);
+});
+
+describe.skipIf(reason !== null)("vertdup slurm run --method --against on a real Slurm cluster", () => {
+  const dir = tempDir();
+  const [base, batch1, batch2] = writeBatches(dir, [60, 30, 30]);
+  const options = ["--method", "minhash", "--shingle-size", "3", "--chunk-size", "4096"];
+  const slurm = ["--tasks", "2", "--cpus-per-task", "1"];
+  const index = join(dir, "index");
+  const local = (out: string, ...args: string[]) => {
+    const r = vertdup(["run", ...args, "-o", out, "--quiet", ...options]);
+    expect(r.status, r.stderr).toBe(0);
+  };
+  const submit = async (work: string, out: string, ...args: string[]) => {
+    const r = vertdup(["slurm", "run", ...args, "-w", work, "-o", out, ...slurm, ...options]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    await waitFor(() => !active(jobIds(work)), 240);
+  };
+
+  it("compares a batch with an index, and --update appends it once, as run does", async () => {
+    local(join(dir, "base-out"), base, "-w", index);
+    const [mine, theirs] = [tempDir(), tempDir()];
+    local(theirs, batch1, "--against", index);
+    await submit(join(dir, "w1"), mine, batch1, "--against", index);
+    expect(methodOutputs(mine)).toEqual(methodOutputs(theirs));
+
+    // The same update locally on a copy of the index: then batch 2 against each gives the same, but for the index's name.
+    const copy = join(dir, "index-copy");
+    cpSync(index, copy, { recursive: true });
+    local(tempDir(), batch1, "--against", copy, "--update", "-w", join(dir, "wl"));
+    const work = join(dir, "w2");
+    await submit(work, tempDir(), batch1, "--against", index, "--update");
+    // Submitted again after it finished, even with another -o: nothing runs again, the batch is not appended twice.
+    const again = tempDir();
+    await submit(work, again, batch1, "--against", index, "--update");
+    expect(readdirSync(again)).toEqual([]);
+    expect((JSON.parse(readFileSync(join(index, "index.json"), "utf8")) as { batches: unknown[]; documents: number })).toMatchObject({ documents: 90, batches: [{}, {}] });
+    const [after, afterCopy] = [tempDir(), tempDir()];
+    local(after, batch2, "--against", index);
+    local(afterCopy, batch2, "--against", copy);
+    const named = (d: string, from: string) => JSON.parse(JSON.stringify(methodOutputs(d)).replaceAll(from, index)) as unknown;
+    expect(named(after, index)).toEqual(named(afterCopy, copy));
+    expect(readFileSync(join(after, "clusters.tsv"), "utf8")).toContain(index);
+  }, 600_000);
 });

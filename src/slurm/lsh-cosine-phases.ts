@@ -1,0 +1,99 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { WorkerPool } from "../coordinator/pool.js";
+import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
+import { stderrReporter } from "../coordinator/progress.js";
+import { readRunConfig } from "../coordinator/run-config.js";
+import { countStep } from "../coordinator/steps/count-step.js";
+import { mergeStep, writePrepareManifest } from "../coordinator/steps/merge-step.js";
+import { plebPhaseName, plebPlan, plebStep } from "../coordinator/steps/pleb-step.js";
+import { signStep } from "../coordinator/steps/sign-step.js";
+import { vocabularyStep } from "../coordinator/steps/vocabulary-step.js";
+import { timed } from "../executor/timing.js";
+import { loadSignatureStore } from "../runs/signature-store.js";
+import { CALIBRATION_FILE } from "../eval/calibration.js";
+import { slurmCalibrate, slurmOutput } from "./calibrate-phase.js";
+import { chunkTotal, markerDone, markersDone } from "./phase-markers.js";
+import type { PhaseTask, SlurmPhase } from "./phases.js";
+import type { LshCosineSettings, SlurmRunCommon } from "./slurm-run.js";
+
+/** Runs a reading phase's slice with a pool of the task's workers. */
+async function withPool(name: string, workers: number, body: (pool: WorkerPool) => Promise<unknown>): Promise<void> {
+  const pool = new WorkerPool(name, workers);
+  try {
+    await body(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * The default method on Slurm: the preparatory shards (count) and signatures (sign) as arrays
+ * of `--tasks` slices with the vocabulary between them, the merge, PLEB's iteration groups as
+ * an array, the outputs, and with `--estimate-recall` the calibration (calibration.tsv, report.html).
+ */
+export function lshCosinePhases(workdir: string, settings: SlurmRunCommon & LshCosineSettings): SlurmPhase[] {
+  const plan = plebPlan(workdir, settings.pleb, settings.iterationsPerGroup);
+  const calibrate = settings.calibrate;
+  const store = async () => loadSignatureStore(workdir, (await readPrepareManifest(workdir)).options.bits);
+  const reading = (name: "count" | "sign"): SlurmPhase => ({
+    name,
+    arraySize: settings.tasks,
+    run: async ({ slice, workers, quiet }: PhaseTask) => {
+      const config = await readRunConfig(workdir);
+      const reporter = stderrReporter(quiet);
+      await withPool("prepare", workers, (pool) =>
+        timed(workdir, name, slice, async () => {
+          if (name === "count") await countStep(workdir, config, slice, pool, reporter);
+          else await signStep(workdir, config, slice, pool, reporter);
+        }),
+      );
+    },
+    progress: async () => markersDone(workdir, `${name}-`, await chunkTotal(workdir)),
+  });
+  return [
+    reading("count"),
+    {
+      name: "vocabulary",
+      run: async ({ slice, quiet }) => {
+        const config = await readRunConfig(workdir);
+        await timed(workdir, "vocabulary", slice, () => vocabularyStep(workdir, config, stderrReporter(quiet)));
+      },
+      progress: async () => markerDone(workdir, "vocabulary"),
+    },
+    reading("sign"),
+    {
+      name: "merge",
+      run: async ({ slice }) => {
+        await timed(workdir, "merge", slice, () => mergeStep(workdir));
+        await writePrepareManifest(workdir, await readRunConfig(workdir));
+      },
+      progress: async () => markerDone(workdir, "merge"),
+    },
+    {
+      name: "pleb",
+      arraySize: plan.groups,
+      run: async ({ slice, workers, quiet }) => {
+        const signatures = await store();
+        await withPool("pleb", workers, (pool) => timed(workdir, plebPhaseName(plan), slice, () => plebStep(workdir, signatures, plan, slice, { workers }, pool, stderrReporter(quiet))));
+      },
+      progress: () => markersDone(workdir, `${plebPhaseName(plan)}-group-`, plan.groups),
+    },
+    {
+      name: "output",
+      run: async ({ workers, quiet }) => {
+        await slurmOutput(workdir, settings, await readPrepareManifest(workdir), await store(), plan, workers, stderrReporter(quiet));
+      },
+      progress: async () => markerDone(workdir, `output-${plan.fingerprint}`),
+    },
+    ...(calibrate === undefined
+      ? []
+      : [
+          {
+            name: "calibrate",
+            run: async ({ workers }: PhaseTask) => slurmCalibrate(workdir, { ...settings, calibrate }, workers),
+            progress: async () => ({ done: existsSync(join(settings.outdir, CALIBRATION_FILE)) ? 1 : 0, total: 1 }),
+          },
+        ]),
+  ];
+}
