@@ -21,22 +21,42 @@ export interface StepTask<R> {
  * marker is in place is not run again but loaded (resume); every other one leaves its marker
  * once its files are in place. Only the executor writes markers. Results come in task order.
  */
-export async function runTasks<R>(workdir: string, tasks: AsyncIterable<StepTask<R>> | Iterable<StepTask<R>>): Promise<R[]> {
-  const pending: Promise<R>[] = [];
+export async function runTasks<R>(workdir: string | null, tasks: AsyncIterable<StepTask<R>> | Iterable<StepTask<R>>): Promise<R[]> {
+  const out: R[] = [];
+  await consumeTasks(workdir, tasks, (r) => void out.push(r));
+  return out;
+}
+
+/**
+ * runTasks for results too large to hold together: each is handed to `consume` in task order
+ * and dropped, with at most `window` results (started or to be loaded) waiting ahead of it;
+ * a finished task is loaded only when its turn comes. Without a work directory (null: a run
+ * that cannot be resumed) no marker is read or written.
+ */
+export async function consumeTasks<R>(
+  workdir: string | null,
+  tasks: AsyncIterable<StepTask<R>> | Iterable<StepTask<R>>,
+  consume: (result: R) => void | Promise<void>,
+  window = Infinity,
+): Promise<void> {
+  const pending: (() => Promise<R>)[] = [];
+  const next = async () => consume(await pending.shift()!());
   for await (const task of tasks) {
-    if (existsSync(markerFile(workdir, task.marker))) {
-      pending.push(task.load());
-      continue;
+    if (workdir !== null && existsSync(markerFile(workdir, task.marker))) {
+      pending.push(() => task.load());
+    } else {
+      const { result } = await task.start();
+      const done = result.then(async (r) => {
+        if (workdir === null) return r;
+        await writeMarker(workdir, task.marker, task.stats(r));
+        killPoint(`marker:${task.marker}`);
+        return r;
+      });
+      // Awaited in its turn; a failure meanwhile must not go unhandled.
+      done.catch(() => undefined);
+      pending.push(() => done);
     }
-    const { result } = await task.start();
-    const done = result.then(async (r) => {
-      await writeMarker(workdir, task.marker, task.stats(r));
-      killPoint(`marker:${task.marker}`);
-      return r;
-    });
-    // Awaited below with the others; a failure meanwhile must not go unhandled.
-    done.catch(() => undefined);
-    pending.push(done);
+    while (pending.length > window) await next();
   }
-  return Promise.all(pending);
+  while (pending.length > 0) await next();
 }
