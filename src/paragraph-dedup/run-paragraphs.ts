@@ -159,7 +159,8 @@ async function runDirectories(run: ParagraphRun, config: RunConfig<ParagraphConf
     async release(success) {
       forget();
       await rm(path, { recursive: true, force: true });
-      if (success) await clearSteps();
+      // Left as an index alone: a later --resume there starts over.
+      if (success) await Promise.all([clearSteps(), rm(join(workdir, CONFIG_FILE), { force: true })]);
       await lock.release();
     },
   };

@@ -50,7 +50,7 @@ describe("paragraphs -w --resume after a SIGKILL", () => {
     // The steps' files are gone after the success; the work directory is an index again.
     expect(existsSync(join(work, "paragraph-steps"))).toBe(false);
     expect(existsSync(join(work, "index.json"))).toBe(true);
-  }, 60_000);
+  }, 300_000);
 
   it("finished chunks are not scanned again: their saved files keep their time", () => {
     const dir = tempDir();
@@ -67,7 +67,7 @@ describe("paragraphs -w --resume after a SIGKILL", () => {
     expect(saved(work).filter((n) => n.endsWith(".ngrams")).length).toBeGreaterThan(3);
     expect(vertdup(["paragraphs", CORPUS, "-o", output, "-w", work, "--resume", ...ARGS]).status).toBe(0);
     expect(readFileSync(output)).toEqual(readFileSync(whole));
-  }, 60_000);
+  }, 300_000);
 
   it("after the output's marker, the resumed run leaves the output alone and commits the index", () => {
     const dir = tempDir();
@@ -90,7 +90,7 @@ describe("paragraphs -w --resume after a SIGKILL", () => {
       return readFileSync(path);
     });
     expect(a).toEqual(b);
-  }, 60_000);
+  }, 300_000);
 
   it("on the worker pool in external mode: killed in the scan and among the bucket tables, byte-identical", () => {
     const dir = tempDir();
@@ -106,7 +106,7 @@ describe("paragraphs -w --resume after a SIGKILL", () => {
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(readFileSync(output)).toEqual(readFileSync(reference));
     expect(reportOf(output)).toEqual(reportOf(reference));
-  }, 120_000);
+  }, 400_000);
 });
 
 describe("paragraphs --resume refusals", () => {
@@ -136,7 +136,7 @@ describe("paragraphs --resume refusals", () => {
     const foreign = vertdup(["paragraphs", CORPUS, "-o", output, "-w", runWork, "--resume", ...ARGS]);
     expect(foreign.status).toBe(1);
     expect(foreign.stderr).toMatch(/refusing to resume: the work directory was made by another command than vertdup paragraphs/);
-  }, 120_000);
+  }, 400_000);
 
   it("a run without --resume starts over in the same work directory", () => {
     const dir = tempDir();
@@ -149,5 +149,5 @@ describe("paragraphs --resume refusals", () => {
     expect(markers(work, "paragraphs-ngrams-")).toContain("paragraphs-ngrams-000000.done");
     expect(markers(work, "paragraphs-ngrams-")).not.toContain("paragraphs-ngrams-000002.done");
     expect(mtimes(work, ["000000.ngrams"])).not.toEqual(before);
-  }, 60_000);
+  }, 300_000);
 });
