@@ -26,9 +26,8 @@ import type { RepeatsResult, RepeatsTask } from "./bucket-task.js";
 import { corpusChunks, type CorpusChunk } from "../corpus/corpus-chunks.js";
 import { CorpusStore } from "./corpus-store.js";
 import { InOrder } from "../coordinator/in-order.js";
-import type { ProblemFound } from "./line-problem.js";
 import { InputPlaces } from "../corpus/input-places.js";
-import { problemError } from "./line-problem.js";
+import { problemError, type ProblemFound } from "./line-problem.js";
 import { OCC_WORDS, type ChunkOccurrences, type LineWarnings, type OccurrenceTask } from "./occurrences.js";
 import { DEFAULT_MEMORY, type ParagraphOptions } from "./options.js";
 import { openOutput, type OutputFile } from "./output-file.js";
@@ -232,9 +231,9 @@ export async function paragraphs(
   const dirs = await runConfig(run, inputs, output, options, exec, indices)
     .then((config) => runDirectories(run, config, exec.tmpDir))
     .catch(async (err: unknown) => {
-    await indexLock?.release();
-    throw err;
-  });
+      await indexLock?.release();
+      throw err;
+    });
   const { scratch: dir, steps } = dirs;
   const memory = run.memory ?? DEFAULT_MEMORY;
   const store = new CorpusStore(dir, memory);
