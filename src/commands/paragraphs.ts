@@ -6,7 +6,7 @@ import { parseSize } from "../util/size.js";
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "workdir", "against", "update", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "quiet"],
+    ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "workdir", "resume", "against", "update", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "quiet"],
     {
       output: { describe: "output corpus (.vert, .gz, .zst; - for stdout)" },
       threshold: { default: DEFAULT_PARAGRAPH.threshold, describe: "duplicate when the repeated share (--count) of the unit's tokens exceeds this", check: fraction(true) },
@@ -49,6 +49,7 @@ export const paragraphsCommand = {
       workdir: a.w,
       against: a.against,
       update: a.update,
+      resume: a.resume,
     });
     process.stderr.write(`${paragraphSummary(report, reportPath)}\n`);
   },

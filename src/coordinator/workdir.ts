@@ -21,6 +21,7 @@ import { removeIndex } from "../supplement/index-store.js";
  *   store/{signatures,offsets,docs}.u32  distinct signatures, sorted, with their documents
  *   pleb/<fingerprint>/group-NNNN.zst  pairs found by a group of PLEB iterations
  *   markers/<task>.done                completion markers (JSON of the task's stats)
+ *   paragraph-steps/                   `vertdup paragraphs`: saved step results (paragraph-dedup/step-files.ts)
  */
 export type ShardFileKind = "counts" | "docs" | "df" | "run";
 
@@ -106,7 +107,7 @@ export async function createWorkdir(workdir: string): Promise<void> {
  */
 export async function resetWorkdir(workdir: string): Promise<void> {
   await removeIndex(workdir);
-  for (const sub of ["shards", "runs", "store", "markers", "pleb", "methods"]) await rm(join(workdir, sub), { recursive: true, force: true });
+  for (const sub of ["shards", "runs", "store", "markers", "pleb", "methods", "paragraph-steps"]) await rm(join(workdir, sub), { recursive: true, force: true });
   for (const file of ["chunks.json", "vocab.zst", "prepare.json"]) await rm(join(workdir, file), { force: true });
   await createWorkdir(workdir);
 }

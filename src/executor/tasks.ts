@@ -26,29 +26,19 @@ export interface StepTask<R> {
 export class TaskRunner<R> {
   private readonly pending: Promise<R>[] = [];
 
-  constructor(private readonly workdir: string) {}
+  /** `workdir` null: a run that cannot be resumed, no marker is read or written. */
+  constructor(private readonly workdir: string | null) {}
 
   /**
    * Runs or loads a task; resolves once it is under way, as its `start` does, with its
    * completion (its marker in place) for a step that decides on it before the next task.
    */
   async add(task: StepTask<R>): Promise<{ result: Promise<R> }> {
-    const result = existsSync(markerFile(this.workdir, task.marker)) ? task.load() : (await this.run(task)).result;
+    const result = (await begin(this.workdir, task))();
     // Awaited in `results` with the others; a failure meanwhile must not go unhandled.
     result.catch(() => undefined);
     this.pending.push(result);
     return { result };
-  }
-
-  /** Starts a task; its completion includes its marker (wrapped: `await` would wait for it). */
-  private async run(task: StepTask<R>): Promise<{ result: Promise<R> }> {
-    const { result } = await task.start();
-    const marked = result.then(async (r) => {
-      await writeMarker(this.workdir, task.marker, task.stats(r));
-      killPoint(`marker:${task.marker}`);
-      return r;
-    });
-    return { result: marked };
   }
 
   /** The results of the tasks given so far, in the order given, once every one is done. */
@@ -58,13 +48,52 @@ export class TaskRunner<R> {
 }
 
 /**
+ * A task begun: started (resolves once under way, as its `start` does) with its marker
+ * written after it completes, or, when its marker is in place, its `load` deferred until
+ * asked for. Gives its completion.
+ */
+async function begin<R>(workdir: string | null, task: StepTask<R>): Promise<() => Promise<R>> {
+  if (workdir !== null && existsSync(markerFile(workdir, task.marker))) return () => task.load();
+  const { result } = await task.start();
+  const done = result.then(async (r) => {
+    if (workdir === null) return r;
+    await writeMarker(workdir, task.marker, task.stats(r));
+    killPoint(`marker:${task.marker}`);
+    return r;
+  });
+  // Awaited in its turn; a failure meanwhile must not go unhandled.
+  done.catch(() => undefined);
+  return () => done;
+}
+
+/**
  * Runs a step's tasks in order, at most as many at once as their `start` admits (TaskRunner).
  * Results come in task order.
  */
-export async function runTasks<R>(workdir: string, tasks: AsyncIterable<StepTask<R>> | Iterable<StepTask<R>>): Promise<R[]> {
+export async function runTasks<R>(workdir: string | null, tasks: AsyncIterable<StepTask<R>> | Iterable<StepTask<R>>): Promise<R[]> {
   const runner = new TaskRunner<R>(workdir);
   for await (const task of tasks) await runner.add(task);
   return runner.results();
+}
+
+/**
+ * runTasks for results too large to hold together: each is handed to `consume` in task order
+ * and dropped, with at most `window` results (started or to be loaded) waiting ahead of it;
+ * a finished task is loaded only when its turn comes.
+ */
+export async function consumeTasks<R>(
+  workdir: string | null,
+  tasks: AsyncIterable<StepTask<R>> | Iterable<StepTask<R>>,
+  consume: (result: R) => void | Promise<void>,
+  window = Infinity,
+): Promise<void> {
+  const pending: (() => Promise<R>)[] = [];
+  const next = async () => consume(await pending.shift()!());
+  for await (const task of tasks) {
+    pending.push(await begin(workdir, task));
+    while (pending.length > window) await next();
+  }
+  while (pending.length > 0) await next();
 }
 
 /** `load` of a task whose result is the statistics its marker holds. */

@@ -1,12 +1,15 @@
 import { noSkippedDocs, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { skippedDocumentsWarning } from "../output/run-warnings.js";
 import { access, mkdir, rm, stat } from "node:fs/promises";
-import { constants as fsConstants, rmSync } from "node:fs";
+import { constants as fsConstants, existsSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { checkReadable, compressionOf } from "../corpus/open-input.js";
 import { InProcessPool, type TaskPool } from "../coordinator/in-process-pool.js";
 import { temporaryDirectory } from "../coordinator/workdir-use.js";
-import { claimWorkdir } from "../coordinator/workdir.js";
+import { claimWorkdir, readMarker } from "../coordinator/workdir.js";
+import { adoptRunConfig, CONFIG_FILE, readRunConfig, stampInputs, type RunConfig } from "../coordinator/run-config.js";
+import { consumeTasks, runTasks, type StepTask } from "../executor/tasks.js";
+import { loadNgrams, loadRepeats, ngramsMarker, RENDER_MARKER, repeatsMarker, saveNgrams, saveRepeats, STEP_FOLDER } from "./step-files.js";
 import { lockWorkdir, lockWorkdirs, type WorkdirLock } from "../coordinator/workdir-lock.js";
 import { checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
 import { atExit } from "../util/exit-cleanup.js";
@@ -38,6 +41,8 @@ import { paragraphTasks } from "./tasks.js";
  * each load the modules) costs more than the workers save. Measured in README "Paragraph dedup".
  */
 export const IN_PROCESS_BELOW = 16 * 1024 ** 2;
+/** Tasks the repeats step groups the bucket tables of memory mode into (one marker each). */
+const MEMORY_MODE_REPEATS_TASKS = 16;
 /** A compressed input counts as this many times its size (gzip of vertical text: about 4×). */
 const COMPRESSED_TEXT_GUESS = 4;
 
@@ -72,23 +77,74 @@ export interface ParagraphRun {
   against?: readonly string[];
   /** Append the inputs' n-grams to the one `against` index once the output is written (`--update`). */
   update?: boolean;
+  /** `--resume`: keep what the steps of an interrupted run in the same work directory finished. */
+  resume?: boolean;
 }
 
 /** Folder of the passes' files in a work directory; removed when the run ends, leaving the index. */
 const SCRATCH = "paragraphs";
 
+/** Where a run keeps its files (work-directory layout: docs/ARCHITECTURE.md). */
+interface RunDirectories {
+  /** The passes' transient files (runs, spool, splits), cleared at every start. */
+  scratch: string;
+  /** The work directory, where the steps leave their markers and saved results (step-files.ts); null without one (nothing to resume). */
+  steps: string | null;
+  /** Ends the run's use: the scratch folder goes, the steps' files too after a success. */
+  release(success: boolean): Promise<void>;
+}
+
+/** What a resumed run must share with the interrupted one: every option that decides a step's files or the output. */
+type ParagraphConfig = ParagraphOptions & { command: "paragraphs"; output: string; against: string };
+
 /**
- * Where the passes keep their files: a folder of the work directory (claimed and locked; its
- * index removed, since the run makes a new one) or a temporary directory.
+ * Refuses `--resume` where it cannot work: without a work directory, with `--update` (the
+ * interrupted run may have committed the index already), into another command's directory.
  */
-async function scratchDirectory(workdir: string | undefined, tmpDir: string | undefined): Promise<{ path: string; remove: () => Promise<void> }> {
-  if (workdir === undefined) return temporaryDirectory(tmpDir, "vertdup-paragraphs-");
+async function checkResume(run: ParagraphRun): Promise<void> {
+  if (run.resume !== true) return;
+  if (run.workdir === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
+  if (run.update === true) throw new VertdupError("--resume cannot be combined with --update (the interrupted run may have updated the index already): run again without --resume");
+  if (!existsSync(join(run.workdir, CONFIG_FILE))) return;
+  const previous = (await readRunConfig(run.workdir)).prepare as Partial<ParagraphConfig>;
+  if (previous.command !== "paragraphs") throw new VertdupError(`${run.workdir}: refusing to resume: the work directory was made by another command than vertdup paragraphs`);
+}
+
+/** The configuration a work directory records (none without one). */
+async function runConfig(run: ParagraphRun, inputs: readonly string[], output: string, options: ParagraphOptions, exec: ExecutionOptions, indices: readonly SavedIndex[]): Promise<RunConfig<ParagraphConfig> | null> {
+  if (run.workdir === undefined) return null;
+  // An index is the same while its generation is: --update is what changes one.
+  const against = indices.map((index) => `${index.dir}@${index.manifest.generation}`).join(" ");
+  return {
+    inputs: await stampInputs(inputs),
+    prepare: { command: "paragraphs", output, against, ...options },
+    chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES,
+    maxDocBytes: exec.maxDocBytes,
+    ...(exec.oversize === "skip" ? { oversize: "skip" } : {}),
+  };
+}
+
+/**
+ * The run's directories: in a work directory (claimed and locked; its index removed, since the
+ * run makes a new one; the steps' files kept from an interrupted run with the same
+ * configuration when resuming, else cleared), or a temporary directory, whose steps save nothing.
+ */
+async function runDirectories(run: ParagraphRun, config: RunConfig<ParagraphConfig> | null, tmpDir: string | undefined): Promise<RunDirectories> {
+  if (run.workdir === undefined || config === null) {
+    const temporary = await temporaryDirectory(tmpDir, "vertdup-paragraphs-");
+    return { scratch: temporary.path, steps: null, release: () => temporary.remove() };
+  }
+  const workdir = run.workdir;
   await claimWorkdir(workdir);
   const lock = await lockWorkdir(workdir);
   const path = join(workdir, SCRATCH);
   const forget = atExit(() => rmSync(path, { recursive: true, force: true }));
+  const clearSteps = () => Promise.all(["markers", STEP_FOLDER].map((d) => rm(join(workdir, d), { recursive: true, force: true })));
   try {
     await removeIndex(workdir);
+    if (!(await adoptRunConfig(workdir, config, run.resume === true))) await clearSteps();
+    await mkdir(join(workdir, "markers"), { recursive: true });
+    await mkdir(join(workdir, STEP_FOLDER), { recursive: true });
     await rm(path, { recursive: true, force: true });
     await mkdir(path);
   } catch (err) {
@@ -97,10 +153,13 @@ async function scratchDirectory(workdir: string | undefined, tmpDir: string | un
     throw err;
   }
   return {
-    path,
-    async remove() {
+    scratch: path,
+    steps: workdir,
+    async release(success) {
       forget();
       await rm(path, { recursive: true, force: true });
+      // Left as an index alone: a later --resume there starts over.
+      if (success) await Promise.all([clearSteps(), rm(join(workdir, CONFIG_FILE), { force: true })]);
       await lock.release();
     },
   };
@@ -166,28 +225,30 @@ export async function paragraphs(
   await refuseOverwritingInputs(run.reportPath === undefined ? [output] : [output, run.reportPath], inputs);
   await checkWritableDir(output);
   if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
+  await checkResume(run);
   const inProcess = run.inProcess ?? (await smallInputs(inputs));
   const { indices, lock: indexLock } = await savedIndices(run, options);
-  const scratch = await scratchDirectory(run.workdir, exec.tmpDir).catch(async (err: unknown) => {
-    await indexLock?.release();
-    throw err;
-  });
-  const dir = scratch.path;
+  const dirs = await runConfig(run, inputs, output, options, exec, indices)
+    .then((config) => runDirectories(run, config, exec.tmpDir))
+    .catch(async (err: unknown) => {
+      await indexLock?.release();
+      throw err;
+    });
+  const { scratch: dir, steps } = dirs;
   const memory = run.memory ?? DEFAULT_MEMORY;
   const store = new CorpusStore(dir, memory);
   // The pool's module (and piscina) is loaded only when a pool runs.
   const pool: TaskPool = inProcess ? new InProcessPool(paragraphTasks) : new (await import("../coordinator/pool.js")).WorkerPool("paragraphs", exec.workers);
   const clock = new PhaseClock();
-  // Opened inside the try: whatever fails after, the temporary output is removed.
+  // Opened by the render step: whatever fails after, the temporary output is removed.
   let out: OutputFile | null = null;
+  let success = false;
   const warnings: LineWarnings = { emptyLine: 0, tagOutsideDoc: 0 };
   const skipped = noSkippedDocs();
   const totals = { chunks: 0, lines: 0, ngrams: 0, tables: 0 };
   let repeats: RepeatedEnds | null = null;
   const keyWriters: KeysWriter[] = [];
   try {
-    out = await openOutput(output);
-    const written = out;
     // Pass 1: n-gram occurrences and layout per chunk.
     clock.start("ngrams");
     const places = new InputPlaces(inputs);
@@ -197,7 +258,8 @@ export async function paragraphs(
     // Line of each chunk's start in its file, known once the chunks ahead are counted.
     let fileLine = 1;
     const p1 = reporter.progress("n-grams", "tokens");
-    const pass1 = new InOrder<ChunkOccurrences | ProblemFound, CorpusChunk>(pool, "occurrences", (r, chunk) => {
+    type Scanned = { chunk: CorpusChunk; r: ChunkOccurrences | ProblemFound };
+    const consumeChunk = ({ chunk, r }: Scanned) => {
       if (chunk.firstLine !== undefined) fileLine = chunk.firstLine;
       else if (chunk.fileStart) fileLine = 1;
       if ("problem" in r) throw problemError(chunk.file, fileLine, r.problem);
@@ -212,16 +274,26 @@ export async function paragraphs(
       warnings.tagOutsideDoc += r.warnings.tagOutsideDoc;
       tokens += r.tokens;
       p1.update(tokens);
-    });
-    for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize, options.docTag), skipped)) {
-      const reuse = freeOcc.pop() ?? null;
-      const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, boundary: options.boundary, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
-      // Buffers are moved to the worker (and back), not copied each way.
-      const moved = [...(chunk.bytes instanceof Uint8Array ? [chunk.bytes.buffer as ArrayBuffer] : []), ...(reuse === null ? [] : [reuse])];
-      await pass1.submit(task, chunk, moved);
-      totals.chunks++;
+    };
+    async function* scanTasks(): AsyncGenerator<StepTask<Scanned>> {
+      for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize, options.docTag), skipped)) {
+        totals.chunks++;
+        yield {
+          marker: ngramsMarker(chunk.index),
+          start: async () => {
+            const reuse = freeOcc.pop() ?? null;
+            const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, boundary: options.boundary, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
+            // Buffers are moved to the worker (and back), not copied each way.
+            const moved = [...(chunk.bytes instanceof Uint8Array ? [chunk.bytes.buffer as ArrayBuffer] : []), ...(reuse === null ? [] : [reuse])];
+            const { result } = await pool.submit<ChunkOccurrences | ProblemFound>("occurrences", task, moved);
+            return { result: result.then(async (r) => (steps !== null && (await saveNgrams(steps, chunk.index, r)), { chunk, r })) };
+          },
+          load: async () => ({ chunk, r: loadNgrams(steps as string, chunk.index, !store.external) }),
+          stats: ({ r }) => ("problem" in r ? { problem: r.problem } : { tokens: r.tokens, ngrams: r.occ.length / OCC_WORDS }),
+        };
+      }
     }
-    await pass1.drain();
+    await consumeTasks(steps, scanTasks(), consumeChunk, pool.limit);
     const skipWarning = skippedDocumentsWarning(skipped, "left out of the output");
     if (skipWarning !== undefined) reporter.info(skipWarning);
     store.finishRuns();
@@ -245,18 +317,40 @@ export async function paragraphs(
     const counts = repeats;
     const p2 = reporter.progress("repeats", "buckets", leaves.length);
     let bucketsDone = 0;
-    const pass2 = new InOrder<RepeatsResult, KeyRange>(pool, "repeats", async (result, range) => {
-      counts.add(result.repeats);
-      if (result.all !== undefined) await allOut?.add(range, result.all);
-      if (result.fresh !== undefined) await freshOut?.add(range, result.fresh);
-      p2.update(++bucketsDone);
-    });
-    for (const source of leaves) {
-      const overlapping = known.filter((segment) => overlaps(segment.range, source.range));
-      const task: RepeatsTask = { source, expected: Math.min(source.count, maxKeys), known: overlapping, all: allOut !== null, fresh: freshOut !== null };
-      await pass2.submit(task, source.range);
-    }
-    await pass2.drain();
+    type Found = { range: KeyRange; result: RepeatsResult };
+    // In memory mode the tables are small and many: a marker each would cost more than they do.
+    const perTask = store.external ? 1 : Math.ceil(leaves.length / MEMORY_MODE_REPEATS_TASKS);
+    const groups = Array.from({ length: Math.ceil(leaves.length / perTask) }, (_, g) => leaves.slice(g * perTask, (g + 1) * perTask));
+    const bucketTasks = groups.map(
+      (group): StepTask<Found[]> => ({
+        marker: repeatsMarker(group[0].range, group.length),
+        start: async () => {
+          const found: Promise<Found>[] = [];
+          for (const source of group) {
+            const overlapping = known.filter((segment) => overlaps(segment.range, source.range));
+            const task: RepeatsTask = { source, expected: Math.min(source.count, maxKeys), known: overlapping, all: allOut !== null, fresh: freshOut !== null };
+            const { result } = await pool.submit<RepeatsResult>("repeats", task);
+            found.push(result.then(async (r) => (steps !== null && (await saveRepeats(steps, source.range, r)), { range: source.range, result: r })));
+          }
+          return { result: Promise.all(found) };
+        },
+        load: async () => group.map((source) => ({ range: source.range, result: loadRepeats(steps as string, source.range) })),
+        stats: (found) => ({ words: found.reduce((n, f) => n + f.result.repeats.length, 0) }),
+      }),
+    );
+    await consumeTasks(
+      steps,
+      bucketTasks,
+      async (found) => {
+        for (const { range, result } of found) {
+          counts.add(result.repeats);
+          if (result.all !== undefined) await allOut?.add(range, result.all);
+          if (result.fresh !== undefined) await freshOut?.add(range, result.fresh);
+          p2.update(++bucketsDone);
+        }
+      },
+      pool.limit,
+    );
     await allOut?.finish();
     await freshOut?.finish();
     if (appended !== null) killPoint("paragraphs-keys-written");
@@ -265,30 +359,43 @@ export async function paragraphs(
     p2.finish();
     clock.stop("repeats");
 
-    // Pass 3: decisions and output, in corpus order.
+    // Pass 3: decisions and output, in corpus order; one task (its marker: the output is in place).
     clock.start("render");
-    places.checkUnchanged();
-    const stats: RenderStats = { docsIn: 0, docsOut: 0, paragraphsIn: 0, paragraphsOut: 0, tokensIn: 0, tokensOut: 0, duplicates: 0, stubs: 0 };
-    const p3 = reporter.progress("output", "chunks", totals.chunks);
-    let rendered = 0;
-    // Output buffers go back to the workers once written, so their number stays fixed.
-    const free: ArrayBuffer[] = [];
-    const pass3 = new InOrder<Rendered, null>(pool, "render", async (r) => {
-      await written.write(r.bytes, () => free.push(r.bytes.buffer as ArrayBuffer));
-      for (const key of Object.keys(stats) as (keyof RenderStats)[]) stats[key] += r.stats[key];
-      p3.update(++rendered);
-    });
-    for (let c = 0; c < totals.chunks; c++) {
-      const reuse = free.pop() ?? null;
-      const task: RenderTask = { ...store.take(c), repeated: counts.take(c), count: options.count, ngram: options.ngram, threshold: options.threshold, maxStub: options.maxStub, mark: options.mark, reuse };
-      // The coordinator is done with these buffers: moved, not copied.
-      const owned = [task.bytes, task.layout, task.repeated].flatMap((b) => (b instanceof Uint8Array || b instanceof Uint32Array) && b.buffer instanceof ArrayBuffer ? [b.buffer] : []);
-      await pass3.submit(task, null, reuse === null ? owned : [...owned, reuse]);
-    }
-    await pass3.drain();
-    p3.finish();
-    if (stats.docsIn === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
-    await written.commit();
+    const render = async (): Promise<RenderStats> => {
+      places.checkUnchanged();
+      out = await openOutput(output);
+      const written = out;
+      const stats: RenderStats = { docsIn: 0, docsOut: 0, paragraphsIn: 0, paragraphsOut: 0, tokensIn: 0, tokensOut: 0, duplicates: 0, stubs: 0 };
+      const p3 = reporter.progress("output", "chunks", totals.chunks);
+      let rendered = 0;
+      // Output buffers go back to the workers once written, so their number stays fixed.
+      const free: ArrayBuffer[] = [];
+      const pass3 = new InOrder<Rendered, null>(pool, "render", async (r) => {
+        await written.write(r.bytes, () => free.push(r.bytes.buffer as ArrayBuffer));
+        for (const key of Object.keys(stats) as (keyof RenderStats)[]) stats[key] += r.stats[key];
+        p3.update(++rendered);
+      });
+      for (let c = 0; c < totals.chunks; c++) {
+        const reuse = free.pop() ?? null;
+        const task: RenderTask = { ...store.take(c), repeated: counts.take(c), count: options.count, ngram: options.ngram, threshold: options.threshold, maxStub: options.maxStub, mark: options.mark, reuse };
+        // The coordinator is done with these buffers: moved, not copied.
+        const owned = [task.bytes, task.layout, task.repeated].flatMap((b) => (b instanceof Uint8Array || b instanceof Uint32Array) && b.buffer instanceof ArrayBuffer ? [b.buffer] : []);
+        await pass3.submit(task, null, reuse === null ? owned : [...owned, reuse]);
+      }
+      await pass3.drain();
+      p3.finish();
+      if (stats.docsIn === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
+      await written.commit();
+      return stats;
+    };
+    const [stats] = await runTasks(steps, [
+      {
+        marker: RENDER_MARKER,
+        start: async () => ({ result: render() }),
+        load: async () => (await readMarker<RenderStats>(steps as string, RENDER_MARKER)) as RenderStats,
+        stats: (s: RenderStats) => s,
+      },
+    ]);
     clock.stop("render");
     if (own !== null) {
       own.countDocuments(stats.docsIn);
@@ -313,16 +420,17 @@ export async function paragraphs(
       phases: clock.timings(),
     };
     if (run.reportPath !== undefined) await writeAtomic(run.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+    success = true;
     return report;
   } catch (err) {
-    await out?.abort();
+    await (out as OutputFile | null)?.abort();
     for (const w of keyWriters) await w.abort();
     throw err;
   } finally {
     repeats?.finish();
     store.close();
     await pool.close();
-    await scratch.remove();
+    await dirs.release(success);
     await indexLock?.release();
   }
 }

@@ -129,7 +129,6 @@ describe("each command shows and accepts only the options it uses (#12 item 16)"
     [["paragraphs", "x.vert", "-o", "o.vert", "--seed", "3"], "seed"],
     [["short-long", "x.vert", "-o", "o", "--seed", "3"], "seed"],
     // Commands without resumable steps refuse --resume rather than ignore it.
-    [["paragraphs", "x.vert", "-o", "o.vert", "--resume"], "resume"],
     [["short-long", "x.vert", "-o", "o", "--resume"], "resume"],
     [["clean", "x.vert", "--from", "o", "-o", "c.vert", "--resume"], "resume"],
     [["similarity", "-w", "w", "-o", "s.tsv", "--threshold", "0.9", "--resume"], "resume"],
