@@ -77,8 +77,7 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
         const digests = supplement === undefined ? [] : await checkedDigests(supplement.indices, inputPaths(a.inputs), a.update, (m) => reporter.info(`warning: ${m}`));
         const prepared = await prepare(inputPaths(a.inputs), workdir, lsh, exec, reporter, a.resume, supplement);
         // A calibrated run writes its report after calibration.tsv, so that the report shows it.
-        // With --against the clusters hold documents of the indices, whose texts it cannot show.
-        const report = a.report !== false && calibrateTo === undefined && supplement === undefined;
+        const report = a.report !== false && calibrateTo === undefined;
         const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
         const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output, supplement);
         if (calibrateTo !== undefined) {

@@ -280,8 +280,7 @@ export async function runMethod(
       phases: clock.timings(),
     };
     await writeMethodManifest(outdir, manifest);
-    // report.html reads corpus ordinals back from the inputs: not yet for outputs naming index documents.
-    if (run.report !== false && sources === undefined) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
+    if (run.report !== false) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
     const batch = { run, shards: fresh, ids, graph: found.graph };
     if (run.saveIndex) await appendBatch(new IndexUpdate(workdir, newIndex(run.method, indexOptions(run.method, run.features)), inputs, digests, newDocuments), batch, firstNew);
     if (run.update) await appendBatch(new IndexUpdate(against[0], indices[0], inputs, digests, newDocuments), batch, firstNew);

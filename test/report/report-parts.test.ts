@@ -124,13 +124,13 @@ describe("scanClusters", () => {
         expect(s.largest.map((l) => l.cluster)).toEqual(expected);
         for (const l of s.largest) {
           expect(l.size).toBe(members(l.cluster).length);
-          expect(l.representative).toBe(rep.get(l.cluster));
+          expect(l.representative).toEqual({ source: "", ordinal: rep.get(l.cluster) });
           expect(l.representativeId).toBe(`d${rep.get(l.cluster)}`);
           expect(l.members).toEqual(members(l.cluster).filter((d) => d !== rep.get(l.cluster)).slice(0, 2).map((d) => `d${d}`));
         }
         if (rows.length > 0) {
-          expect(s.pairOrdinals[0]).toEqual({ a: members(1)[0], b: members(1)[1] });
-          expect(s.pairOrdinals[1]).toEqual({ a: NaN, b: NaN });
+          expect(s.pairPlaces[0]).toEqual({ a: { source: "", ordinal: members(1)[0] }, b: { source: "", ordinal: members(1)[1] } });
+          expect(s.pairPlaces[1]).toBeUndefined();
         }
       }),
       { numRuns: 100 },
