@@ -140,7 +140,7 @@ function clustersSection(d: ReportData): string {
   const c = d.clusters;
   const documents = typeof (d.manifest.counts as Record<string, unknown> | undefined)?.documents === "number" ? ((d.manifest.counts as Record<string, number>).documents) : undefined;
   const head = c.sourced
-    ? `<p>${count(c.documents)} documents in ${count(c.sizes.length)} clusters with a new document${documents === undefined ? "" : ` (of ${count(documents)} documents: the indices' and the new inputs')`}; clusters of old documents alone are not written. Positions are in each document's source: its index, or the new inputs.</p>`
+    ? `<p>${count(c.documents)} documents in ${count(c.sizes.length)} clusters with a new document; clusters of old documents alone are not written. Positions are in each document's source: its index, or the new inputs.</p>`
     : `<p>${count(c.documents)} documents in ${count(c.sizes.length)} clusters of two or more${documents === undefined ? "" : ` (of ${count(documents)} documents; the other ${count(documents - c.documents)} are in no cluster)`}.</p>`;
   if (c.sizes.length === 0) return `<section id="clusters"><h2>Clusters</h2>${head}</section>`;
   const points = sizePoints(c.sizes);

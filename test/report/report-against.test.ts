@@ -39,6 +39,7 @@ describe("report.html of a run with --against", () => {
     expect(JSON.parse(readFileSync(join(index, "index.json"), "utf8")).batches[0].inputs).toEqual(["batch0.vert"]);
     const out = join(dir, "out1");
     expect(await ok(["run", batch, "-o", out, "--against", index, ...opts])).not.toContain("warning");
+    expect(JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")).against).toEqual([{ index, documents: 60 }]);
     const html = report(out);
     expect(html).toContain(`<h1>vertdup run: ${method}</h1>`);
     expect(html).toContain("clusters with a new document");
