@@ -6,6 +6,7 @@ import { PAIRS_FILE } from "../output/graph-outputs.js";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { CALIBRATION_FILE, readCalibration, type CalibrationTableRow } from "../eval/calibration.js";
+import type { InputDigest } from "../supplement/batch-digest.js";
 import { readIndex, type IndexManifest } from "../supplement/index-store.js";
 import { readDocTexts, type DocText, type DocTextOptions } from "./doc-texts.js";
 import { placeKey, scanClusters, scanPairs, type DocPlace } from "./output-scan.js";
@@ -137,11 +138,21 @@ async function textSources(inputs: readonly string[], places: readonly { place: 
       // The absolute paths recorded with the digests: the batch's run may have had another working directory.
       const paths = batch.inputs.map((input, k) => batch.digests?.[k]?.path ?? input);
       const label = `batch ${batch.batch} of ${dir}`;
-      const gone = paths.find((path) => path !== "-" && !existsSync(path));
-      const changed = paths.find((path, k) => path !== "-" && existsSync(path) && batch.digests?.[k] != null && statSync(path).size !== batch.digests[k]?.bytes);
-      const note = gone !== undefined ? `${label}: ${gone} is gone (moved or removed since the batch was added)` : changed !== undefined ? `${label}: ${changed} changed since the batch was added (another size)` : undefined;
+      const note = batchInputsNote(label, paths, batch.digests ?? []);
       sources.push({ label, inputs: paths, docs: inBatch.map((d) => ({ ...d, ordinal: d.ordinal - batch.firstOrdinal })), ...(note === undefined ? {} : { note }) });
     }
   }
   return sources;
+}
+
+/** Why a batch's inputs cannot give its documents back, told without reading them: one is gone, or has another size than recorded. */
+function batchInputsNote(label: string, paths: readonly string[], digests: readonly (InputDigest | null)[]): string | undefined {
+  for (const [k, path] of paths.entries()) {
+    if (path === "-") continue;
+    if (!existsSync(path)) return `${label}: ${path} is gone (moved or removed since the batch was added)`;
+    const bytes = digests[k]?.bytes;
+    const now = statSync(path).size;
+    if (bytes !== undefined && now !== bytes) return `${label}: ${path} changed since the batch was added (${now} bytes, ${bytes} then)`;
+  }
+  return undefined;
 }

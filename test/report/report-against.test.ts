@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, renameSync, statSync } from "node:fs";
+import { appendFileSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeBatches } from "../helpers/batches.js";
@@ -86,5 +86,10 @@ describe("report.html of a run with --against", () => {
     expect(html2).not.toContain("text not shown");
     const sources = new Set(readTsv(join(out2, "clusters.tsv")).map((f) => (f[1] === "" ? "new" : Number(f[2]) > 60 ? "batch 1" : "batch 0")));
     expect(sources).toEqual(new Set(["new", "batch 0", "batch 1"]));
+    // An input that changed since its batch was added: noted (its size), not read as if it were the same.
+    appendFileSync(base, '<doc id="late">\n<p>\nw1\n</p>\n</doc>\n');
+    const out3 = join(dir, "out3");
+    expect(await ok(["run", batch2, "-o", out3, "--against", index, ...opts])).toMatch(new RegExp(`warning: report.html: document texts not shown: batch 0 of \\S+: \\S+batch0.vert changed since the batch was added \\(\\d+ bytes, \\d+ then\\)`));
+    expect(report(out3)).toMatch(/#\d+ of \S+: text not shown \(batch 0 of \S+: \S+ changed since the batch was added/);
   }, 120_000);
 });
