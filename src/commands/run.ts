@@ -33,7 +33,7 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  */
 export async function runFromOptions(given: Args, calibrateTo = calibrationTarget(given)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { keepPolicy, methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }, { batchTerms, checkAgainst, SupplementedCorpus }, { saveRunIndex }] = await Promise.all([
+  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { keepPolicy, methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }, { batchTerms, checkAgainst, SupplementedCorpus }, { saveRunIndex }, { checkedDigests }] = await Promise.all([
     import("../coordinator/prepare.js"),
     import("../coordinator/workdir-use.js"),
     import("../coordinator/pleb-phase.js"),
@@ -44,6 +44,7 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
     import("../coordinator/steps/calibrate-step.js"),
     import("../supplement/lsh-against.js"),
     import("../supplement/lsh-index.js"),
+    import("../supplement/batch-digest.js"),
   ]);
   const against = given.against ?? [];
   const a = { ...given, keep: keepPolicy(given.keep, against) };
@@ -63,10 +64,10 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
       const method = a.method;
       return withIndexLocks(against, async () => {
         const supplement = against.length === 0 ? undefined : await SupplementedCorpus.open(against, lsh);
+        const digests = supplement === undefined ? [] : await checkedDigests(supplement.indices, inputPaths(a.inputs), a.update, (m) => reporter.info(`warning: ${m}`));
         const prepared = await prepare(inputPaths(a.inputs), workdir, lsh, exec, reporter, a.resume, supplement);
         // A calibrated run writes its report after calibration.tsv, so that the report shows it.
-        // With --against the clusters hold documents of the indices, whose texts it cannot show.
-        const report = a.report !== false && calibrateTo === undefined && supplement === undefined;
+        const report = a.report !== false && calibrateTo === undefined;
         const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
         const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output, supplement);
         if (calibrateTo !== undefined) {
@@ -74,7 +75,7 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
           process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, { targetRecall: calibrateTo, sampling: a.sampling }, exec.workers, then)}\n`);
         }
         if (supplement === undefined && a.w !== undefined) await saveRunIndex(workdir, prepared);
-        if (supplement !== undefined && a.update) await supplement.indices[0].append(workdir, prepared, supplement.weights(batchTerms(workdir)).newTerms);
+        if (supplement !== undefined && a.update) await supplement.indices[0].append(workdir, prepared, supplement.weights(batchTerms(workdir)).newTerms, digests);
         return { method, manifest, summary: runSummary(a.o, manifest) };
       });
     }

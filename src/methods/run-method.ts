@@ -36,6 +36,7 @@ import type { DuplicateGraph } from "../clusters/duplicate-graph.js";
 import { lockWorkdirs } from "../coordinator/workdir-lock.js";
 import { DocSources } from "../supplement/doc-sources.js";
 import { checkAgainstUse, IndexUpdate, newIndex, readIndex, removeIndex, requireCompatible, type IndexManifest } from "../supplement/index-store.js";
+import { checkedDigests } from "../supplement/batch-digest.js";
 import { loadIndexShards, loadKnownEdges, saveBatch, saveEdges } from "../supplement/method-index.js";
 
 export type SetMethod = Exclude<MethodName, "lsh-cosine">;
@@ -261,6 +262,8 @@ export async function runMethod(
   const pool = new WorkerPool("methods", exec.workers);
   try {
     const indices = await readIndices(run);
+    const warn = (m: string) => reporter.info(`warning: ${m}`);
+    const digests = against.length > 0 || run.saveIndex === true ? await checkedDigests(against.map((dir, k) => ({ dir, manifest: indices[k] })), inputs, run.update === true, warn) : [];
     if (run.saveIndex) await removeIndex(workdir);
     const kernels = run.method === "minhash" ? { minhash: minhashKernelStatus(run.features.numPerm, (m) => reporter.info(m)) } : undefined;
     clock.start("features");
@@ -326,11 +329,10 @@ export async function runMethod(
       phases: clock.timings(),
     };
     await writeMethodManifest(outdir, manifest);
-    // report.html reads corpus ordinals back from the inputs: not yet for outputs naming index documents.
-    if (run.report !== false && sources === undefined) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
+    if (run.report !== false) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
     const batch = { run, shards: fresh, ids, graph: found.graph };
-    if (run.saveIndex) await appendBatch(new IndexUpdate(workdir, newIndex(run.method, indexOptions(run.method, run.features)), inputs, newDocuments), batch, firstNew);
-    if (run.update) await appendBatch(new IndexUpdate(against[0], indices[0], inputs, newDocuments), batch, firstNew);
+    if (run.saveIndex) await appendBatch(new IndexUpdate(workdir, newIndex(run.method, indexOptions(run.method, run.features)), inputs, digests, newDocuments), batch, firstNew);
+    if (run.update) await appendBatch(new IndexUpdate(against[0], indices[0], inputs, digests, newDocuments), batch, firstNew);
     return manifest;
   } finally {
     await pool.close();

@@ -14,6 +14,8 @@ export interface RunManifest {
   method: "lsh-cosine";
   similarity: "relative Hamming similarity of random-hyperplane signatures (estimates 1 - angle/pi)";
   inputs: string[];
+  /** `--against`: the indices compared with, in order, and their documents (`counts` are the batch's). */
+  against?: { index: string; documents: number }[];
   prepare: PrepareManifest["options"];
   pleb: PlebOptions;
   counts: PrepareManifest["counts"] & {

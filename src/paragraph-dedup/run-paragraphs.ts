@@ -11,6 +11,7 @@ import { adoptRunConfig, CONFIG_FILE, readRunConfig, stampInputs, type RunConfig
 import { consumeTasks, runTasks, type StepTask } from "../executor/tasks.js";
 import { loadNgrams, loadRepeats, ngramsMarker, RENDER_MARKER, repeatsMarker, saveNgrams, saveRepeats, STEP_FOLDER } from "./step-files.js";
 import { lockWorkdir, lockWorkdirs, type WorkdirLock } from "../coordinator/workdir-lock.js";
+import { checkedDigests, digestInputs, type InputDigest } from "../supplement/batch-digest.js";
 import { checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
 import { atExit } from "../util/exit-cleanup.js";
 import { killPoint } from "../util/kill-point.js";
@@ -166,16 +167,17 @@ async function runDirectories(run: ParagraphRun, config: RunConfig<ParagraphConf
 }
 
 /** Refuses `--update` without exactly one `--against`, reads and checks the indices, and locks them all for the run. */
-async function savedIndices(run: ParagraphRun, options: ParagraphOptions): Promise<{ indices: SavedIndex[]; lock: WorkdirLock | null }> {
+async function savedIndices(run: ParagraphRun, options: ParagraphOptions, inputs: readonly string[], warn: (message: string) => void): Promise<{ indices: SavedIndex[]; lock: WorkdirLock | null; digests: (InputDigest | null)[] }> {
   const against = run.against ?? [];
   checkAgainstUse(against, { update: run.update === true, workdir: run.workdir });
-  if (against.length === 0) return { indices: [], lock: null };
+  if (against.length === 0) return { indices: [], lock: null, digests: run.workdir === undefined ? [] : await digestInputs(inputs) };
   // Checked before the locks (which need the directories), read again under them: no update
   // changes an index while this run reads it, and two updates would miss each other's n-grams.
   await openIndices(against, options);
   const lock = await lockWorkdirs(against);
   try {
-    return { indices: await openIndices(against, options), lock };
+    const indices = await openIndices(against, options);
+    return { indices, lock, digests: await checkedDigests(indices, inputs, run.update === true, warn) };
   } catch (err) {
     await lock.release();
     throw err;
@@ -227,7 +229,7 @@ export async function paragraphs(
   if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
   await checkResume(run);
   const inProcess = run.inProcess ?? (await smallInputs(inputs));
-  const { indices, lock: indexLock } = await savedIndices(run, options);
+  const { indices, lock: indexLock, digests } = await savedIndices(run, options, inputs, (m) => reporter.info(`warning: ${m}`));
   const dirs = await runConfig(run, inputs, output, options, exec, indices)
     .then((config) => runDirectories(run, config, exec.tmpDir))
     .catch(async (err: unknown) => {
@@ -306,9 +308,9 @@ export async function paragraphs(
     const leaves = await splitBuckets(pool, store.buckets(), maxKeys);
     totals.tables = leaves.length;
     // The run's own index holds all its n-grams; an updated index gains those it lacked.
-    const own = run.workdir === undefined ? null : new IndexUpdate(run.workdir, newIndex(PARAGRAPHS_METHOD, keyOptions(options)), inputs, 0);
+    const own = run.workdir === undefined ? null : new IndexUpdate(run.workdir, newIndex(PARAGRAPHS_METHOD, keyOptions(options)), inputs, digests, 0);
     const updated = run.update === true ? indices[0] : null;
-    const appended = updated === null ? null : new IndexUpdate(updated.dir, updated.manifest, inputs, 0);
+    const appended = updated === null ? null : new IndexUpdate(updated.dir, updated.manifest, inputs, digests, 0);
     const allOut = own === null ? null : await KeysWriter.open(own, 1);
     const freshOut = appended === null || updated === null ? null : await KeysWriter.open(appended, updated.manifest.generation);
     keyWriters.push(...[allOut, freshOut].filter((w) => w !== null));

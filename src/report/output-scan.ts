@@ -23,10 +23,25 @@ export interface SampledPair {
   line: number;
   a: string;
   b: string;
+  /** With --against (`index_a`, `index_b` columns): the index each document comes from, "" for a new one. */
+  sourceA?: string;
+  sourceB?: string;
   similarity: number;
   /** The exact cosine, when pairs.tsv has a `cosine` column. */
   cosine?: number;
 }
+
+/**
+ * Where a document is: its source — "" for the run's inputs, else the `--against` index it
+ * comes from, as given — and its 0-based ordinal there (the corpus ordinal without --against).
+ */
+export interface DocPlace {
+  source: string;
+  ordinal: number;
+}
+
+/** A place as a map key. */
+export const placeKey = (p: DocPlace): string => `${p.source}\t${p.ordinal}`;
 
 export interface PairScan {
   pairs: number;
@@ -76,13 +91,19 @@ export async function scanPairs(path: string, size: number, seed: number): Promi
   let cosine: Float64Array | undefined;
   let cosineAt = -1;
   let similarityAt = 2;
+  let sourced = false;
   const sample: SampledPair[] = [];
   let n = 0;
   await forEachLine(path, (text, lineNo) => {
     if (lineNo === 1) {
       const header = text.split("\t");
       similarityAt = header.indexOf("similarity");
-      if (header[0] !== "doc_a" || header[1] !== "doc_b" || similarityAt < 2) throw new VertdupError(`${path}:1: expected the header doc_a<TAB>doc_b<TAB>similarity`);
+      // With --against each id is followed by its index.
+      sourced = header[1] === "index_a";
+      const ids = sourced ? header[2] === "doc_b" && header[3] === "index_b" : header[1] === "doc_b";
+      if (header[0] !== "doc_a" || !ids || similarityAt < (sourced ? 4 : 2)) {
+        throw new VertdupError(`${path}:1: expected the header doc_a<TAB>doc_b<TAB>similarity (with --against: doc_a<TAB>index_a<TAB>doc_b<TAB>index_b<TAB>similarity)`);
+      }
       cosineAt = header.indexOf("cosine");
       if (cosineAt >= 0) cosine = new Float64Array(SIMILARITY_BINS);
       return;
@@ -96,7 +117,8 @@ export async function scanPairs(path: string, size: number, seed: number): Promi
     const slot = n < size ? n : below(random, n + 1);
     n++;
     if (slot < size) {
-      const pair: SampledPair = { line: n, a: unescapeField(f[0]), b: unescapeField(f[1]), similarity: s, ...(c === undefined ? {} : { cosine: c }) };
+      const ids = sourced ? { a: unescapeField(f[0]), sourceA: unescapeField(f[1]), b: unescapeField(f[2]), sourceB: unescapeField(f[3]) } : { a: unescapeField(f[0]), b: unescapeField(f[1]) };
+      const pair: SampledPair = { line: n, ...ids, similarity: s, ...(c === undefined ? {} : { cosine: c }) };
       if (sample.length < size) sample.push(pair);
       else sample[slot] = pair;
     }
@@ -109,8 +131,8 @@ export async function scanPairs(path: string, size: number, seed: number): Promi
 export interface LargeCluster {
   cluster: number;
   size: number;
-  /** 0-based corpus ordinal and id of the representative. */
-  representative: number;
+  /** Place and id of the representative. */
+  representative: DocPlace;
   representativeId: string;
   /** The first members other than the representative, in corpus order (at most `members`). */
   members: string[];
@@ -119,42 +141,60 @@ export interface LargeCluster {
 export interface ClusterScan {
   /** Documents in clusters (rows of clusters.tsv). */
   documents: number;
-  /** sizes[c − 1]: documents of cluster c. */
+  /** Sizes of the clusters written, in the order of their numbers. */
   sizes: Uint32Array;
+  /** clusters.tsv has an `index` column (--against): only clusters with a new document are written, numbered with gaps. */
+  sourced: boolean;
   largest: LargeCluster[];
-  /** Corpus ordinals (0-based) of the sampled pairs' documents, NaN where not found. */
-  pairOrdinals: { a: number; b: number }[];
+  /** Places of the sampled pairs' documents, undefined where not found. */
+  pairPlaces: ({ a: DocPlace; b: DocPlace } | undefined)[];
 }
 
 /** Most rows of one id remembered to place a sampled pair (ids are meant to be unique). */
 const PLACES_PER_ID = 16;
 
-/** A row of clusters.tsv; `field` is the id as written (escaped). One object, reused for every row. */
+/**
+ * A row of clusters.tsv, fields as written (escaped): `key` is the id, with --against the id
+ * and its index (the sampled pairs' key). One object, reused for every row.
+ */
 interface Row {
-  field: string;
+  key: string;
+  id: string;
+  source: string;
   ordinal: number;
   cluster: number;
   representative: boolean;
 }
 
-/** The rows of clusters.tsv, read by their first four fields only (this runs once per clustered document). */
-function forEachClusterRow(path: string, each: (row: Row) => boolean | void): Promise<void> {
-  const row: Row = { field: "", ordinal: 0, cluster: 0, representative: false };
+const CLUSTERS_FIELDS = "doc, ordinal, cluster, representative, dup_of, similarity (with --against: doc, index, ordinal, …)";
+
+/** The rows of clusters.tsv, read by their first fields only (this runs once per clustered document); `sourced` when it has an `index` column. */
+function forEachClusterRow(path: string, each: (row: Row, line: number) => boolean | void, sourced: (yes: boolean) => void = () => undefined): Promise<void> {
+  const row: Row = { key: "", id: "", source: "", ordinal: 0, cluster: 0, representative: false };
+  let indexColumn = false;
   return forEachLine(path, (text, lineNo) => {
-    if (lineNo === 1 || text.length === 0) return;
-    const t0 = text.indexOf("\t");
+    if (lineNo === 1) {
+      indexColumn = text.startsWith("doc\tindex\t");
+      sourced(indexColumn);
+      return;
+    }
+    if (text.length === 0) return;
+    const t = text.indexOf("\t");
+    const t0 = indexColumn ? text.indexOf("\t", t + 1) : t;
     const t1 = text.indexOf("\t", t0 + 1);
     const t2 = text.indexOf("\t", t1 + 1);
     const ordinal = Number(text.slice(t0 + 1, t1));
     const cluster = Number(text.slice(t1 + 1, t2));
-    if (t0 < 0 || t1 < 0 || t2 < 0 || !Number.isSafeInteger(ordinal) || ordinal < 1 || !Number.isSafeInteger(cluster) || cluster < 1) {
-      throw new VertdupError(`${path}:${lineNo}: expected doc, ordinal, cluster, representative, dup_of, similarity`);
+    if (t < 0 || t0 < 0 || t1 < 0 || t2 < 0 || !Number.isSafeInteger(ordinal) || ordinal < 1 || !Number.isSafeInteger(cluster) || cluster < 1) {
+      throw new VertdupError(`${path}:${lineNo}: expected ${CLUSTERS_FIELDS}`);
     }
-    row.field = text.slice(0, t0);
+    row.key = text.slice(0, t0);
+    row.id = indexColumn ? text.slice(0, t) : row.key;
+    row.source = indexColumn ? text.slice(t + 1, t0) : "";
     row.ordinal = ordinal - 1;
     row.cluster = cluster;
     row.representative = text.charCodeAt(t2 + 1) === 0x31 && text.charCodeAt(t2 + 2) === 0x09;
-    return each(row);
+    return each(row, lineNo);
   });
 }
 
@@ -176,44 +216,69 @@ function largestClusters(sizes: Uint32Array, count: number): number[] {
 }
 
 /**
+ * The sizes of the clusters written and the number of each (`numberOf(i)` of sizes[i]): all
+ * clusters, or with gaps (`sourced`: --against writes only the clusters with a new document).
+ */
+function writtenClusters(all: Uint32Array, sourced: boolean): { sizes: Uint32Array; numberOf: (i: number) => number } {
+  if (!sourced) return { sizes: all, numberOf: (i) => i + 1 };
+  let n = 0;
+  for (const size of all) if (size > 0) n++;
+  const sizes = new Uint32Array(n);
+  const numbers = new Uint32Array(n);
+  for (let c = 0, i = 0; c < all.length; c++) {
+    if (all[c] === 0) continue;
+    sizes[i] = all[c];
+    numbers[i++] = c + 1;
+  }
+  return { sizes, numberOf: (i) => numbers[i] };
+}
+
+/** The key of a sampled pair's document in clusters.tsv (Row.key): its escaped id, and index if any. */
+const pairKey = (id: string, source: string | undefined) => (source === undefined ? escapeField(id) : `${escapeField(id)}\t${escapeField(source)}`);
+
+/**
  * Two passes over clusters.tsv: the sizes of all clusters and the places of the sampled
- * pairs' ids, then the ids of the `largest` clusters' representatives and first `members`.
- * A sampled pair is placed at the first document of id `a` and the first later document of
- * id `b` in the same cluster (a pair's two documents always share a cluster).
+ * pairs' documents, then the ids and places of the `largest` clusters' representatives and
+ * their first `members`. A sampled pair is placed at the first row of document `a` and the
+ * first later row of document `b` in the same cluster (a pair's two documents always share a
+ * cluster; rows are in corpus order).
  */
 export async function scanClusters(path: string, pairs: readonly SampledPair[], largest: number, members: number): Promise<ClusterScan> {
-  const sizes = growableU32();
+  const counted = growableU32();
   // Keyed by the ids as written, so that no row's id needs unescaping.
-  const wanted = new Map<string, { ordinal: number; cluster: number }[]>();
-  for (const p of pairs) for (const id of [p.a, p.b]) wanted.set(escapeField(id), []);
+  const wanted = new Map<string, { place: DocPlace; cluster: number; line: number }[]>();
+  for (const p of pairs) for (const key of [pairKey(p.a, p.sourceA), pairKey(p.b, p.sourceB)]) wanted.set(key, []);
   let documents = 0;
-  const representatives = growableU32();
-  await forEachClusterRow(path, (row) => {
-    documents++;
-    // Clusters are numbered in corpus order of their first documents.
-    if (row.cluster > documents) throw new VertdupError(`${path}:${documents + 1}: cluster ${row.cluster} before its first document`);
-    if (row.cluster > sizes.length) {
-      // Grown arrays are zero past their length.
-      sizes.reserve(row.cluster - sizes.length);
-      representatives.reserve(row.cluster - representatives.length);
-      sizes.length = representatives.length = row.cluster;
+  let sourced = false;
+  await forEachClusterRow(
+    path,
+    (row, line) => {
+      documents++;
+      // Clusters are numbered in corpus order of their first documents (with --against, over all clusters of the concatenation: with gaps).
+      if (!sourced && row.cluster > documents) throw new VertdupError(`${path}:${documents + 1}: cluster ${row.cluster} before its first document`);
+      if (row.cluster > counted.length) {
+        // Grown arrays are zero past their length.
+        counted.reserve(row.cluster - counted.length);
+        counted.length = row.cluster;
+      }
+      counted.values[row.cluster - 1]++;
+      const places = wanted.size === 0 ? undefined : wanted.get(row.key);
+      if (places !== undefined && places.length < PLACES_PER_ID) places.push({ place: { source: unescapeField(row.source), ordinal: row.ordinal }, cluster: row.cluster, line });
+    },
+    (yes) => (sourced = yes),
+  );
+  const pairPlaces = pairs.map((p) => {
+    for (const x of wanted.get(pairKey(p.a, p.sourceA)) ?? []) {
+      const y = (wanted.get(pairKey(p.b, p.sourceB)) ?? []).find((y) => y.cluster === x.cluster && y.line > x.line);
+      if (y !== undefined) return { a: x.place, b: y.place };
     }
-    sizes.values[row.cluster - 1]++;
-    if (row.representative) representatives.values[row.cluster - 1] = row.ordinal;
-    const places = wanted.size === 0 ? undefined : wanted.get(row.field);
-    if (places !== undefined && places.length < PLACES_PER_ID) places.push({ ordinal: row.ordinal, cluster: row.cluster });
+    return undefined;
   });
-  const pairOrdinals = pairs.map((p) => {
-    for (const x of wanted.get(escapeField(p.a)) ?? []) {
-      const y = (wanted.get(escapeField(p.b)) ?? []).find((y) => y.cluster === x.cluster && y.ordinal > x.ordinal);
-      if (y !== undefined) return { a: x.ordinal, b: y.ordinal };
-    }
-    return { a: NaN, b: NaN };
-  });
-  const size = sizes.view();
-  const top = largestClusters(size, largest);
-  const rank = new Map(top.map((c, k) => [c + 1, k]));
-  const found: LargeCluster[] = top.map((c) => ({ cluster: c + 1, size: size[c], representative: representatives.values[c], representativeId: "", members: [] }));
+  // The clusters written, by number: with --against only some of them.
+  const { sizes, numberOf } = writtenClusters(counted.view(), sourced);
+  const top = largestClusters(sizes, largest);
+  const rank = new Map(top.map((c, k) => [numberOf(c), k]));
+  const found: LargeCluster[] = top.map((c) => ({ cluster: numberOf(c), size: sizes[c], representative: { source: "", ordinal: NaN }, representativeId: "", members: [] }));
   // Read until every listed cluster has its representative and members.
   let incomplete = found.length;
   const complete = (l: LargeCluster) => l.representativeId !== "" && l.members.length === Math.min(members, l.size - 1);
@@ -221,11 +286,13 @@ export async function scanClusters(path: string, pairs: readonly SampledPair[], 
     await forEachClusterRow(path, (row) => {
       const k = rank.get(row.cluster);
       if (k === undefined || complete(found[k])) return;
-      if (row.representative) found[k].representativeId = unescapeField(row.field);
-      else if (found[k].members.length < members) found[k].members.push(unescapeField(row.field));
+      if (row.representative) {
+        found[k].representativeId = unescapeField(row.id);
+        found[k].representative = { source: unescapeField(row.source), ordinal: row.ordinal };
+      } else if (found[k].members.length < members) found[k].members.push(unescapeField(row.id));
       if (complete(found[k])) incomplete--;
       return incomplete > 0;
     });
   }
-  return { documents, sizes: size, largest: found, pairOrdinals };
+  return { documents, sizes, sourced, largest: found, pairPlaces };
 }

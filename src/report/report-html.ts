@@ -2,7 +2,7 @@ import { barSvg, escapeXml as esc, lineSvg, scatterSvg, type Bar, type Series } 
 import type { CalibrationTableRow } from "../eval/calibration.js";
 import { kishEffectiveSize, STRATUM_NAMES } from "../eval/stratified-sample.js";
 import type { DocText } from "./doc-texts.js";
-import { SIMILARITY_BINS, type ClusterScan, type PairScan } from "./output-scan.js";
+import { placeKey, SIMILARITY_BINS, type ClusterScan, type DocPlace, type PairScan } from "./output-scan.js";
 import { tokenDiff } from "./token-diff.js";
 
 /**
@@ -19,10 +19,10 @@ export interface ReportData {
   seed: number;
   pairs: PairScan;
   clusters: ClusterScan;
-  /** Document beginnings by 0-based ordinal (sampled pairs and largest clusters' representatives). */
-  texts: Map<number, DocText>;
-  /** Why the document texts are missing, when they could not be read. */
-  textsNote?: string;
+  /** Document beginnings by place (placeKey: sampled pairs and largest clusters' representatives). */
+  texts: Map<string, DocText>;
+  /** Why a document's text is missing, by place, when it could not be read. */
+  missing: Map<string, string>;
   calibration?: CalibrationTableRow[];
   /** Why a calibration.tsv present was not shown. */
   calibrationNote?: string;
@@ -128,10 +128,21 @@ function snippet(doc: DocText | undefined, tokens: number): string {
   return `${tokensHtml(shown)}${doc.total > shown.length ? " …" : ""}`;
 }
 
+/** A document's position: in the corpus, or with --against in its source (an index, or the new inputs). */
+function position(p: DocPlace, sourced: boolean): string {
+  if (!sourced) return `#${p.ordinal + 1}`;
+  return p.source === "" ? `new #${p.ordinal + 1}` : `#${p.ordinal + 1} of ${text(p.source, MAX_ID)}`;
+}
+
+/** An id of pairs.tsv, followed by its index when it is an old document (--against). */
+const pairId = (s: string, source: string | undefined) => `${id(s)}${source === undefined || source === "" ? "" : ` <span class="note">(${text(source, MAX_ID)})</span>`}`;
+
 function clustersSection(d: ReportData): string {
   const c = d.clusters;
   const documents = typeof (d.manifest.counts as Record<string, unknown> | undefined)?.documents === "number" ? ((d.manifest.counts as Record<string, number>).documents) : undefined;
-  const head = `<p>${count(c.documents)} documents in ${count(c.sizes.length)} clusters of two or more${documents === undefined ? "" : ` (of ${count(documents)} documents; the other ${count(documents - c.documents)} are in no cluster)`}.</p>`;
+  const head = c.sourced
+    ? `<p>${count(c.documents)} documents in ${count(c.sizes.length)} clusters with a new document; clusters of old documents alone are not written. Positions are in each document's source: its index, or the new inputs.</p>`
+    : `<p>${count(c.documents)} documents in ${count(c.sizes.length)} clusters of two or more${documents === undefined ? "" : ` (of ${count(documents)} documents; the other ${count(documents - c.documents)} are in no cluster)`}.</p>`;
   if (c.sizes.length === 0) return `<section id="clusters"><h2>Clusters</h2>${head}</section>`;
   const points = sizePoints(c.sizes);
   const ys = points.map((p) => p[1]);
@@ -150,13 +161,17 @@ function clustersSection(d: ReportData): string {
   );
   const rows = c.largest.map(
     (l, k) =>
-      `<tr><td class="n">${k + 1}</td><td class="n">${l.cluster}</td><td class="n">${count(l.size)}</td><td>${id(l.representativeId)} <span class="note">#${l.representative + 1}</span></td><td>${l.members.map(id).join(" ")}${l.size - 1 > l.members.length ? " …" : ""}</td><td class="doc">${snippet(d.texts.get(l.representative), SNIPPET_TOKENS)}</td></tr>`,
+      `<tr><td class="n">${k + 1}</td><td class="n">${l.cluster}</td><td class="n">${count(l.size)}</td><td>${id(l.representativeId)} <span class="note">${position(l.representative, c.sourced)}</span></td><td>${l.members.map(id).join(" ")}${l.size - 1 > l.members.length ? " …" : ""}</td><td class="doc">${representativeSnippet(d, l.representative)}</td></tr>`,
   );
   return `<section id="clusters"><h2>Clusters</h2>${head}
 <div class="plots">${plot}</div>
 <h3>The ${c.largest.length} largest clusters</h3>
-<table id="largest"><tr><th>#</th><th>cluster</th><th>size</th><th>representative (corpus position)</th><th>first other members</th><th>beginning of the representative</th></tr>
+<table id="largest"><tr><th>#</th><th>cluster</th><th>size</th><th>representative (${c.sourced ? "position in its source" : "corpus position"})</th><th>first other members</th><th>beginning of the representative</th></tr>
 ${rows.join("\n")}</table></section>`;
+}
+
+function representativeSnippet(d: ReportData, p: DocPlace): string {
+  return d.missing.has(placeKey(p)) ? `<span class="note">text not shown</span>` : snippet(d.texts.get(placeKey(p)), SNIPPET_TOKENS);
 }
 
 function histogram(title: string, bins: Float64Array): string {
@@ -179,21 +194,24 @@ function similaritySection(d: ReportData): string {
 
 function sampleSection(d: ReportData, tokens: number): string {
   const p = d.pairs;
+  const { sourced } = d.clusters;
   const pairs = p.sample.map((s, k) => {
-    const at = d.clusters.pairOrdinals[k];
-    const a = d.texts.get(at.a);
-    const b = d.texts.get(at.b);
-    const head = `<h3>line ${count(s.line)}: ${id(s.a)} and ${id(s.b)} — similarity ${s.similarity.toFixed(4)}${s.cosine === undefined ? "" : `, cosine ${s.cosine.toFixed(4)}`}</h3>`;
-    if (a === undefined || b === undefined) return `<div class="pair">${head}<p class="note">texts not shown</p></div>`;
-    const diff = tokenDiff(a.tokens, b.tokens);
-    const side = (x: DocText, same: Uint8Array, ordinal: number) =>
-      `<div class="doc"><div class="note">#${ordinal + 1}, ${count(x.total)} tokens${x.total > x.tokens.length ? `, the first ${x.tokens.length} shown` : ""}</div>${tokensHtml(x.tokens, same)}</div>`;
-    return `<div class="pair">${head}<div class="docs">${side(a, diff.aSame, at.a)}${side(b, diff.bSame, at.b)}</div></div>`;
+    const at = d.clusters.pairPlaces[k];
+    const head = `<h3>line ${count(s.line)}: ${pairId(s.a, s.sourceA)} and ${pairId(s.b, s.sourceB)} — similarity ${s.similarity.toFixed(4)}${s.cosine === undefined ? "" : `, cosine ${s.cosine.toFixed(4)}`}</h3>`;
+    const a = at === undefined ? undefined : d.texts.get(placeKey(at.a));
+    const b = at === undefined ? undefined : d.texts.get(placeKey(at.b));
+    if (at === undefined || (a === undefined && b === undefined)) return `<div class="pair">${head}<p class="note">texts not shown</p></div>`;
+    const diff = a === undefined || b === undefined ? undefined : tokenDiff(a.tokens, b.tokens);
+    const side = (x: DocText | undefined, same: Uint8Array | undefined, place: DocPlace) =>
+      x === undefined
+        ? `<div class="doc"><div class="note">${position(place, sourced)}: text not shown (${text(d.missing.get(placeKey(place)) ?? "not found")})</div></div>`
+        : `<div class="doc"><div class="note">${position(place, sourced)}, ${count(x.total)} tokens${x.total > x.tokens.length ? `, the first ${x.tokens.length} shown` : ""}</div>${tokensHtml(x.tokens, same)}</div>`;
+    return `<div class="pair">${head}<div class="docs">${side(a, diff?.aSame, at.a)}${side(b, diff?.bSame, at.b)}</div></div>`;
   });
-  const note = d.textsNote === undefined ? "" : `<p class="note">Texts not shown: ${text(d.textsNote)}</p>`;
+  const notes = [...new Set(d.missing.values())].map((note) => `<p class="note">Texts not shown: ${text(note)}</p>`).join("\n");
   return `<section id="sample" data-pairs="${p.sample.length}"><h2>A sample of pairs</h2>
-<p>${p.sample.length} of ${count(p.pairs)} lines of pairs.tsv drawn at random (seed ${d.seed}), the first ${tokens} tokens of each document; tokens <mark>highlighted</mark> are not in the longest common subsequence of the two.</p>
-${note}${pairs.join("\n")}</section>`;
+<p>${p.sample.length} of ${count(p.pairs)} lines of pairs.tsv drawn at random (seed ${d.seed}), the first ${tokens} tokens of each document; tokens <mark>highlighted</mark> are not in the longest common subsequence of the two.${sourced ? " An old document is named with its index, and its text read from the inputs the index records." : ""}</p>
+${notes}${pairs.join("\n")}</section>`;
 }
 
 function calibrationSection(d: ReportData): string {

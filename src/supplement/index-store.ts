@@ -5,6 +5,7 @@ import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { killPoint } from "../util/kill-point.js";
 import { packageVersion } from "../util/package-info.js";
+import type { InputDigest } from "./batch-digest.js";
 
 /**
  * A saved index: what a run kept of its corpus so that later batches can be compared with it
@@ -27,6 +28,11 @@ export interface IndexBatch {
   created: string;
   /** The inputs as given on the command line. */
   inputs: string[];
+  /**
+   * Per input, its absolute path, size and SHA-256 (null for standard input): an --update
+   * with the same bytes again is refused. Absent in indices made before it was recorded.
+   */
+  digests?: (InputDigest | null)[];
   /** Documents the batch added, and the index ordinal of its first one (ordinals run over all batches in order). */
   documents: number;
   firstOrdinal: number;
@@ -129,11 +135,12 @@ export class IndexUpdate {
   private readonly folder: string;
   private readonly previousDocuments: number;
 
-  /** An update of `previous` (newIndex for the base) adding a batch of `documents` documents read from `inputs`. */
+  /** An update of `previous` (newIndex for the base) adding a batch of `documents` documents read from `inputs` (of these `digests`). */
   constructor(
     readonly dir: string,
     previous: IndexManifest,
     inputs: readonly string[],
+    digests: readonly (InputDigest | null)[],
     documents: number,
   ) {
     this.folder = join(INDEX_DATA, `g${String(previous.generation).padStart(4, "0")}`);
@@ -145,6 +152,7 @@ export class IndexUpdate {
       batch: previous.batches.length,
       created: new Date(epoch === undefined ? Date.now() : 1000 * Number(epoch)).toISOString(),
       inputs: [...inputs],
+      digests: [...digests],
       documents,
       firstOrdinal: previous.documents,
       version: packageVersion(),

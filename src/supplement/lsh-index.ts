@@ -10,6 +10,7 @@ import type { StoreFiles } from "../runs/signature-store.js";
 import { writeAtomic } from "../util/atomic.js";
 import { killPoint } from "../util/kill-point.js";
 import { concatF64, concatU32 } from "../util/typed-arrays.js";
+import { digestInputs, type InputDigest } from "./batch-digest.js";
 import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "./index-store.js";
 
 /**
@@ -58,7 +59,7 @@ export function lshIndexOptions(o: PrepareOptions): Record<string, unknown> {
  */
 export async function saveRunIndex(workdir: string, prepared: PrepareManifest): Promise<void> {
   if (existsSync(join(workdir, INDEX_MANIFEST)) && (await readIndex(workdir)).batches.length > 1) return;
-  const update = new IndexUpdate(workdir, newIndex(LSH_METHOD, lshIndexOptions(prepared.options)), prepared.inputs, prepared.counts.documents);
+  const update = new IndexUpdate(workdir, newIndex(LSH_METHOD, lshIndexOptions(prepared.options)), prepared.inputs, await digestInputs(prepared.inputs), prepared.counts.documents);
   update.keep(VOCABULARY, vocabularyFile(workdir));
   const store = storeFiles(workdir);
   for (const role of STORE_ROLES) update.keep(role, store[role]);
@@ -116,14 +117,14 @@ export class LshIndex {
   }
 
   /**
-   * Appends a batch run with `--against` this index alone (its ordinals are the index's): its
-   * shards, the merged store (which holds the index's documents and the batch's) and the
+   * Appends a batch run with `--against` this index alone (its ordinals are the index's), of
+   * inputs with these `digests` (checkedDigests): its shards, the merged store (which holds the index's documents and the batch's) and the
    * terms it saw first, as one IndexUpdate. `VERTDUP_FAULT=kill:<point>` kills the process
    * at `update-start`, `update-file` (after the first file), `update-files` (all written, not
    * committed) or `index:after-commit` (committed, not collected).
    */
-  async append(batchWorkdir: string, prepared: PrepareManifest, newTerms: KeptTerms): Promise<void> {
-    const update = new IndexUpdate(this.dir, this.manifest, prepared.inputs, prepared.counts.documents);
+  async append(batchWorkdir: string, prepared: PrepareManifest, newTerms: KeptTerms, digests: readonly (InputDigest | null)[]): Promise<void> {
+    const update = new IndexUpdate(this.dir, this.manifest, prepared.inputs, digests, prepared.counts.documents);
     killPoint("update-start");
     const copy = async (role: string, name: string, from: string) => {
       await writeAtomic(await update.file(role, name), await readFile(from));

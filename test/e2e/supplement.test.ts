@@ -91,4 +91,21 @@ describe("run --against / --update (CLI)", () => {
     // --keep defaults to older with --against.
     expect(JSON.parse(readFileSync(join(dir, "out2", "manifest.json"), "utf8")).clusters.keep).toBe("older");
   });
+
+  it("refuses to append a batch the index holds already (its bytes, under any name), naming the batch; warns without --update", async () => {
+    const grown = join(dir, "grown.idx");
+    const before = await indexContent(grown);
+    const created = JSON.parse(String(before.get("index.json"))).batches[1].created as string;
+    const again = join(dir, "batch1-again.vert");
+    cpSync(BATCH1, again);
+    const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await refused(["run", again, "-o", join(dir, "out-again"), "--against", grown, "--update", ...MINHASH], new RegExp(`${escaped(again)} has the same bytes as ${escaped(BATCH1)}, batch 1 of ${escaped(grown)} \\(added ${escaped(created)}\\): refusing to append it again`));
+    const fresh = join(dir, "fresh.vert");
+    writeFileSync(fresh, '<doc id="fresh">\n<p>\nnever seen before\n</p>\n</doc>\n');
+    await refused(["run", fresh, BASE, "-o", join(dir, "out-again"), "--against", grown, "--update", ...MINHASH], /batch0.vert has the same bytes as .*batch0.vert, batch 0 of/);
+    expect(await indexContent(grown)).toEqual(before);
+    const asked = await vertdupAsync(["run", again, "-o", join(dir, "out-again"), "--against", grown, ...MINHASH]);
+    expect(asked.status).toBe(0);
+    expect(asked.stderr).toContain(`warning: ${again} has the same bytes as ${BATCH1}, batch 1 of ${grown} (added ${created}): its documents are in the index already`);
+  });
 });

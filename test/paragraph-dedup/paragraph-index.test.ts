@@ -181,6 +181,20 @@ describe("vertdup paragraphs --against: refusals", () => {
     expect((await readIndex(dir)).batches.length).toBe(1);
   });
 
+  it("a batch the index holds already: --update refused naming the batch, a read-only run warned", async () => {
+    const dir = join(tempDir(), "base.idx");
+    const [base, batch] = threeParts(8, 40).map((p) => writeVert(p));
+    await dedup([base], {}, { workdir: dir });
+    await dedup([batch], {}, { against: [dir], update: true });
+    const index = await readIndex(dir);
+    await expect(dedup([batch], {}, { against: [dir], update: true })).rejects.toThrow(`${batch} has the same bytes as ${batch}, batch 1 of ${dir} (added ${index.batches[1].created}): refusing to append it again`);
+    await expect(dedup([base], {}, { against: [dir], update: true })).rejects.toThrow(`batch 0 of ${dir}`);
+    expect(await readIndex(dir)).toEqual(index);
+    const r = await vertdupAsync(["paragraphs", base, "-o", missingPath("again.vert"), "--against", dir, "--quiet"]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(`vertdup: warning: ${base} has the same bytes as ${base}, batch 0 of ${dir}`);
+  });
+
   it("a read-only run (no --update) holds the index's lock too: refused while another process holds it, the lock gone after the run", async () => {
     const dir = await base();
     const batch = writeVert(threeParts(8, 40)[1]);
@@ -201,7 +215,7 @@ describe("vertdup paragraphs --against: refusals", () => {
     );
     await expect(dedup([batch], { docTag: "text" }, { against: [dir] })).rejects.toThrow('--doc-tag: index "doc", this run "text"');
     const other = tempDir();
-    await new IndexUpdate(other, newIndex("minhash", {}), ["x"], 1).commit();
+    await new IndexUpdate(other, newIndex("minhash", {}), ["x"], [null], 1).commit();
     await expect(dedup([batch], {}, { against: [other] })).rejects.toThrow(`${other}: an index of --method minhash, not paragraphs`);
     await expect(dedup([batch], {}, { against: [tempDir()] })).rejects.toThrow("not an index (no index.json");
     await expect(dedup([batch], {}, { against: [join(tempDir(), "missing.idx")], update: true })).rejects.toThrow("missing.idx: no such index");

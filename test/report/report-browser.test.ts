@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import puppeteer from "puppeteer-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { kishEffectiveSize, STRATUM_NAMES } from "../../src/eval/stratified-sample.js";
+import { writeBatches } from "../helpers/batches.js";
 import { readTsv, removeTempDirs, tempDir, vertdupAsync } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);
@@ -136,4 +137,50 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       await browser.close();
     }
   }, 120_000);
+
+  it("with --against: each sampled pair's old and new document side by side, the old one named by its index", async () => {
+    const dir = tempDir();
+    const [base, batch] = writeBatches(dir, [60, 30]);
+    const index = join(dir, "base.idx");
+    const opts = ["--method", "minhash", "--quiet", "--workers", "1"];
+    expect((await vertdupAsync(["run", base, "-w", index, "-o", join(dir, "out0"), ...opts])).status).toBe(0);
+    const out = join(dir, "out1");
+    const r = await vertdupAsync(["run", batch, "-o", out, "--against", index, ...opts]);
+    expect(r.status, r.stderr).toBe(0);
+    const url = pathToFileURL(join(out, "report.html")).href;
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless"] });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error" || m.type() === "warn") problems.push(`console ${m.type()}: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => problems.push(`page error: ${String(e)}`));
+      await page.setViewport({ width: 1280, height: 900 });
+      await page.goto(url, { waitUntil: "load" });
+      const pairs = await page.evaluate(() =>
+        Array.from(document.querySelectorAll("#sample .pair")).map((p) => ({
+          head: p.querySelector("h3")?.textContent ?? "",
+          sides: Array.from(p.querySelectorAll(".doc")).map((d) => ({ note: d.querySelector(".note")?.textContent ?? "", box: d.getBoundingClientRect().toJSON() as DOMRect, text: d.textContent ?? "" })),
+        })),
+      );
+      await page.screenshot({ path: join(SHOTS, "report-against.png"), fullPage: true });
+      expect(pairs).toHaveLength(Math.min(20, readTsv(join(out, "pairs.tsv")).length));
+      const crossing = pairs.filter((p) => p.head.includes(`(${index})`));
+      expect(crossing.length).toBeGreaterThan(0);
+      for (const p of crossing) {
+        expect(p.sides).toHaveLength(2);
+        const [a, b] = p.sides;
+        // Side by side: one row, the old document (named in its index) on the left.
+        expect(a.box.top).toBe(b.box.top);
+        expect(a.box.left).toBeLessThan(b.box.left);
+        expect(a.note).toMatch(new RegExp(`^#\\d+ of ${index.replace(/[.]/g, "\\.")}, \\d+ tokens`));
+        expect(b.note).toMatch(/^new #\d+, \d+ tokens/);
+        expect(a.text.length).toBeGreaterThan(a.note.length + 20);
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
 });

@@ -90,6 +90,12 @@ describe("scanPairs", () => {
     expect(s.sample).toEqual([{ line: 1, a: "x", b: "y", similarity: 0.97, cosine: 0.5 }]);
   });
 
+  it("reads the index columns of a run with --against (escaped like the ids)", async () => {
+    const s = await scanPairs(file("doc_a\tindex_a\tdoc_b\tindex_b\tsimilarity\nold\\t1\tbase\\tidx\tnew\t\t0.9\n"), 5, 1);
+    expect(s.sample).toEqual([{ line: 1, a: "old\t1", sourceA: "base\tidx", b: "new", sourceB: "", similarity: 0.9 }]);
+    await expect(scanPairs(file("doc_a\tindex_a\tdoc_b\tsimilarity\n"), 5, 1)).rejects.toThrow(/f\d+\.tsv:1: expected the header doc_a<TAB>doc_b<TAB>similarity \(with --against/);
+  });
+
   it("names the file and line of a similarity that is not a number", async () => {
     await expect(scanPairs(file("doc_a\tdoc_b\tsimilarity\nx\ty\t0.9\nx\tz\tzz\n"), 5, 1)).rejects.toThrow(/f\d+\.tsv:3: similarity is not a number/);
   });
@@ -124,13 +130,65 @@ describe("scanClusters", () => {
         expect(s.largest.map((l) => l.cluster)).toEqual(expected);
         for (const l of s.largest) {
           expect(l.size).toBe(members(l.cluster).length);
-          expect(l.representative).toBe(rep.get(l.cluster));
+          expect(l.representative).toEqual({ source: "", ordinal: rep.get(l.cluster) });
           expect(l.representativeId).toBe(`d${rep.get(l.cluster)}`);
           expect(l.members).toEqual(members(l.cluster).filter((d) => d !== rep.get(l.cluster)).slice(0, 2).map((d) => `d${d}`));
         }
         if (rows.length > 0) {
-          expect(s.pairOrdinals[0]).toEqual({ a: members(1)[0], b: members(1)[1] });
-          expect(s.pairOrdinals[1]).toEqual({ a: NaN, b: NaN });
+          expect(s.pairPlaces[0]).toEqual({ a: { source: "", ordinal: members(1)[0] }, b: { source: "", ordinal: members(1)[1] } });
+          expect(s.pairPlaces[1]).toBeUndefined();
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("scanClusters with --against", () => {
+  /** Documents labelled with a group each, the first `old` of them from the index `idx`; only groups with a new document written. */
+  const corpus = fc.record({ labels: fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 80 }), old: fc.integer({ min: 0, max: 80 }) });
+
+  it("keeps the clusters' numbers (with gaps), places documents in their sources, and pairs by id and index", async () => {
+    await fc.assert(
+      fc.asyncProperty(corpus, fc.integer({ min: 1, max: 6 }), async ({ labels, old }, top) => {
+        const number = new Map<number, number>();
+        const all: { doc: number; cluster: number }[] = [];
+        labels.forEach((g, doc) => {
+          if (labels.filter((x) => x === g).length < 2) return;
+          if (!number.has(g)) number.set(g, number.size + 1);
+          all.push({ doc, cluster: number.get(g)! });
+        });
+        const written = new Set(all.filter((r) => r.doc >= old).map((r) => r.cluster));
+        const rows = all.filter((r) => written.has(r.cluster));
+        // --keep older: the first member represents its cluster.
+        const rep = new Map<number, number>();
+        for (const r of rows) if (!rep.has(r.cluster)) rep.set(r.cluster, r.doc);
+        const place = (doc: number) => (doc < old ? { source: "idx", ordinal: doc } : { source: "", ordinal: doc - old });
+        // The same id in the index and the new inputs: only the index column tells them apart.
+        const name = (doc: number) => `d${doc % 7}\t${place(doc).source}`;
+        const text =
+          "doc\tindex\tordinal\tcluster\trepresentative\tdup_of\tsimilarity\n" +
+          rows.map((r) => `${name(r.doc)}\t${place(r.doc).ordinal + 1}\t${r.cluster}\t${rep.get(r.cluster) === r.doc ? 1 : 0}\td${rep.get(r.cluster)! % 7}\t-\n`).join("");
+        const clusters = [...written].sort((x, y) => x - y);
+        const members = (c: number) => rows.filter((r) => r.cluster === c).map((r) => r.doc);
+        const pair = (a: number, b: number, line: number): SampledPair => ({ line, a: `d${a % 7}`, sourceA: place(a).source, b: `d${b % 7}`, sourceB: place(b).source, similarity: 1 });
+        const first = clusters.length === 0 ? [] : members(clusters[0]);
+        const pairs = first.length === 0 ? [] : [pair(first[0], first[1], 1)];
+        const s = await scanClusters(file(text), pairs, top, 2);
+        expect(s.sourced).toBe(true);
+        expect(s.documents).toBe(rows.length);
+        expect([...s.sizes]).toEqual(clusters.map((c) => members(c).length));
+        const expected = [...clusters].sort((x, y) => members(y).length - members(x).length || x - y).slice(0, top);
+        expect(s.largest.map((l) => l.cluster)).toEqual(expected);
+        for (const l of s.largest) {
+          expect(l.representative).toEqual(place(rep.get(l.cluster)!));
+          expect(l.representativeId).toBe(`d${rep.get(l.cluster)! % 7}`);
+          expect(l.members).toEqual(members(l.cluster).slice(1, 3).map((d) => `d${d % 7}`));
+        }
+        if (pairs.length > 0) {
+          // Ids repeat (d0 … d6): a is the first row (the first member of the first cluster), b the first later row of its name in that cluster.
+          const b = members(clusters[0]).find((d) => d > first[0] && name(d) === name(first[1]));
+          expect(s.pairPlaces[0]).toEqual({ a: place(first[0]), b: place(b!) });
         }
       }),
       { numRuns: 100 },

@@ -10,14 +10,14 @@ const fresh = () => mkdtempSync(join(tmpdir(), "vertdup-index-"));
 describe("index store", () => {
   it("records each batch with its ordinals and keeps files not rewritten", async () => {
     const dir = fresh();
-    const base = new IndexUpdate(dir, newIndex("exact", { "--column": 0 }), ["base.vert"], 10);
+    const base = new IndexUpdate(dir, newIndex("exact", { "--column": 0 }), ["base.vert"], [null], 10);
     await writeFile(await base.file("digests", "digests.bin"), "base digests");
     await writeFile(await base.file("ids", "ids.txt"), "base ids");
     await base.commit();
     const one = await readIndex(dir);
     expect(one.batches.map((b) => [b.batch, b.firstOrdinal, b.documents, b.inputs])).toEqual([[0, 0, 10, ["base.vert"]]]);
 
-    const next = new IndexUpdate(dir, one, ["batch1.vert"], 4);
+    const next = new IndexUpdate(dir, one, ["batch1.vert"], [null], 4);
     await writeFile(await next.file("digests", "digests.bin"), "base+batch digests");
     await next.commit();
     const two = await readIndex(dir);
@@ -34,11 +34,11 @@ describe("index store", () => {
 
   it("an update that never commits leaves the old index, and its files go at the next update", async () => {
     const dir = fresh();
-    const base = new IndexUpdate(dir, newIndex("exact", {}), ["a"], 1);
+    const base = new IndexUpdate(dir, newIndex("exact", {}), ["a"], [null], 1);
     await writeFile(await base.file("digests", "d.bin"), "old");
     await base.commit();
     const before = await indexContent(dir);
-    const crashed = new IndexUpdate(dir, await readIndex(dir), ["b"], 1);
+    const crashed = new IndexUpdate(dir, await readIndex(dir), ["b"], [null], 1);
     await writeFile(await crashed.file("digests", "d.bin"), "half");
     expect(await indexContent(dir)).toEqual(before);
     await collectGarbage(dir, await readIndex(dir));

@@ -193,7 +193,7 @@ describe("lsh-cosine index: refusals", () => {
   it("refuses --update without one --against, --resume, the index as -w, other options, df limits", async () => {
     const other = join(dir, "other");
     mkdirSync(other);
-    const minhash = new IndexUpdate(other, newIndex("minhash", {}), ["x"], 1);
+    const minhash = new IndexUpdate(other, newIndex("minhash", {}), ["x"], [null], 1);
     await minhash.commit();
     refused(["--update"], /--update appends to one index: give exactly one --against \(none given\)/);
     refused(["--update", "--against", index, "--against", join(dir, "o")], /--update appends to one index: give exactly one --against \(2 given\)/);
@@ -205,6 +205,9 @@ describe("lsh-cosine index: refusals", () => {
     refused(["--against", index, "--against", `${index}/`, "--weighting", "tf"], /the index is given twice/);
     refused(["--against", other], /an index of --method minhash, not lsh-cosine/);
     refused(["--against", join(dir, "o")], /not an index/);
+    // The index's own corpus again: its bytes are the base's.
+    refused(["--against", index, "--update"], new RegExp(`c.vert has the same bytes as .*c.vert, batch 0 of ${index} \\(added [^)]*\\): refusing to append it again`));
+    expect((await readIndex(index)).batches).toHaveLength(1);
   }, 60_000);
 });
 

@@ -101,6 +101,7 @@ export async function outputStep(
     method: "lsh-cosine",
     similarity: "relative Hamming similarity of random-hyperplane signatures (estimates 1 - angle/pi)",
     inputs: prepared.inputs,
+    ...(sources === undefined ? {} : { against: sources.indices.map((x) => ({ index: x.dir, documents: x.documents })) }),
     prepare: prepared.options,
     pleb: plan.options,
     counts: {
