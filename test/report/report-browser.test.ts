@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import puppeteer from "puppeteer-core";
+import puppeteer, { type Page } from "puppeteer-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { kishEffectiveSize, STRATUM_NAMES } from "../../src/eval/stratified-sample.js";
 import { writeBatches } from "../helpers/batches.js";
@@ -18,6 +18,27 @@ const SHOTS = resolve("test/output");
 const reason = existsSync(CHROMIUM) ? null : `${CHROMIUM} is not installed (apt-get install chromium, or set VERTDUP_CHROMIUM)`;
 if (reason !== null) console.warn(`report.html browser test skipped: ${reason}`);
 
+/**
+ * Runs `body` on a page of headless chromium, with what went wrong there (console errors and
+ * warnings, page errors, failed requests) and every URL the page requested.
+ */
+async function inBrowser(body: (page: Page, seen: { problems: string[]; requests: string[] }) => Promise<void>): Promise<void> {
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless"] });
+  try {
+    const page = await browser.newPage();
+    const seen = { problems: [] as string[], requests: [] as string[] };
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warn") seen.problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => seen.problems.push(`page error: ${String(e)}`));
+    page.on("requestfailed", (q) => seen.problems.push(`request failed: ${q.url()}`));
+    page.on("request", (q) => seen.requests.push(q.url()));
+    await body(page, seen);
+  } finally {
+    await browser.close();
+  }
+}
+
 describe.skipIf(reason !== null)("report.html in a real browser (headless chromium)", () => {
   it("shows every section, the sampled pairs with their diffs and the plots, offline and without errors", async () => {
     const out = tempDir();
@@ -26,17 +47,7 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
     const pairLines = readTsv(join(out, "pairs.tsv")).length;
     expect(pairLines).toBeGreaterThan(20);
     const url = pathToFileURL(join(out, "report.html")).href;
-    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless"] });
-    try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      const requests: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error" || m.type() === "warn") problems.push(`console ${m.type()}: ${m.text()}`);
-      });
-      page.on("pageerror", (e) => problems.push(`page error: ${String(e)}`));
-      page.on("requestfailed", (q) => problems.push(`request failed: ${q.url()}`));
-      page.on("request", (q) => requests.push(q.url()));
+    await inBrowser(async (page, { problems, requests }) => {
       await page.setViewport({ width: 1280, height: 900 });
       await page.goto(url, { waitUntil: "load" });
       const dom = await page.evaluate(() => ({
@@ -69,9 +80,7 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       expect(problems).toEqual([]);
       expect(requests).toEqual([url]);
       expect(readFileSync(shot).subarray(1, 4).toString()).toBe("PNG");
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   it("shows the calibration's sampling design: strata, allocation, weights, effective sizes (stratified and uniform)", async () => {
@@ -80,14 +89,7 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
     const base = ["data-samples/sample.vert.gz", "--quiet", "--workers", "2", "--iterations", "20", "--sample", "200"];
     const runs = await Promise.all([vertdupAsync(["calibrate", ...base, "-o", stratified]), vertdupAsync(["calibrate", ...base, "-o", uniform, "--sampling", "uniform"])]);
     for (const r of runs) expect(r.status, r.stderr).toBe(0);
-    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless"] });
-    try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error" || m.type() === "warn") problems.push(`console ${m.type()}: ${m.text()}`);
-      });
-      page.on("pageerror", (e) => problems.push(`page error: ${String(e)}`));
+    await inBrowser(async (page, { problems }) => {
       const design = async (out: string) => {
         await page.goto(pathToFileURL(join(out, "report.html")).href, { waitUntil: "load" });
         return page.evaluate(() => {
@@ -133,9 +135,7 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       await page.goto(pathToFileURL(join(stratified, "report.html")).href, { waitUntil: "load" });
       await page.screenshot({ path: shot, fullPage: true });
       expect(readFileSync(shot).subarray(1, 4).toString()).toBe("PNG");
-    } finally {
-      await browser.close();
-    }
+    });
   }, 120_000);
 
   it("with --against: each sampled pair's old and new document side by side, the old one named by its index", async () => {
@@ -148,14 +148,7 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
     const r = await vertdupAsync(["run", batch, "-o", out, "--against", index, ...opts]);
     expect(r.status, r.stderr).toBe(0);
     const url = pathToFileURL(join(out, "report.html")).href;
-    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless"] });
-    try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error" || m.type() === "warn") problems.push(`console ${m.type()}: ${m.text()}`);
-      });
-      page.on("pageerror", (e) => problems.push(`page error: ${String(e)}`));
+    await inBrowser(async (page, { problems }) => {
       await page.setViewport({ width: 1280, height: 900 });
       await page.goto(url, { waitUntil: "load" });
       const pairs = await page.evaluate(() =>
@@ -179,8 +172,6 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
         expect(a.text.length).toBeGreaterThan(a.note.length + 20);
       }
       expect(problems).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 });
