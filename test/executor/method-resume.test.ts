@@ -47,16 +47,21 @@ describe("run --method minhash --resume: the sets files", () => {
     return { work, whole };
   }
 
-  it("a work directory moved after a kill resumes: shard files name their sets file (beside them) by name only", () => {
-    const root = tempDir();
-    const { work, whole } = killedRun(root);
-    expect(readRunFileSync<{ sets: string }>(join(work, "methods", "000001.shard.zst"))[0].sets).toBe("000001.sets");
+  /** Moves the killed run's work directory, resumes it there, and expects the uninterrupted run's outputs. */
+  function resumeMoved(root: string, work: string, whole: string): void {
     const moved = join(root, "moved");
     renameSync(work, moved);
     const out = join(root, "out2");
     const resumed = vertdup(["run", CORPUS, "-o", out, "-w", moved, "--method", "minhash", "--resume", ...ARGS]);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(outputsOf(out)).toEqual(outputsOf(whole));
+  }
+
+  it("a work directory moved after a kill resumes: shard files name their sets file (beside them) by name only", () => {
+    const root = tempDir();
+    const { work, whole } = killedRun(root);
+    expect(readRunFileSync<{ sets: string }>(join(work, "methods", "000001.shard.zst"))[0].sets).toBe("000001.sets");
+    resumeMoved(root, work, whole);
   }, 60_000);
 
   it("a shard file of an older version, with the sets file's full path, still resumes, also moved", async () => {
@@ -65,12 +70,7 @@ describe("run --method minhash --resume: the sets files", () => {
     const file = join(work, "methods", "000001.shard.zst");
     const [shard] = readRunFileSync<{ sets: string }>(file);
     await writeRunFile(file, [{ ...shard, sets: join(work, "methods", shard.sets) }]);
-    const moved = join(root, "moved");
-    renameSync(work, moved);
-    const out = join(root, "out2");
-    const resumed = vertdup(["run", CORPUS, "-o", out, "-w", moved, "--method", "minhash", "--resume", ...ARGS]);
-    expect(resumed.status, resumed.stderr).toBe(0);
-    expect(outputsOf(out)).toEqual(outputsOf(whole));
+    resumeMoved(root, work, whole);
   }, 60_000);
 });
 
