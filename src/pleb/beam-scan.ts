@@ -93,7 +93,7 @@ export function beamScan(
  * A growable list of (i, j, distance) triples in one Uint32Array, cheap to fill and to post
  * between threads (`toArray().buffer` is transferable).
  */
-export class PairList {
+export class DistanceTriples {
   private data: Uint32Array;
   private used = 0;
 
@@ -123,7 +123,7 @@ export class PairList {
   }
 }
 
-/** beamScan (skipping pairs with equal `labels`, if given) collecting the pairs into `into` (a new PairList by default), which it returns. */
+/** beamScan (skipping pairs with equal `labels`, if given) collecting the pairs into `into` (a new DistanceTriples by default), which it returns. */
 export function beamScanPairs(
   store: Uint32Array,
   W: number,
@@ -132,9 +132,9 @@ export function beamScanPairs(
   to: number,
   beam: number,
   maxDistance: number,
-  into: PairList = new PairList(),
+  into: DistanceTriples = new DistanceTriples(),
   labels?: Uint32Array,
-): PairList {
+): DistanceTriples {
   beamScan(store, W, order, from, to, beam, maxDistance, (i, j, d) => into.push(i, j, d), labels);
   return into;
 }

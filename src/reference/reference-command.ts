@@ -7,7 +7,7 @@ import { WorkerPool } from "../coordinator/pool.js";
 import { stderrReporter, type Reporter } from "../coordinator/progress.js";
 import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 
-export interface ExactContext {
+export interface ReferenceContext {
   prepared: PrepareManifest;
   ids: DocIds;
   sampled: Uint8Array | null;
@@ -15,8 +15,8 @@ export interface ExactContext {
   workers: number;
 }
 
-/** Checks the options and reads what both exact commands need from the work directory. */
-interface ExactArgs {
+/** Checks the options and reads what both reference commands need from the work directory. */
+interface ReferenceArgs {
   w: string;
   o: string;
   threshold: number;
@@ -24,7 +24,7 @@ interface ExactArgs {
   workers: number;
 }
 
-export async function exactContext(a: ExactArgs): Promise<ExactContext> {
+export async function referenceContext(a: ReferenceArgs): Promise<ReferenceContext> {
   if (a["sample-list"] !== undefined) await refuseOverwritingInputs([a.o], [a["sample-list"]]);
   const prepared = await readPrepareManifest(a.w);
   await ensureWritableDir(dirname(a.o));
@@ -35,17 +35,17 @@ export async function exactContext(a: ExactArgs): Promise<ExactContext> {
 
 /**
  * The body of `similarity` and `hamming-full`: read the shared context, run `compute` on a
- * pool of exact workers, write its pairs and print the summary. `compute` returns the pairs
+ * pool of reference workers, write its pairs and print the summary. `compute` returns the pairs
  * and the number of items (vectors or signatures) compared all against all.
  */
-export async function runExactCommand(
-  a: ExactArgs & { quiet: boolean },
+export async function runReferenceCommand(
+  a: ReferenceArgs & { quiet: boolean },
   unit: string,
-  compute: (ctx: ExactContext, pool: WorkerPool, reporter: Reporter) => Promise<{ pairs: ScoredPairs; items: number }>,
+  compute: (ctx: ReferenceContext, pool: WorkerPool, reporter: Reporter) => Promise<{ pairs: ScoredPairs; items: number }>,
 ): Promise<void> {
-  const ctx = await exactContext(a);
+  const ctx = await referenceContext(a);
   const t0 = performance.now();
-  const pool = new WorkerPool("exact", ctx.workers);
+  const pool = new WorkerPool("reference", ctx.workers);
   let result;
   try {
     result = await compute(ctx, pool, stderrReporter(a.quiet));
@@ -55,11 +55,11 @@ export async function runExactCommand(
   await writePairsFile(a.o, result.pairs, ctx.ids);
   const n = result.items;
   const seconds = (performance.now() - t0) / 1000;
-  process.stdout.write(exactSummary(result.pairs.a.length, ctx.threshold, a.o, seconds, (n * (n - 1)) / 2, unit) + "\n");
+  process.stdout.write(referenceSummary(result.pairs.a.length, ctx.threshold, a.o, seconds, (n * (n - 1)) / 2, unit) + "\n");
 }
 
 /** "N pairs ≥ T → file in S s (R comparisons/s)". */
-export function exactSummary(pairs: number, threshold: number, path: string, seconds: number, comparisons: number, unit: string): string {
+export function referenceSummary(pairs: number, threshold: number, path: string, seconds: number, comparisons: number, unit: string): string {
   const rate = seconds > 0 ? (comparisons / seconds).toExponential(2) : "-";
   return `${pairs} pairs ≥ ${threshold} → ${path} in ${seconds.toFixed(2)} s (${comparisons} ${unit}, ${rate}/s)`;
 }
