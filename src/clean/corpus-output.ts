@@ -7,18 +7,22 @@ import { drained, openAtomic, writeError } from "../util/atomic.js";
 
 /**
  * A corpus file being written: compressed as its name says (.gz, .zst), under a temporary
- * name until `commit`; `-` writes plain text to standard output.
+ * name until `commit`; `-` writes plain text to standard output. `zstdLevel`: 9 for what users
+ * keep, lower for the work directory's parts, read back once.
  */
 export class CorpusOutput {
   private readonly sink: Writable;
   private readonly done: Promise<void>;
   private readonly atomic: ReturnType<typeof openAtomic> | null;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    zstdLevel = 9,
+  ) {
     this.atomic = path === "-" ? null : openAtomic(path);
     const target: Writable = this.atomic?.stream ?? process.stdout;
     const kind = path === "-" ? "none" : compressionOf(path);
-    const compressor: Transform | null = kind === "gzip" ? createGzip({ level: 6 }) : kind === "zstd" ? new CompressStream({ compressionLevel: 9 }) : null;
+    const compressor: Transform | null = kind === "gzip" ? createGzip({ level: 6 }) : kind === "zstd" ? new CompressStream({ compressionLevel: zstdLevel }) : null;
     if (compressor === null) {
       this.sink = target;
       this.done = Promise.resolve();

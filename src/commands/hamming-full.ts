@@ -18,7 +18,7 @@ export const hammingFullCommand = {
     ]);
     await runReferenceCommand(a, "signature pairs", async (ctx, pool, reporter) => {
       const store = loadSignatureStore(a.w, ctx.prepared.options.bits);
-      const triples = await hammingFullTriples(store, { threshold: ctx.threshold, sampled: ctx.sampled }, pool, reporter);
+      const triples = await hammingFullTriples(store, { threshold: ctx.threshold, sampled: ctx.sampled, steps: ctx.steps }, pool, reporter);
       return { pairs: documentPairsOf(store, triples, ctx.sampled), items: store.count };
     });
   },

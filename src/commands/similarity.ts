@@ -18,7 +18,7 @@ export const similarityCommand = {
     ]);
     await runReferenceCommand(a, "document pairs", async (ctx, pool, reporter) => {
       const rows = loadWorkdirVectors(a.w, ctx.prepared);
-      const pairs = await allPairsSimilarity(rows, { threshold: ctx.threshold, sampled: ctx.sampled }, pool, reporter);
+      const pairs = await allPairsSimilarity(rows, { threshold: ctx.threshold, sampled: ctx.sampled, steps: ctx.steps }, pool, reporter);
       return { pairs, items: rows.rowPtr.length - 1 };
     });
   },

@@ -6,6 +6,8 @@ import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-
 import { WorkerPool } from "../coordinator/pool.js";
 import { stderrReporter, type Reporter } from "../coordinator/progress.js";
 import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
+import { takeWorkdir } from "../coordinator/workdir-use.js";
+import type { ReferenceSteps } from "./reference-blocks.js";
 
 export interface ReferenceContext {
   prepared: PrepareManifest;
@@ -13,6 +15,8 @@ export interface ReferenceContext {
   sampled: Uint8Array | null;
   threshold: number;
   workers: number;
+  /** The blocks are kept in the work directory, so that `--resume` continues an interrupted run. */
+  steps: ReferenceSteps;
 }
 
 /** Checks the options and reads what both reference commands need from the work directory. */
@@ -22,6 +26,7 @@ interface ReferenceArgs {
   threshold: number;
   "sample-list"?: string;
   workers: number;
+  resume: boolean;
 }
 
 export async function referenceContext(a: ReferenceArgs): Promise<ReferenceContext> {
@@ -30,7 +35,7 @@ export async function referenceContext(a: ReferenceArgs): Promise<ReferenceConte
   await ensureWritableDir(dirname(a.o));
   const ids = loadDocIds(a.w, prepared.counts.shards);
   const sampled = a["sample-list"] === undefined ? null : await readSampleList(a["sample-list"], ids);
-  return { prepared, ids, sampled, threshold: a.threshold, workers: a.workers };
+  return { prepared, ids, sampled, threshold: a.threshold, workers: a.workers, steps: { workdir: a.w, resume: a.resume } };
 }
 
 /**
@@ -45,12 +50,15 @@ export async function runReferenceCommand(
 ): Promise<void> {
   const ctx = await referenceContext(a);
   const t0 = performance.now();
+  // The blocks are kept in the work directory: no other run may clear it meanwhile.
+  const lock = await takeWorkdir(a.w, { create: false });
   const pool = new WorkerPool("reference", ctx.workers);
   let result;
   try {
     result = await compute(ctx, pool, stderrReporter(a.quiet));
   } finally {
     await pool.close();
+    await lock.release();
   }
   await writePairsFile(a.o, result.pairs, ctx.ids);
   const n = result.items;
