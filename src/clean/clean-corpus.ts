@@ -7,7 +7,7 @@ import { DEFAULT_MAX_DOC_BYTES } from "../options.js";
 import { CLUSTERS_FILE, readClustersTsv, type ClusterRow, type ClusterTable } from "../clusters/clusters-tsv.js";
 import { stampInputs } from "../coordinator/run-config.js";
 import { takeWorkdir } from "../coordinator/workdir-use.js";
-import { startStep, stepFolder, stepMarker, type StepDir } from "../executor/step-dir.js";
+import { clearStep, startStep, stepFolder, stepMarker, type StepDir } from "../executor/step-dir.js";
 import { markerStats, runWholeTask, TaskRunner } from "../executor/tasks.js";
 import { InputError, VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
@@ -76,7 +76,8 @@ async function* pieces(input: string): AsyncGenerator<Buffer> {
  * Documents are matched by corpus ordinal and checked by id, so a different corpus fails.
  * The inputs are the tasks of the `clean` step (executor/tasks.ts), one after the other (an
  * input's first ordinal is where the previous one ended); with a work directory each writes
- * a part there, and an `output` task copies the parts to the output.
+ * a part there, and an `output` task copies the parts to the output, after which the parts
+ * are removed.
  */
 export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions): Promise<CleanStats> {
   if (opts.resume === true && opts.workdir === undefined) throw new VertdupError("--resume needs the work directory of the interrupted clean (-w)");
@@ -119,6 +120,8 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
       }
       return {};
     });
+    // The parts are as large as the output: gone once it is in place.
+    await clearStep(step);
     return stats;
   } finally {
     await lock.release();

@@ -16,7 +16,7 @@ export const hammingFullCommand = {
       import("../reference/hamming-full.js"),
       import("../runs/signature-store.js"),
     ]);
-    await runReferenceCommand(a, "signature pairs", async (ctx, pool, reporter) => {
+    await runReferenceCommand(a, "hamming-full", "signature pairs", async (ctx, pool, reporter) => {
       const store = loadSignatureStore(a.w, ctx.prepared.options.bits);
       const triples = await hammingFullTriples(store, { threshold: ctx.threshold, sampled: ctx.sampled, steps: ctx.steps }, pool, reporter);
       return { pairs: documentPairsOf(store, triples, ctx.sampled), items: store.count };

@@ -16,7 +16,7 @@ export const similarityCommand = {
       import("../reference/similarity.js"),
       import("../reference/workdir-vectors.js"),
     ]);
-    await runReferenceCommand(a, "document pairs", async (ctx, pool, reporter) => {
+    await runReferenceCommand(a, "similarity", "document pairs", async (ctx, pool, reporter) => {
       const rows = loadWorkdirVectors(a.w, ctx.prepared);
       const pairs = await allPairsSimilarity(rows, { threshold: ctx.threshold, sampled: ctx.sampled, steps: ctx.steps }, pool, reporter);
       return { pairs, items: rows.rowPtr.length - 1 };

@@ -20,8 +20,12 @@ export const stepFolder = (step: StepDir) => join(step.workdir, step.name);
 /** The marker of a step's task `index` (or of a named part, e.g. "output"). */
 export const stepMarker = (step: StepDir, part: number | string) => `${step.name}-${typeof part === "number" ? String(part).padStart(6, "0") : part}`;
 
-/** Removes the step's files and markers: the next run starts over. */
-async function clearStep(step: StepDir): Promise<void> {
+/**
+ * Removes the step's files and markers: the next run starts over. Also once the step's output
+ * is in place, as a completed paragraphs run removes its saved steps: markers first, so that
+ * a kill meanwhile leaves at worst files without markers (redone on resume).
+ */
+export async function clearStep(step: StepDir): Promise<void> {
   for (const task of await completedTasks(step.workdir)) {
     if (task.startsWith(`${step.name}-`)) await rm(markerFile(step.workdir, task), { force: true });
   }

@@ -7,6 +7,7 @@ import { WorkerPool } from "../coordinator/pool.js";
 import { stderrReporter, type Reporter } from "../coordinator/progress.js";
 import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 import { takeWorkdir } from "../coordinator/workdir-use.js";
+import { clearStep } from "../executor/step-dir.js";
 import type { ReferenceSteps } from "./reference-blocks.js";
 
 export interface ReferenceContext {
@@ -39,12 +40,14 @@ export async function referenceContext(a: ReferenceArgs): Promise<ReferenceConte
 }
 
 /**
- * The body of `similarity` and `hamming-full`: read the shared context, run `compute` on a
- * pool of reference workers, write its pairs and print the summary. `compute` returns the pairs
- * and the number of items (vectors or signatures) compared all against all.
+ * The body of `similarity` and `hamming-full` (the command's name is its step's, `name`): read
+ * the shared context, run `compute` on a pool of reference workers, write its pairs, remove
+ * the step's kept blocks and print the summary. `compute` returns the pairs and the number of
+ * items (vectors or signatures) compared all against all.
  */
 export async function runReferenceCommand(
   a: ReferenceArgs & { quiet: boolean },
+  name: string,
   unit: string,
   compute: (ctx: ReferenceContext, pool: WorkerPool, reporter: Reporter) => Promise<{ pairs: ScoredPairs; items: number }>,
 ): Promise<void> {
@@ -52,18 +55,22 @@ export async function runReferenceCommand(
   const t0 = performance.now();
   // The blocks are kept in the work directory: no other run may clear it meanwhile.
   const lock = await takeWorkdir(a.w, { create: false });
-  const pool = new WorkerPool("reference", ctx.workers);
-  let result;
   try {
-    result = await compute(ctx, pool, stderrReporter(a.quiet));
+    const pool = new WorkerPool("reference", ctx.workers);
+    let result;
+    try {
+      result = await compute(ctx, pool, stderrReporter(a.quiet));
+    } finally {
+      await pool.close();
+    }
+    await writePairsFile(a.o, result.pairs, ctx.ids);
+    await clearStep({ workdir: a.w, name });
+    const n = result.items;
+    const seconds = (performance.now() - t0) / 1000;
+    process.stdout.write(referenceSummary(result.pairs.a.length, ctx.threshold, a.o, seconds, (n * (n - 1)) / 2, unit) + "\n");
   } finally {
-    await pool.close();
     await lock.release();
   }
-  await writePairsFile(a.o, result.pairs, ctx.ids);
-  const n = result.items;
-  const seconds = (performance.now() - t0) / 1000;
-  process.stdout.write(referenceSummary(result.pairs.a.length, ctx.threshold, a.o, seconds, (n * (n - 1)) / 2, unit) + "\n");
 }
 
 /** "N pairs ≥ T → file in S s (R comparisons/s)". */

@@ -44,13 +44,17 @@ describe("clean -w --resume", () => {
     const args = ["clean", ...INPUTS, "--from", run, "-o", out, "--mark", "-w", cw];
     killedAt(`marker:${marker}`, args);
     expect(existsSync(out)).toBe(false);
-    const done = markers(cw, "clean-");
-    expect(done).toContain(`${marker}.done`);
+    expect(markers(cw, "clean-")).toContain(`${marker}.done`);
     const kept = statSync(join(cw, "clean", "000000.vert.zst")).mtimeMs;
-    ok([...args, "--resume"]);
+    // Killed again once the output is in place: the first input's part was not made again.
+    killedAt("marker:clean-output", [...args, "--resume"]);
     expect(statSync(join(cw, "clean", "000000.vert.zst")).mtimeMs).toBe(kept);
-    expect(markers(cw, "clean-")).toEqual(["clean-000000.done", "clean-000001.done", "clean-output.done"]);
     expect(readFileSync(out).equals(readFileSync(whole))).toBe(true);
+    ok([...args, "--resume"]);
+    expect(readFileSync(out).equals(readFileSync(whole))).toBe(true);
+    // The parts are removed once the output is in place.
+    expect(markers(cw, "clean-")).toEqual([]);
+    expect(existsSync(join(cw, "clean"))).toBe(false);
   }, 60_000);
 
   it("refuses --resume where it cannot continue, and a resume with other options", () => {
@@ -62,10 +66,11 @@ describe("clean -w --resume", () => {
     expect(stdout.status).toBe(1);
     expect(stdout.stderr).toMatch(/standard output cannot be taken back: give -o a file/);
     const cw = join(root, "cw-other");
-    ok(["clean", ...INPUTS, "--from", run, "-o", out, "-w", cw]);
+    killedAt("marker:clean-000000", ["clean", ...INPUTS, "--from", run, "-o", out, "-w", cw]);
     const other = vertdup(["clean", ...INPUTS, "--from", run, "-o", out, "-w", cw, "--mark", "--resume"]);
     expect(other.status).toBe(1);
     expect(other.stderr).toMatch(/refusing to resume clean: it was started with other --mark \(false there, true now\)/);
+    expect(existsSync(out)).toBe(false);
   }, 60_000);
 });
 
@@ -73,24 +78,32 @@ describe.each([
   ["similarity", "0.5"],
   ["hamming-full", "0.8"],
 ])("%s --resume", (command, threshold) => {
-  it("a run killed after its second block's marker resumes with another worker count to the same pairs, keeping the finished blocks", () => {
+  it("a run killed after a block's marker resumes with another worker count to the same pairs, keeping the finished blocks and their plan", () => {
     const whole = join(root, `${command}-whole.tsv`);
     ok([command, "-w", work, "-o", whole, "--threshold", threshold, "--workers", "1", "--quiet"]);
     const out = join(root, `${command}.tsv`);
-    killedAt(`marker:${command}-000001`, [command, "-w", work, "-o", out, "--threshold", threshold, "--workers", "2", "--quiet"]);
+    const args = [command, "-w", work, "-o", out, "--threshold", threshold, "--quiet"];
+    killedAt(`marker:${command}-000001`, [...args, "--workers", "2"]);
     expect(existsSync(out)).toBe(false);
+    const refused = vertdup([command, "-w", work, "-o", out, "--threshold", "0.95", "--resume", "--quiet"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`refusing to resume ${command}: it was started with other --threshold \\(${threshold} there, 0.95 now\\)`));
+    const planned = (JSON.parse(readFileSync(join(work, command, "config.json"), "utf8")) as { blocks: number }).blocks;
+    // Killed again after a block the first run had not finished: the finished ones were loaded, not computed again.
+    const block = (k: number) => `${command}-${String(k).padStart(6, "0")}`;
+    const done = markers(work, `${command}-`);
+    const next = Array.from({ length: planned }, (_, k) => k).find((k) => !done.includes(`${block(k)}.done`));
+    expect(next).toBeDefined();
     const kept = statSync(join(work, command, "000001.zst")).mtimeMs;
-    const planned = JSON.parse(readFileSync(join(work, command, "config.json"), "utf8")) as { blocks: number };
-    ok([command, "-w", work, "-o", out, "--threshold", threshold, "--workers", "1", "--resume", "--quiet"]);
+    killedAt(`marker:${block(next!)}`, [...args, "--workers", "1", "--resume"]);
     expect(statSync(join(work, command, "000001.zst")).mtimeMs).toBe(kept);
-    // The plan of the killed run (two workers' blocks) was kept, not the one of a worker.
-    expect(markers(work, `${command}-`).length).toBe(planned.blocks);
+    const resumed = vertdup([command, "-w", work, "-o", out, "--threshold", threshold, "--workers", "1", "--resume"]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    // One worker would plan half as many blocks: the two workers' plan was kept.
+    expect(resumed.stderr).toContain(`${command}: ${planned}/${planned} blocks`);
     expect(readFileSync(out, "utf8")).toBe(readFileSync(whole, "utf8"));
-  }, 60_000);
-
-  it("refuses to resume with another threshold", () => {
-    const r = vertdup([command, "-w", work, "-o", join(root, `${command}-other.tsv`), "--threshold", "0.95", "--resume", "--quiet"]);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`refusing to resume ${command}: it was started with other --threshold \\(${threshold} there, 0.95 now\\)`));
+    // The blocks are removed once the pairs file is in place.
+    expect(markers(work, `${command}-`)).toEqual([]);
+    expect(existsSync(join(work, command))).toBe(false);
   }, 60_000);
 });
