@@ -7,6 +7,7 @@ import { DEFAULT_MAX_DOC_BYTES } from "../options.js";
 import { CLUSTERS_FILE, readClustersTsv, type ClusterRow, type ClusterTable } from "../clusters/clusters-tsv.js";
 import { stampInputs } from "../coordinator/run-config.js";
 import { takeWorkdir } from "../coordinator/workdir-use.js";
+import { shardName } from "../coordinator/workdir.js";
 import { clearStep, startStep, stepFolder, stepMarker, type StepDir } from "../executor/step-dir.js";
 import { markerStats, runWholeTask, TaskRunner } from "../executor/tasks.js";
 import { InputError, VertdupError } from "../util/errors.js";
@@ -90,16 +91,9 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
   const clusters = join(opts.from, CLUSTERS_FILE);
   const rows = await readClustersTsv(clusters);
   const idAttr = idAttrOf(opts.from);
+  const cleanOne = (i: number, first: number, output: CorpusOutput) => cleanInput(inputs[i], first, opts, rows, idAttr, output);
   if (opts.workdir === undefined) {
-    const output = new CorpusOutput(opts.output);
-    try {
-      const stats = await cleanInputs(inputs, opts, rows, idAttr, null, () => output);
-      await output.commit();
-      return stats;
-    } catch (err) {
-      await output.abort();
-      throw err;
-    }
+    return new CorpusOutput(opts.output).fill((output) => cleanInputs(inputs, opts.from, rows, null, (i, first) => cleanOne(i, first, output)));
   }
   const workdir = opts.workdir;
   const lock = await takeWorkdir(workdir, { create: true });
@@ -107,19 +101,14 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
     const step: StepDir = { workdir, name: "clean" };
     const config = { inputs: await stampInputs([...inputs, clusters]), "--from": resolve(opts.from), "--output": resolve(opts.output), "--mark": opts.mark, "--max-doc-bytes": opts.maxDocBytes ?? null, "--oversize": opts.oversize ?? null };
     await startStep(step, config, opts.resume === true);
-    const part = (i: number) => join(stepFolder(step), `${String(i).padStart(6, "0")}.vert.zst`);
-    const stats = await cleanInputs(inputs, opts, rows, idAttr, step, (i) => new CorpusOutput(part(i), PART_ZSTD_LEVEL));
-    await runWholeTask(workdir, stepMarker(step, "output"), async () => {
-      const output = new CorpusOutput(opts.output);
-      try {
+    const part = (i: number) => join(stepFolder(step), `${shardName(i)}.vert.zst`);
+    const stats = await cleanInputs(inputs, opts.from, rows, step, (i, first) => new CorpusOutput(part(i), PART_ZSTD_LEVEL).fill((output) => cleanOne(i, first, output)));
+    await runWholeTask(workdir, stepMarker(step.name, "output"), () =>
+      new CorpusOutput(opts.output).fill(async (output) => {
         for (let i = 0; i < inputs.length; i++) for await (const piece of pieces(part(i))) await output.write(piece);
-        await output.commit();
-      } catch (err) {
-        await output.abort();
-        throw err;
-      }
-      return {};
-    });
+        return {};
+      }),
+    );
     // The parts are as large as the output: gone once it is in place.
     await clearStep(step);
     return stats;
@@ -132,35 +121,25 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
 const PART_ZSTD_LEVEL = 3;
 
 /**
- * The `clean` step: each input a task, in order, writing to `outputFor(i)` (a part of its own,
- * committed by the task, or the one shared output, committed by the caller, when `step` is null).
+ * The `clean` step: each input a task, in order (`clean(i, first)` cleans input i, whose
+ * first document is ordinal `first`, into its part or the shared output). Without a step,
+ * nothing is marked.
  */
 async function cleanInputs(
   inputs: readonly string[],
-  opts: CleanOptions,
+  from: string,
   rows: ClusterTable,
-  idAttr: string,
   step: StepDir | null,
-  outputFor: (input: number) => CorpusOutput,
+  clean: (input: number, first: number) => Promise<CleanPart>,
 ): Promise<CleanStats> {
   const runner = new TaskRunner<CleanPart>(step?.workdir ?? null);
   const stats: CleanStats = { documents: 0, removed: 0, marked: 0 };
   for (let i = 0; i < inputs.length; i++) {
     const first = stats.documents;
-    const marker = stepMarker(step ?? { workdir: "", name: "clean" }, i);
+    const marker = stepMarker("clean", i);
     const { result } = await runner.add({
       marker,
-      start: async () => ({
-        result: (async () => {
-          const output = outputFor(i);
-          const part = await cleanInput(inputs[i], first, opts, rows, idAttr, output).catch(async (err: unknown) => {
-            if (step !== null) await output.abort();
-            throw err;
-          });
-          if (step !== null) await output.commit();
-          return part;
-        })(),
-      }),
+      start: async () => ({ result: clean(i, first) }),
       load: markerStats<CleanPart>(step?.workdir ?? "", marker),
       stats: (part) => part,
     });
@@ -175,7 +154,7 @@ async function cleanInputs(
   }
   const last = rows.rows === 0 ? -1 : rows.ordinals[rows.rows - 1];
   if (last >= stats.documents) {
-    throw new VertdupError(`${inputs.join(", ")}: ${stats.documents} documents, but ${CLUSTERS_FILE} names document ${last + 1} (not the corpus of ${opts.from}?)`);
+    throw new VertdupError(`${inputs.join(", ")}: ${stats.documents} documents, but ${CLUSTERS_FILE} names document ${last + 1} (not the corpus of ${from}?)`);
   }
   return stats;
 }

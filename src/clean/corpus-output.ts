@@ -39,6 +39,18 @@ export class CorpusOutput {
     if (!this.sink.write(bytes)) await drained(this.sink).catch((err: unknown) => Promise.reject(writeError(this.path, err)));
   }
 
+  /** Runs `body`, which writes into this output, then commits it, or aborts it if `body` fails. */
+  async fill<T>(body: (output: CorpusOutput) => Promise<T>): Promise<T> {
+    try {
+      const result = await body(this);
+      await this.commit();
+      return result;
+    } catch (err) {
+      await this.abort();
+      throw err;
+    }
+  }
+
   async commit(): Promise<void> {
     if (this.sink !== process.stdout && this.sink !== this.atomic?.stream) this.sink.end();
     await this.done.catch((err: unknown) => Promise.reject(writeError(this.path, err)));

@@ -3,7 +3,7 @@ import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
-import { completedTasks, markerFile } from "../coordinator/workdir.js";
+import { completedTasks, markerFile, shardName } from "../coordinator/workdir.js";
 
 /**
  * The folder of a step that runs in a work directory it shares with others (`clean`, the
@@ -17,8 +17,8 @@ export interface StepDir {
 
 export const stepFolder = (step: StepDir) => join(step.workdir, step.name);
 
-/** The marker of a step's task `index` (or of a named part, e.g. "output"). */
-export const stepMarker = (step: StepDir, part: number | string) => `${step.name}-${typeof part === "number" ? String(part).padStart(6, "0") : part}`;
+/** The marker of the step `name`'s task `part`: its index, or a name ("output"). */
+export const stepMarker = (name: string, part: number | string) => `${name}-${typeof part === "number" ? shardName(part) : part}`;
 
 /**
  * Removes the step's files and markers: the next run starts over. Also once the step's output

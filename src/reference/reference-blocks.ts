@@ -56,7 +56,7 @@ export async function runBlocks<R>(
   const stepTasks = tasks.map((task, k): StepTask<R> => {
     const file = step === null ? null : join(stepFolder(step), `${shardName(k)}.zst`);
     return {
-      marker: stepMarker(step ?? { workdir: "", name }, k),
+      marker: stepMarker(name, k),
       async start() {
         const { result } = await pool.submit<R>(kernel, task);
         return {
