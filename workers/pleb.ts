@@ -1,7 +1,7 @@
 import { asTask } from "../src/coordinator/task-result.js";
-import { shardCountRows } from "../src/exact/count-rows.js";
-import { computeKeys, scanChunk } from "../src/pleb/pleb-tasks.js";
+import { shardCountRows } from "../src/reference/count-rows.js";
+import { computeKeys, beamScanRange } from "../src/pleb/pleb-tasks.js";
 
 export const keys = asTask(computeKeys);
-export const scan = asTask(scanChunk);
+export const scan = asTask(beamScanRange);
 export const countRows = asTask(shardCountRows);

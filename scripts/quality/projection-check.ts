@@ -24,7 +24,7 @@ import type { Projection } from "../../src/options.js";
 import { signatureOfDocument } from "../../src/output/pairs.js";
 import { hammingDistance } from "../../src/pleb/hamming.js";
 import type { ScoredPairs } from "../../src/eval/pairs-file.js";
-import type { SparseRows } from "../../src/exact/sparse-rows.js";
+import type { SparseRows } from "../../src/reference/sparse-rows.js";
 import { DEFAULT_GENERATOR, generateCorpus } from "../generate-corpus.js";
 import { cosineAndHamming, judgedPairs, prepareCorpus, timedHammingFull, timedSimilarity, type Prepared } from "../thesis/experiments.js";
 
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   const workers = Number(values.workers);
   const seeds = values.seeds.split(",").map(Number);
   const scratch = mkdtempSync(join(tmpdir(), "vertdup-projection-"));
-  const pool = new WorkerPool("exact", workers);
+  const pool = new WorkerPool("reference", workers);
   const report: Record<string, unknown>[] = [];
   try {
     const generated = join(scratch, "generated.vert");

@@ -15,9 +15,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { WorkerPool } from "../../src/coordinator/pool.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
-import { hammingFullTriples } from "../../src/exact/hamming-full.js";
-import { allPairsSimilarity } from "../../src/exact/similarity.js";
-import { loadWorkdirVectors } from "../../src/exact/workdir-vectors.js";
+import { hammingFullTriples } from "../../src/reference/hamming-full.js";
+import { allPairsSimilarity } from "../../src/reference/similarity.js";
+import { loadWorkdirVectors } from "../../src/reference/workdir-vectors.js";
 import type { SignatureStore } from "../../src/runs/signature-store.js";
 import { prepareCorpus } from "./experiments.js";
 
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   });
   const n = Number(values.n);
   const workers = Number(values.workers);
-  const pool = new WorkerPool("exact", workers);
+  const pool = new WorkerPool("reference", workers);
   const line = (s: string) => process.stdout.write(s + "\n");
   try {
     for (const [label, count, portable] of [["wasm", n, false], ["ts", Math.floor(n / 4), true]] as const) {

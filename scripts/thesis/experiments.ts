@@ -10,10 +10,10 @@ import { signatureOfDocument } from "../../src/output/pairs.js";
 import { hammingDistance } from "../../src/pleb/hamming.js";
 import { runIterations } from "../../src/pleb/run-pleb.js";
 import { iterationLog } from "../../src/pleb/pleb-log.js";
-import { documentPairsOf, hammingFullTriples } from "../../src/exact/hamming-full.js";
-import { allPairsSimilarity } from "../../src/exact/similarity.js";
-import { loadWorkdirVectors } from "../../src/exact/workdir-vectors.js";
-import { rowCosine, type SparseRows } from "../../src/exact/sparse-rows.js";
+import { documentPairsOf, hammingFullTriples } from "../../src/reference/hamming-full.js";
+import { allPairsSimilarity } from "../../src/reference/similarity.js";
+import { loadWorkdirVectors } from "../../src/reference/workdir-vectors.js";
+import { rowCosine, type SparseRows } from "../../src/reference/sparse-rows.js";
 import type { PairTable, ScoredPairs } from "../../src/eval/pairs-file.js";
 import { ReferenceRecall } from "../../src/eval/reference-recall.js";
 

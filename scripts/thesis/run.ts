@@ -108,7 +108,7 @@ async function main(): Promise<void> {
 
   const scratch = mkdtempSync(join(tmpdir(), "vertdup-thesis-"));
   const plebPool = new WorkerPool("pleb", workers);
-  const exactPool = new WorkerPool("exact", workers);
+  const exactPool = new WorkerPool("reference", workers);
   try {
     log(`preparing ${corpus} (1024 bits, ${weighting})`);
     const text = await prepareCorpus(corpus, join(scratch, "w1024"), 1024, workers, weighting);

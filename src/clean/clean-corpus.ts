@@ -1,10 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { checkReadable, describeStreamError, displayName, openInput } from "../corpus/open-input.js";
 import { attributeValue } from "../corpus/vertical.js";
 import type { Oversize } from "../corpus/chunker.js";
 import { DEFAULT_MAX_DOC_BYTES } from "../options.js";
-import { CLUSTERS_FILE, readClustersTsv, type ClusterRow } from "../clusters/clusters-tsv.js";
+import { CLUSTERS_FILE, readClustersTsv, type ClusterRow, type ClusterTable } from "../clusters/clusters-tsv.js";
+import { stampInputs } from "../coordinator/run-config.js";
+import { takeWorkdir } from "../coordinator/workdir-use.js";
+import { shardName } from "../coordinator/workdir.js";
+import { clearStep, startStep, stepFolder, stepMarker, type StepDir } from "../executor/step-dir.js";
+import { markerStats, runWholeTask, TaskRunner } from "../executor/tasks.js";
 import { InputError, VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
 import { CorpusOutput } from "./corpus-output.js";
@@ -21,6 +26,12 @@ export interface CleanOptions {
   maxDocBytes?: number;
   /** …or is copied as it is read (--oversize skip). */
   oversize?: Oversize;
+  /**
+   * A work directory: each input is cleaned into a part kept there, then the parts are copied
+   * to `output`, so that `resume` continues an interrupted clean. Absent: straight to `output`.
+   */
+  workdir?: string;
+  resume?: boolean;
 }
 
 export interface CleanStats {
@@ -28,6 +39,14 @@ export interface CleanStats {
   removed: number;
   marked: number;
   /** Lines longer than --max-doc-bytes (--oversize skip) and where the first is, `file:line`; absent when none. */
+  longLines?: { lines: number; first: string };
+}
+
+/** What cleaning one input made: the next input's first ordinal, its counts (a task's marker). */
+interface CleanPart {
+  nextOrdinal: number;
+  removed: number;
+  marked: number;
   longLines?: { lines: number; first: string };
 }
 
@@ -56,59 +75,121 @@ async function* pieces(input: string): AsyncGenerator<Buffer> {
  * `vertdup clean`: streams the corpus again and writes it with the non-representatives of
  * clusters.tsv removed, or (mark) with every document kept and its cluster in attributes.
  * Documents are matched by corpus ordinal and checked by id, so a different corpus fails.
+ * The inputs are the tasks of the `clean` step (executor/tasks.ts), one after the other (an
+ * input's first ordinal is where the previous one ended); with a work directory each writes
+ * a part there, and an `output` task copies the parts to the output, after which the parts
+ * are removed.
  */
 export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions): Promise<CleanStats> {
+  if (opts.resume === true && opts.workdir === undefined) throw new VertdupError("--resume needs the work directory of the interrupted clean (-w)");
+  if (opts.workdir !== undefined && opts.output === "-") {
+    throw new VertdupError("-w keeps a clean to be resumed, and what went to standard output cannot be taken back: give -o a file");
+  }
+  if (opts.resume === true && inputs.includes("-")) throw new VertdupError("--resume cannot check standard input against the earlier clean: give the corpus as files");
   for (const input of inputs) await checkReadable(input);
   await refuseOverwritingInputs([opts.output], inputs);
-  const rows = await readClustersTsv(join(opts.from, CLUSTERS_FILE));
+  const clusters = join(opts.from, CLUSTERS_FILE);
+  const rows = await readClustersTsv(clusters);
   const idAttr = idAttrOf(opts.from);
-  const stats: CleanStats = { documents: 0, removed: 0, marked: 0 };
-  const output = new CorpusOutput(opts.output);
-  try {
-    let ordinal = 0;
-    for (const input of inputs) {
-      const file = displayName(input);
-      const decide = (doc: number, docLine: Buffer | null, line: number): DocAction => {
-        const row: ClusterRow | undefined = rows.row(doc);
-        if (row !== undefined && docLine === null) {
-          // `run --oversize skip` with the same limit leaves such a document out of every cluster.
-          throw new InputError(file, line, `document ${doc + 1} is in ${CLUSTERS_FILE} but its <doc> line is longer than --max-doc-bytes: cannot check or mark it`);
-        }
-        if (row !== undefined && docLine !== null) {
-          const id = attributeValue(docLine.toString("utf8"), idAttr) ?? String(doc + 1);
-          if (id !== row.id) {
-            throw new InputError(file, line, `document ${doc + 1} is "${id}" but ${CLUSTERS_FILE} names "${row.id}" (not the corpus of ${opts.from}?)`);
-          }
-        }
-        const action = actionFor(row, opts.mark);
-        if (action.kind === "remove") stats.removed++;
-        if (action.kind === "mark" && row !== undefined) stats.marked++;
-        return action;
-      };
-      const filter = new DocFilter(file, ordinal, decide, opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES, opts.oversize);
-      const out: Buffer[] = [];
-      for await (const piece of pieces(input)) {
-        filter.push(piece, out);
-        for (const b of out) await output.write(b);
-        out.length = 0;
-      }
-      filter.end(out);
-      for (const b of out) await output.write(b);
-      ordinal = filter.nextOrdinal;
-      if (filter.longLines > 0) {
-        stats.longLines ??= { lines: 0, first: `${file}:${filter.firstLongLine}` };
-        stats.longLines.lines += filter.longLines;
-      }
-    }
-    stats.documents = ordinal;
-    const last = rows.rows === 0 ? -1 : rows.ordinals[rows.rows - 1];
-    if (last >= ordinal) {
-      throw new VertdupError(`${inputs.join(", ")}: ${ordinal} documents, but ${CLUSTERS_FILE} names document ${last + 1} (not the corpus of ${opts.from}?)`);
-    }
-    await output.commit();
-    return stats;
-  } catch (err) {
-    await output.abort();
-    throw err;
+  const cleanOne = (i: number, first: number, output: CorpusOutput) => cleanInput(inputs[i], first, opts, rows, idAttr, output);
+  if (opts.workdir === undefined) {
+    return new CorpusOutput(opts.output).fill((output) => cleanInputs(inputs, opts.from, rows, null, (i, first) => cleanOne(i, first, output)));
   }
+  const workdir = opts.workdir;
+  const lock = await takeWorkdir(workdir, { create: true });
+  try {
+    const step: StepDir = { workdir, name: "clean" };
+    const config = { inputs: await stampInputs([...inputs, clusters]), "--from": resolve(opts.from), "--output": resolve(opts.output), "--mark": opts.mark, "--max-doc-bytes": opts.maxDocBytes ?? null, "--oversize": opts.oversize ?? null };
+    await startStep(step, config, opts.resume === true);
+    const part = (i: number) => join(stepFolder(step), `${shardName(i)}.vert.zst`);
+    const stats = await cleanInputs(inputs, opts.from, rows, step, (i, first) => new CorpusOutput(part(i), PART_ZSTD_LEVEL).fill((output) => cleanOne(i, first, output)));
+    await runWholeTask(workdir, stepMarker(step.name, "output"), () =>
+      new CorpusOutput(opts.output).fill(async (output) => {
+        for (let i = 0; i < inputs.length; i++) for await (const piece of pieces(part(i))) await output.write(piece);
+        return {};
+      }),
+    );
+    // The parts are as large as the output: gone once it is in place.
+    await clearStep(step);
+    return stats;
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Parts are read back once: fast compression (the output's own is level 9). */
+const PART_ZSTD_LEVEL = 3;
+
+/**
+ * The `clean` step: each input a task, in order (`clean(i, first)` cleans input i, whose
+ * first document is ordinal `first`, into its part or the shared output). Without a step,
+ * nothing is marked.
+ */
+async function cleanInputs(
+  inputs: readonly string[],
+  from: string,
+  rows: ClusterTable,
+  step: StepDir | null,
+  clean: (input: number, first: number) => Promise<CleanPart>,
+): Promise<CleanStats> {
+  const runner = new TaskRunner<CleanPart>(step?.workdir ?? null);
+  const stats: CleanStats = { documents: 0, removed: 0, marked: 0 };
+  for (let i = 0; i < inputs.length; i++) {
+    const first = stats.documents;
+    const marker = stepMarker("clean", i);
+    const { result } = await runner.add({
+      marker,
+      start: async () => ({ result: clean(i, first) }),
+      load: markerStats<CleanPart>(step?.workdir ?? "", marker),
+      stats: (part) => part,
+    });
+    const part = await result;
+    stats.documents = part.nextOrdinal;
+    stats.removed += part.removed;
+    stats.marked += part.marked;
+    if (part.longLines !== undefined) {
+      stats.longLines ??= { lines: 0, first: part.longLines.first };
+      stats.longLines.lines += part.longLines.lines;
+    }
+  }
+  const last = rows.rows === 0 ? -1 : rows.ordinals[rows.rows - 1];
+  if (last >= stats.documents) {
+    throw new VertdupError(`${inputs.join(", ")}: ${stats.documents} documents, but ${CLUSTERS_FILE} names document ${last + 1} (not the corpus of ${from}?)`);
+  }
+  return stats;
+}
+
+/** Cleans one input, whose first document is corpus ordinal `first`, into `output`. */
+async function cleanInput(input: string, first: number, opts: CleanOptions, rows: ClusterTable, idAttr: string, output: CorpusOutput): Promise<CleanPart> {
+  const file = displayName(input);
+  const part: CleanPart = { nextOrdinal: first, removed: 0, marked: 0 };
+  const decide = (doc: number, docLine: Buffer | null, line: number): DocAction => {
+    const row: ClusterRow | undefined = rows.row(doc);
+    if (row !== undefined && docLine === null) {
+      // `run --oversize skip` with the same limit leaves such a document out of every cluster.
+      throw new InputError(file, line, `document ${doc + 1} is in ${CLUSTERS_FILE} but its <doc> line is longer than --max-doc-bytes: cannot check or mark it`);
+    }
+    if (row !== undefined && docLine !== null) {
+      const id = attributeValue(docLine.toString("utf8"), idAttr) ?? String(doc + 1);
+      if (id !== row.id) {
+        throw new InputError(file, line, `document ${doc + 1} is "${id}" but ${CLUSTERS_FILE} names "${row.id}" (not the corpus of ${opts.from}?)`);
+      }
+    }
+    const action = actionFor(row, opts.mark);
+    if (action.kind === "remove") part.removed++;
+    if (action.kind === "mark" && row !== undefined) part.marked++;
+    return action;
+  };
+  const filter = new DocFilter(file, first, decide, opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES, opts.oversize);
+  const out: Buffer[] = [];
+  for await (const piece of pieces(input)) {
+    filter.push(piece, out);
+    for (const b of out) await output.write(b);
+    out.length = 0;
+  }
+  filter.end(out);
+  for (const b of out) await output.write(b);
+  part.nextOrdinal = filter.nextOrdinal;
+  if (filter.longLines > 0) part.longLines = { lines: filter.longLines, first: `${file}:${filter.firstLongLine}` };
+  return part;
 }

@@ -7,18 +7,22 @@ import { drained, openAtomic, writeError } from "../util/atomic.js";
 
 /**
  * A corpus file being written: compressed as its name says (.gz, .zst), under a temporary
- * name until `commit`; `-` writes plain text to standard output.
+ * name until `commit`; `-` writes plain text to standard output. `zstdLevel`: 9 for what users
+ * keep, lower for the work directory's parts, read back once.
  */
 export class CorpusOutput {
   private readonly sink: Writable;
   private readonly done: Promise<void>;
   private readonly atomic: ReturnType<typeof openAtomic> | null;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    zstdLevel = 9,
+  ) {
     this.atomic = path === "-" ? null : openAtomic(path);
     const target: Writable = this.atomic?.stream ?? process.stdout;
     const kind = path === "-" ? "none" : compressionOf(path);
-    const compressor: Transform | null = kind === "gzip" ? createGzip({ level: 6 }) : kind === "zstd" ? new CompressStream({ compressionLevel: 9 }) : null;
+    const compressor: Transform | null = kind === "gzip" ? createGzip({ level: 6 }) : kind === "zstd" ? new CompressStream({ compressionLevel: zstdLevel }) : null;
     if (compressor === null) {
       this.sink = target;
       this.done = Promise.resolve();
@@ -33,6 +37,18 @@ export class CorpusOutput {
   /** Writes bytes; resolves when the stream can take more (back-pressure). */
   async write(bytes: Uint8Array): Promise<void> {
     if (!this.sink.write(bytes)) await drained(this.sink).catch((err: unknown) => Promise.reject(writeError(this.path, err)));
+  }
+
+  /** Runs `body`, which writes into this output, then commits it, or aborts it if `body` fails. */
+  async fill<T>(body: (output: CorpusOutput) => Promise<T>): Promise<T> {
+    try {
+      const result = await body(this);
+      await this.commit();
+      return result;
+    } catch (err) {
+      await this.abort();
+      throw err;
+    }
   }
 
   async commit(): Promise<void> {

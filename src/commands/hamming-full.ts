@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
-import { withExactOptions } from "../exact/exact-options.js";
+import { withReferenceOptions } from "../reference/reference-options.js";
 
-const builder = (y: Argv) => withExactOptions(y);
+const builder = (y: Argv) => withReferenceOptions(y);
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -11,14 +11,14 @@ export const hammingFullCommand = {
   builder,
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ runExactCommand }, { documentPairsOf, hammingFullTriples }, { loadSignatureStore }] = await Promise.all([
-      import("../exact/exact-command.js"),
-      import("../exact/hamming-full.js"),
+    const [{ runReferenceCommand }, { documentPairsOf, hammingFullTriples }, { loadSignatureStore }] = await Promise.all([
+      import("../reference/reference-command.js"),
+      import("../reference/hamming-full.js"),
       import("../runs/signature-store.js"),
     ]);
-    await runExactCommand(a, "signature pairs", async (ctx, pool, reporter) => {
+    await runReferenceCommand(a, "hamming-full", "signature pairs", async (ctx, pool, reporter) => {
       const store = loadSignatureStore(a.w, ctx.prepared.options.bits);
-      const triples = await hammingFullTriples(store, { threshold: ctx.threshold, sampled: ctx.sampled }, pool, reporter);
+      const triples = await hammingFullTriples(store, { threshold: ctx.threshold, sampled: ctx.sampled, steps: ctx.steps }, pool, reporter);
       return { pairs: documentPairsOf(store, triples, ctx.sampled), items: store.count };
     });
   },

@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
-import { withExactOptions } from "../exact/exact-options.js";
+import { withReferenceOptions } from "../reference/reference-options.js";
 
-const builder = (y: Argv) => withExactOptions(y);
+const builder = (y: Argv) => withReferenceOptions(y);
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 
@@ -11,14 +11,14 @@ export const similarityCommand = {
   builder,
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ runExactCommand }, { allPairsSimilarity }, { loadWorkdirVectors }] = await Promise.all([
-      import("../exact/exact-command.js"),
-      import("../exact/similarity.js"),
-      import("../exact/workdir-vectors.js"),
+    const [{ runReferenceCommand }, { allPairsSimilarity }, { loadWorkdirVectors }] = await Promise.all([
+      import("../reference/reference-command.js"),
+      import("../reference/similarity.js"),
+      import("../reference/workdir-vectors.js"),
     ]);
-    await runExactCommand(a, "document pairs", async (ctx, pool, reporter) => {
+    await runReferenceCommand(a, "similarity", "document pairs", async (ctx, pool, reporter) => {
       const rows = loadWorkdirVectors(a.w, ctx.prepared);
-      const pairs = await allPairsSimilarity(rows, { threshold: ctx.threshold, sampled: ctx.sampled }, pool, reporter);
+      const pairs = await allPairsSimilarity(rows, { threshold: ctx.threshold, sampled: ctx.sampled, steps: ctx.steps }, pool, reporter);
       return { pairs, items: rows.rowPtr.length - 1 };
     });
   },

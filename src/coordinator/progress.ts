@@ -4,10 +4,10 @@ import { requireCjs } from "../util/require-cjs.js";
 /** Where the coordinator reports: one line per event, to stderr. */
 export interface Reporter {
   info(message: string): void;
-  progress(phase: string, unit: string, total?: number): PhaseProgress;
+  progress(phase: string, unit: string, total?: number): ProgressBar;
 }
 
-export interface PhaseProgress {
+export interface ProgressBar {
   /** Sets the amount done so far (in the phase's unit). */
   update(done: number): void;
   finish(): void;

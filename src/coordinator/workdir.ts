@@ -22,6 +22,8 @@ import { removeIndex } from "../supplement/index-store.js";
  *   pleb/<fingerprint>/group-NNNN.zst  pairs found by a group of PLEB iterations
  *   markers/<task>.done                completion markers (JSON of the task's stats)
  *   paragraph-steps/                   `vertdup paragraphs`: saved step results (paragraph-dedup/step-files.ts)
+ *   similarity/, hamming-full/         the exact references' blocks (reference/reference-blocks.ts)
+ *   clean/                             `clean -w`: the cleaned inputs, copied to the output (clean/clean-corpus.ts)
  */
 export type ShardFileKind = "counts" | "docs" | "df" | "run";
 
@@ -107,7 +109,7 @@ export async function createWorkdir(workdir: string): Promise<void> {
  */
 export async function resetWorkdir(workdir: string): Promise<void> {
   await removeIndex(workdir);
-  for (const sub of ["shards", "runs", "store", "markers", "pleb", "methods", "paragraph-steps"]) await rm(join(workdir, sub), { recursive: true, force: true });
+  for (const sub of ["shards", "runs", "store", "markers", "pleb", "methods", "paragraph-steps", "clean", "similarity", "hamming-full"]) await rm(join(workdir, sub), { recursive: true, force: true });
   for (const file of ["chunks.json", "vocab.zst", "prepare.json"]) await rm(join(workdir, file), { force: true });
   await createWorkdir(workdir);
 }

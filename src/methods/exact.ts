@@ -3,7 +3,7 @@ import { hash } from "node:crypto";
 import { normalizeToken, type NormalizeOptions } from "../features/normalize.js";
 import { EdgeList, type DuplicateGraph } from "../clusters/duplicate-graph.js";
 import { featuredDocs, firstOfByKeys } from "./first-of.js";
-import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
+import { scanShard, type ChunkTask, type ShardBase } from "./shard-scan.js";
 
 const DIGEST_BYTES = 32;
 
@@ -32,7 +32,7 @@ export function exactShard(task: ChunkTask): ExactShard {
   const digests = new Uint8Array(task.chunk.docCount * DIGEST_BYTES);
   const empty = new Uint8Array(task.chunk.docCount);
   let i = 0;
-  const base = scanChunk(task.chunk, task.options, stringToken, (doc) => {
+  const base = scanShard(task.chunk, task.options, stringToken, (doc) => {
     const d = streamDigest(doc.tokens, task.options);
     if (d === null) empty[i] = 1;
     else digests.set(d, i * DIGEST_BYTES);

@@ -9,7 +9,7 @@ import { setDigest, sortedSet, sortUnique } from "./jaccard.js";
 import { growableF64, type GrowableArray } from "../util/typed-arrays.js";
 import { MinhashWasm } from "./minhash-wasm.js";
 import { windowHashes } from "./shingle-hash.js";
-import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
+import { scanShard, type ChunkTask, type ShardBase } from "./shard-scan.js";
 
 /**
  * The shingle set of a document: distinct hashes (shingle-hash.ts) of its k-word shingles, sorted. A document
@@ -179,7 +179,7 @@ export function minhashShard(task: ChunkTask): MinhashShard {
   let kept = new Float64Array(1024);
   let set = new Float64Array(1024);
   let i = 0;
-  const base = scanChunk(task.chunk, o, tokenHash(o), (doc) => {
+  const base = scanShard(task.chunk, o, tokenHash(o), (doc) => {
     if (kept.length < doc.tokens.length) kept = new Float64Array(2 * doc.tokens.length);
     let m = 0;
     for (const h of doc.tokens) if (h !== DROPPED) kept[m++] = h;

@@ -11,7 +11,7 @@ import { ALL_PAIRS_BUCKET, BucketCandidates } from "./bucket-candidates.js";
 import { firstOfByKeys, leadersOf } from "./first-of.js";
 import { setDigest, sortedJaccard, sortedSet } from "./jaccard.js";
 import { forEachValueGroup } from "./key-groups.js";
-import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
+import { scanShard, type ChunkTask, type ShardBase } from "./shard-scan.js";
 
 /** A document's paragraph fingerprints, split into long and short paragraphs, each set sorted. */
 export interface ParagraphSets {
@@ -66,7 +66,7 @@ export interface ParagraphShard extends ShardBase {
 export function paragraphShard(task: ChunkTask): ParagraphShard {
   const long: Float64Array[] = [];
   const short: Float64Array[] = [];
-  const base = scanChunk(task.chunk, { ...task.options, paragraphs: true }, tokenHash(task.options), (doc) => {
+  const base = scanShard(task.chunk, { ...task.options, paragraphs: true }, tokenHash(task.options), (doc) => {
     const sets = paragraphSetsOfHashes(doc, task.options.shortTokens);
     long.push(sets.long);
     short.push(sets.short);

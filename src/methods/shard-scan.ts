@@ -24,7 +24,7 @@ export interface ChunkTask {
  * Parses a chunk, calling `onDoc` per document with its tokens read by `readToken`, and
  * gathers the ids and lengths.
  */
-export function scanChunk<T>(chunk: Chunk, options: FeatureOptions, readToken: TokenReader<T>, onDoc: (doc: Doc<T>) => void): ShardBase {
+export function scanShard<T>(chunk: Chunk, options: FeatureOptions, readToken: TokenReader<T>, onDoc: (doc: Doc<T>) => void): ShardBase {
   const warnings = emptyWarnings();
   const ids: string[] = [];
   const tokens: number[] = [];

@@ -6,7 +6,7 @@ import { forEachKeyGroup } from "./key-groups.js";
 import { EdgeList, type DuplicateGraph } from "../clusters/duplicate-graph.js";
 import { ALL_PAIRS_BUCKET, BucketCandidates } from "./bucket-candidates.js";
 import { featuredDocs, firstOfByKeys, leadersOf } from "./first-of.js";
-import { scanChunk, type ChunkTask, type ShardBase } from "./shard-scan.js";
+import { scanShard, type ChunkTask, type ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { SIMHASH_BITS, SIMHASH_WORDS } from "./method-options.js";
 
@@ -119,7 +119,7 @@ export function simhashShard(task: ChunkTask): SimhashShard {
   const simhashes = new Uint32Array(task.chunk.docCount * SIMHASH_WORDS);
   const empty = new Uint8Array(task.chunk.docCount);
   let i = 0;
-  const base = scanChunk(task.chunk, task.options, stringToken, (doc) => {
+  const base = scanShard(task.chunk, task.options, stringToken, (doc) => {
     const s = simhash384(doc.tokens, task.options, digestCache);
     if (s === null) empty[i] = 1;
     else simhashes.set(s, i * SIMHASH_WORDS);

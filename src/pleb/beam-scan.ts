@@ -5,6 +5,7 @@
  * — half the work of comparing both sides.
  */
 
+import { Triples } from "../util/triples.js";
 import { hammingWithin } from "./hamming.js";
 
 /**
@@ -89,41 +90,7 @@ export function beamScan(
   return found;
 }
 
-/**
- * A growable list of (i, j, distance) triples in one Uint32Array, cheap to fill and to post
- * between threads (`toArray().buffer` is transferable).
- */
-export class PairList {
-  private data: Uint32Array;
-  private used = 0;
-
-  constructor(initialPairs = 1024) {
-    this.data = new Uint32Array(3 * Math.max(1, initialPairs));
-  }
-
-  /** Number of pairs. */
-  get length(): number {
-    return this.used / 3;
-  }
-
-  push(i: number, j: number, distance: number): void {
-    if (this.used === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.used++] = i;
-    this.data[this.used++] = j;
-    this.data[this.used++] = distance;
-  }
-
-  /** A trimmed copy: pair k is [3k] = i, [3k+1] = j, [3k+2] = distance. */
-  toArray(): Uint32Array {
-    return this.data.slice(0, this.used);
-  }
-}
-
-/** beamScan (skipping pairs with equal `labels`, if given) collecting the pairs into `into` (a new PairList by default), which it returns. */
+/** beamScan (skipping pairs with equal `labels`, if given) collecting the pairs into `into` (a new Triples by default), which it returns. */
 export function beamScanPairs(
   store: Uint32Array,
   W: number,
@@ -132,9 +99,9 @@ export function beamScanPairs(
   to: number,
   beam: number,
   maxDistance: number,
-  into: PairList = new PairList(),
+  into: Triples = new Triples(),
   labels?: Uint32Array,
-): PairList {
+): Triples {
   beamScan(store, W, order, from, to, beam, maxDistance, (i, j, d) => into.push(i, j, d), labels);
   return into;
 }

@@ -1,6 +1,6 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import { loadCountRows, type CountRows } from "../exact/count-rows.js";
+import { loadCountRows, type CountRows } from "../reference/count-rows.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 
 /**

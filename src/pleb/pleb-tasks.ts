@@ -41,7 +41,7 @@ export interface ScanTask {
 }
 
 /** Beam scan of the positions [from, to) of the sorted order: (i, j, distance) triples. */
-export function scanChunk(task: ScanTask): Uint32Array {
+export function beamScanRange(task: ScanTask): Uint32Array {
   const { signatures, words, order, from, to, beam, maxDistance, labels } = task;
   return beamScanPairs(signatures, words, order, from, to, beam, maxDistance, undefined, labels).toArray();
 }

@@ -6,7 +6,7 @@ import { WorkerPool } from "../coordinator/pool.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { sampleDocuments } from "../eval/document-sample.js";
 import { drawStratified, stratifiedDesign, stratifiedRatio, type StratifiedDesign } from "../eval/stratified-sample.js";
-import { hammingFullTriples } from "../exact/hamming-full.js";
+import { hammingFullTriples } from "../reference/hamming-full.js";
 import type { PairColumns } from "./spanning-forest.js";
 import type { PairVerifier } from "./pair-verifier.js";
 
@@ -157,7 +157,7 @@ export function recallSampler(
     const size = opts.recallSample ?? 0;
     const design = opts.recallSampling === "stratified" ? stratifiedDesign(firstGroupClusters(store, documents, firstGroup), size) : undefined;
     const sampled = design === undefined ? sampleDocuments(documents, size, opts.seed) : drawStratified(design, opts.seed);
-    const pool = new WorkerPool("exact", workers);
+    const pool = new WorkerPool("reference", workers);
     try {
       const triples = await hammingFullTriples(store, { threshold: opts.threshold, sampled }, pool, reporter);
       // With --verify PLEB keeps only pairs of cosine ≥ the threshold: so does the reference.

@@ -2,15 +2,15 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { ChunkCounts } from "../coordinator/steps/count-step.js";
 import { chunksFile, completedTasks, markerFile } from "../coordinator/workdir.js";
-import type { PhaseProgress } from "./phases.js";
+import type { PhaseCompletion } from "./phases.js";
 
 /** Markers whose name starts with `prefix`, of `total` tasks. */
-export async function markersDone(workdir: string, prefix: string, total: number | undefined): Promise<PhaseProgress> {
+export async function markersDone(workdir: string, prefix: string, total: number | undefined): Promise<PhaseCompletion> {
   return { done: (await completedTasks(workdir)).filter((m) => m.startsWith(prefix)).length, total };
 }
 
 /** A single step: done once its marker is in place. */
-export function markerDone(workdir: string, marker: string): PhaseProgress {
+export function markerDone(workdir: string, marker: string): PhaseCompletion {
   return { done: existsSync(markerFile(workdir, marker)) ? 1 : 0, total: 1 };
 }
 

@@ -13,7 +13,7 @@ export interface PhaseTask {
 }
 
 /** Units of a phase done (chunks, iteration groups, or 1 for a single step), of `total` (undefined while unknown). */
-export interface PhaseProgress {
+export interface PhaseCompletion {
   done: number;
   total?: number;
 }
@@ -30,7 +30,7 @@ export interface SlurmPhase {
   arraySize?: number;
   run(task: PhaseTask): Promise<void>;
   /** From the work directory's markers. */
-  progress(): Promise<PhaseProgress>;
+  progress(): Promise<PhaseCompletion>;
 }
 
 /** The phases of the run submitted with `settings` into `workdir`. */

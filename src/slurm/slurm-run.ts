@@ -81,7 +81,7 @@ export async function readSubmittedJobs(workdir: string): Promise<SubmittedJobs>
  * The command line of a task: this Node.js and this vertdup's bundled CLI, by absolute paths
  * (found from the package root: inside the bundle, import.meta.url names a chunk).
  */
-export function taskCommand(step: string, workdir: string, extra: ScriptWord[] = []): ScriptWord[] {
+export function taskCommandLine(step: string, workdir: string, extra: ScriptWord[] = []): ScriptWord[] {
   const cli = join(packageRoot(), "dist", "bundle", "cli.js");
   return [process.execPath, cli, "task", step, "-w", resolve(workdir), ...extra];
 }

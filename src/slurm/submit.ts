@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ARRAY_TASK_ID, type ScriptWord, type SlurmJob } from "./batch-script.js";
 import { sbatch } from "./sbatch.js";
 import type { SlurmPhase } from "./phases.js";
-import { slurmDir, taskCommand, type SubmittedJobs } from "./slurm-run.js";
+import { slurmDir, taskCommandLine, type SubmittedJobs } from "./slurm-run.js";
 
 /**
  * The jobs of a run on Slurm, one per phase in order (each waits for the previous one,
@@ -12,7 +12,7 @@ import { slurmDir, taskCommand, type SubmittedJobs } from "./slurm-run.js";
 export function phaseJobs(workdir: string, phases: readonly SlurmPhase[], token: string): SlurmJob[] {
   return phases.map(({ name, arraySize }) => {
     const slice: ScriptWord[] = arraySize === undefined ? [] : ["--index", ARRAY_TASK_ID, "--count", String(arraySize)];
-    return { name, arraySize, command: taskCommand(name, workdir, [...slice, "--token", token]) };
+    return { name, arraySize, command: taskCommandLine(name, workdir, [...slice, "--token", token]) };
   });
 }
 

@@ -1,8 +1,8 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
-import { loadCountRowsOf } from "../exact/count-rows.js";
-import type { CountsPart } from "../exact/workdir-vectors.js";
+import { loadCountRowsOf } from "../reference/count-rows.js";
+import type { CountsPart } from "../reference/workdir-vectors.js";
 import type { ShardDocs } from "../features/count-shard.js";
 import type { KeptTerms, VocabularyIndex } from "../features/vocabulary.js";
 import type { PrepareOptions } from "../options.js";

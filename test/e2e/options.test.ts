@@ -130,8 +130,7 @@ describe("each command shows and accepts only the options it uses (#12 item 16)"
     [["short-long", "x.vert", "-o", "o", "--seed", "3"], "seed"],
     // Commands without resumable steps refuse --resume rather than ignore it.
     [["short-long", "x.vert", "-o", "o", "--resume"], "resume"],
-    [["clean", "x.vert", "--from", "o", "-o", "c.vert", "--resume"], "resume"],
-    [["similarity", "-w", "w", "-o", "s.tsv", "--threshold", "0.9", "--resume"], "resume"],
+    [["compare", "--reference", "r.tsv", "--candidate", "o", "--resume"], "resume"],
     [["slurm", "run", "x.vert", "-w", "w", "-o", "o", "--resume"], "resume"],
   ];
   for (const [args, option] of unknown) {

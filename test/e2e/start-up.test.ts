@@ -69,7 +69,7 @@ const IMPLEMENTATIONS = [
   "src/methods/run-method.js",
   "src/coordinator/prepare.js",
   "src/coordinator/pool.js",
-  "src/exact/exact-command.js",
+  "src/reference/reference-command.js",
   "src/clean/clean-corpus.js",
   "src/eval/compare.js",
   "src/paragraph-dedup/run-paragraphs.js",

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
-import { beamScan, beamScanPairs, PairList } from "../../src/pleb/beam-scan.js";
+import { beamScan, beamScanPairs } from "../../src/pleb/beam-scan.js";
+import { Triples } from "../../src/util/triples.js";
 import { BitPermutation } from "../../src/pleb/permutation.js";
 import { sortKeys } from "../../src/pleb/sort-keys.js";
 import { sortOrder } from "../../src/util/radix-order.js";
@@ -69,9 +70,9 @@ describe("beamScan", () => {
     }
   });
 
-  it("splits into chunks and collects into a growable PairList", () => {
+  it("splits into chunks and collects into a growable Triples", () => {
     const whole = triples(beamScanPairs(store, W, order, 0, n, 8, 15).toArray());
-    const list = new PairList(1); // forces growth
+    const list = new Triples(1); // forces growth
     for (let from = 0; from < n; from += 37) {
       beamScanPairs(store, W, order, from, Math.min(n, from + 37), 8, 15, list);
     }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { beamScanPairs, PairList } from "../../src/pleb/beam-scan.js";
+import { beamScanPairs } from "../../src/pleb/beam-scan.js";
+import { Triples } from "../../src/util/triples.js";
 import { BitPermutation } from "../../src/pleb/permutation.js";
 import { sortKeys } from "../../src/pleb/sort-keys.js";
 import { SpanningForest, type PairColumns } from "../../src/pleb/spanning-forest.js";
@@ -104,7 +105,7 @@ describe("SpanningForest", () => {
       const every = beamScanPairs(store, W, order, 0, n, 6, 14).toArray();
       full.addTriples(every, t);
       skipping.labelComponents(labels);
-      const chunked = new PairList(1);
+      const chunked = new Triples(1);
       for (let from = 0, to = 0; from < n; from = to) {
         to = Math.min(n, from + 1 + r.nextBelow(30));
         beamScanPairs(store, W, order, from, to, 6, 14, chunked, labels);

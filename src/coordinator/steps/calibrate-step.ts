@@ -6,7 +6,7 @@ import { drawStratified, stratifiedDesign, type StratifiedDesign } from "../../e
 import type { ScoredPairs } from "../../eval/pairs-file.js";
 import type { Banding } from "../../methods/lsh-bands.js";
 import { sampleDocuments } from "../../eval/document-sample.js";
-import { sampleCosines } from "../../exact/sample-cosine.js";
+import { sampleCosines } from "../../reference/sample-cosine.js";
 import { writeManifest, type RunManifest } from "../../output/manifest.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { peakRssMiB } from "../../util/package-info.js";
@@ -88,7 +88,7 @@ export async function calibrateStep(workdir: string, outdir: string, request: { 
   const manifest = JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as RunManifest;
   const documents = prepared.counts.documents;
   const sample = await calibrationSample(outdir, documents, manifest.pleb.recallSample ?? documents, manifest.pleb.seed, request.sampling);
-  const pool = new WorkerPool("exact", workers);
+  const pool = new WorkerPool("reference", workers);
   let reference;
   try {
     reference = await sampleCosines(workdir, prepared, sample.sampled, CALIBRATION_THRESHOLDS[0], pool);

@@ -6,7 +6,7 @@ import {
   weightVectors,
   type SparseCounts,
   type Weighting,
-} from "../../src/exact/cosine.js";
+} from "../../src/reference/cosine.js";
 import { termCounts } from "../../src/features/terms.js";
 import { rng } from "../helpers/vert.js";
 

@@ -1,9 +1,9 @@
 import type { Argv } from "yargs";
 import { noStdio, withOptions } from "../cli-options.js";
 
-/** Options shared by `similarity` and `hamming-full` (apart from exact-command.ts, which the CLI loads only to run them). */
-export function withExactOptions<T>(y: Argv<T>) {
-  return withOptions(y, ["workdir", "output", "threshold", "sample-list", "workers", "quiet"], {
+/** Options shared by `similarity` and `hamming-full` (apart from reference-command.ts, which the CLI loads only to run them). */
+export function withReferenceOptions<T>(y: Argv<T>) {
+  return withOptions(y, ["workdir", "resume", "output", "threshold", "sample-list", "workers", "quiet"], {
     workdir: { describe: "prepared work directory" },
     output: { describe: "pairs file to write (.tsv, .tsv.gz, .tsv.zst)", check: noStdio },
     threshold: { default: undefined, demandOption: true, describe: "minimum similarity of a reported pair (fraction)" },

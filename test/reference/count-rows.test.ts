@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_GENERATOR, docId, generateCorpus } from "../../scripts/generate-corpus.js";
 import { readPrepareManifest, type PrepareManifest } from "../../src/coordinator/prepare-manifest.js";
-import { loadCountRows } from "../../src/exact/count-rows.js";
-import { rowCosine } from "../../src/exact/sparse-rows.js";
-import { loadWorkdirVectors } from "../../src/exact/workdir-vectors.js";
+import { loadCountRows } from "../../src/reference/count-rows.js";
+import { rowCosine } from "../../src/reference/sparse-rows.js";
+import { loadWorkdirVectors } from "../../src/reference/workdir-vectors.js";
 import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 import { rng } from "../helpers/vert.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cosineBlock } from "../../src/exact/cosine-block.js";
-import { allPairsSimilarity } from "../../src/exact/similarity.js";
-import { invertRows, rowCosine, unitRows, type SparseRows } from "../../src/exact/sparse-rows.js";
+import { cosineBlock } from "../../src/reference/cosine-block.js";
+import { allPairsSimilarity } from "../../src/reference/similarity.js";
+import { invertRows, rowCosine, unitRows, type SparseRows } from "../../src/reference/sparse-rows.js";
 import { WorkerPool } from "../../src/coordinator/pool.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { rng } from "../helpers/vert.js";
@@ -96,7 +96,7 @@ describe("exact cosine blocks against a naive dense computation", () => {
     const dense = randomDense(77, 300, 40);
     const rows = toRows(dense, 1);
     const expected = naive(dense, 0.8).pairs.map((p) => p.split(" ").map((x) => 2 * Number(x) + 1).join(" ")).sort();
-    const pool = new WorkerPool("exact", 2);
+    const pool = new WorkerPool("reference", 2);
     try {
       const got = await allPairsSimilarity(rows, { threshold: 0.8, sampled: null }, pool, silentReporter);
       expect(keys(got.a, got.b)).toEqual(expected);

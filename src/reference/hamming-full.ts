@@ -6,6 +6,7 @@ import type { SignatureStore } from "../runs/signature-store.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { balancedRanges } from "./balance.js";
 import { hammingKernel } from "./hamming-wasm.js";
+import { runBlocks, sampleDigest, startReference, type ReferenceSteps } from "./reference-blocks.js";
 
 export interface HammingFullOptions {
   threshold: number;
@@ -14,6 +15,8 @@ export interface HammingFullOptions {
   /** Use the TypeScript kernel even where the WebAssembly one applies. */
   portable?: boolean;
   blocksPerWorker?: number;
+  /** Where the blocks are kept, to be resumed (the `hamming-full` command); absent: nothing kept. */
+  steps?: ReferenceSteps;
 }
 
 /**
@@ -33,7 +36,9 @@ export async function hammingFullTriples(
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
   if (opts.portable !== true && store.words % 8 === 0) hammingKernel.report((m) => reporter.info(m));
   const base = { signatures: store.signatures, words: store.words, maxDistance, portable: opts.portable };
-  const parts = pool.threads * (opts.blocksPerWorker ?? 8);
+  const planned = { "--threshold": opts.threshold, "--sample-list": sampleDigest(opts.sampled), blocks: pool.threads * (opts.blocksPerWorker ?? 8) };
+  const { step: kept, config } = await startReference(opts.steps, "hamming-full", planned);
+  const parts = config.blocks;
   const tasks: object[] = [];
   if (opts.sampled === null) {
     for (const [from, to] of balancedRanges(n, parts, (i) => n - i)) tasks.push({ ...base, from, to });
@@ -46,16 +51,7 @@ export async function hammingFullTriples(
       tasks.push({ ...base, from: 0, to: 0, rows: Uint32Array.from(list.slice(k, k + step)), sampled: sampledSig });
     }
   }
-  const progress = reporter.progress("hamming-full", "blocks", tasks.length);
-  let done = 0;
-  const pending: Promise<Uint32Array>[] = [];
-  for (const task of tasks) {
-    const { result } = await pool.submit<Uint32Array>("hamming", task);
-    pending.push(result.then((r) => (progress.update(++done), r)));
-  }
-  const results = await Promise.all(pending);
-  progress.finish();
-  return concatU32(results);
+  return concatU32(await runBlocks<Uint32Array>("hamming-full", kept, pool, "hamming", tasks, reporter));
 }
 
 /** 1 for the signatures that carry at least one sampled document. */

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hammingTileTs } from "../../src/exact/hamming-block.js";
-import { HammingWasm } from "../../src/exact/hamming-wasm.js";
-import { hammingRows } from "../../src/exact/hamming-task.js";
-import { documentPairsOf, hammingFullTriples } from "../../src/exact/hamming-full.js";
+import { hammingTileTs } from "../../src/reference/hamming-block.js";
+import { HammingWasm } from "../../src/reference/hamming-wasm.js";
+import { hammingRows } from "../../src/reference/hamming-task.js";
+import { documentPairsOf, hammingFullTriples } from "../../src/reference/hamming-full.js";
 import { WorkerPool } from "../../src/coordinator/pool.js";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { maxDistanceFor } from "../../src/pleb/hamming.js";
@@ -131,7 +131,7 @@ describe("hamming-full kernels against a naive bit-by-bit computation", () => {
     const signatures = randomStore(11, n, W);
     const offsets = Uint32Array.from({ length: n + 1 }, (_, i) => i);
     const store: SignatureStore = { words: W, count: n, signatures, offsets, docs: Uint32Array.from({ length: n }, (_, i) => i) };
-    const pool = new WorkerPool("exact", 2);
+    const pool = new WorkerPool("reference", 2);
     try {
       const all = await hammingFullTriples(store, { threshold: 0.9, sampled: null }, pool, silentReporter);
       expect(asStrings(all)).toEqual(naive(signatures, W, maxDistanceFor(1024, 0.9)));

@@ -1,6 +1,6 @@
 import { hammingTileTs } from "./hamming-block.js";
 import { HammingWasm, hammingKernel } from "./hamming-wasm.js";
-import { Triples } from "./triples.js";
+import { Triples } from "../util/triples.js";
 
 /**
  * Worker side of hamming-full: rows of the all-pairs Hamming comparison, tiled so that a

@@ -3,6 +3,7 @@ import type { Reporter } from "../coordinator/progress.js";
 import type { ScoredPairs } from "../eval/pairs-file.js";
 import { balancedRanges } from "./balance.js";
 import type { CosineBlock } from "./cosine-block.js";
+import { runBlocks, sampleDigest, startReference, type ReferenceSteps } from "./reference-blocks.js";
 import { invertRows, type SparseRows } from "./sparse-rows.js";
 
 export interface SimilarityOptions {
@@ -11,6 +12,8 @@ export interface SimilarityOptions {
   sampled: Uint8Array | null;
   /** Blocks per worker (more: better balance, more task overhead). */
   blocksPerWorker?: number;
+  /** Where the blocks are kept, to be resumed (the `similarity` command); absent: nothing kept. */
+  steps?: ReferenceSteps;
 }
 
 /**
@@ -42,17 +45,11 @@ export async function allPairsSimilarity(
   } else queries = Uint32Array.from({ length: n }, (_, r) => r);
   // Row i scans the earlier postings of its terms: about Σ_t df(t)·(i/n) work, i.e. ∝ i·nnz(i).
   const cost = (q: number) => (sampledRows === null ? queries[q] + 1 : n) * (rows.rowPtr[queries[q] + 1] - rows.rowPtr[queries[q]]);
-  const blocks = balancedRanges(queries.length, pool.threads * (opts.blocksPerWorker ?? 16), cost);
-  const progress = reporter.progress("similarity", "blocks", blocks.length);
-  let done = 0;
-  const pending: Promise<CosineBlock>[] = [];
-  for (const [from, to] of blocks) {
-    const task = { rows, postings, queries: queries.subarray(from, to), threshold: opts.threshold, sampled: sampledRows };
-    const { result } = await pool.submit<CosineBlock>("cosine", task);
-    pending.push(result.then((r) => (progress.update(++done), r)));
-  }
-  const parts = await Promise.all(pending);
-  progress.finish();
+  const planned = { "--threshold": opts.threshold, "--sample-list": sampleDigest(opts.sampled), blocks: pool.threads * (opts.blocksPerWorker ?? 16) };
+  const { step, config } = await startReference(opts.steps, "similarity", planned);
+  const blocks = balancedRanges(queries.length, config.blocks, cost);
+  const tasks = blocks.map(([from, to]) => ({ rows, postings, queries: queries.subarray(from, to), threshold: opts.threshold, sampled: sampledRows }));
+  const parts = await runBlocks<CosineBlock>("similarity", step, pool, "cosine", tasks, reporter);
   const total = parts.reduce((s, p) => s + p.a.length, 0);
   const out: ScoredPairs = { a: new Uint32Array(total), b: new Uint32Array(total), similarity: new Float64Array(total) };
   let k = 0;
