@@ -55,10 +55,10 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     const r = vertdup(["slurm", "run", CORPUS, "-w", work, "-o", out, ...SLURM]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/submitted: count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+/);
+    expect(r.stdout).toMatch(/submitted: plan \d+, count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+/);
     await waitFor(() => !active(jobIds(work)), 240);
     const status = vertdup(["slurm", "status", "-w", work]);
-    expect(status.stdout).toMatch(/^method +lsh-cosine\ncount +\d+\/\d+ done\n(.|\n)*pleb +6\/6 done\noutput +1\/1 done\nno job of this run is queued or running/);
+    expect(status.stdout).toMatch(/^method +lsh-cosine\nplan +1\/1 done\ncount +\d+\/\d+ done\n(.|\n)*pleb +6\/6 done\noutput +1\/1 done\nno job of this run is queued or running/);
     expect(outputs(out)).toEqual(outputs(local));
   }, 300_000);
 
@@ -70,7 +70,7 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     const out = tempDir();
     const r = vertdup(["slurm", "run", CORPUS, "-w", work, "-o", out, ...SLURM, ...recall]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/submitted: count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+, calibrate \d+/);
+    expect(r.stdout).toMatch(/submitted: plan \d+, count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+, calibrate \d+/);
     await waitFor(() => !active(jobIds(work)), 300);
     for (const f of ["calibration.tsv", "clusters.tsv", "pairs.tsv"]) expect(readFileSync(join(out, f), "utf8"), f).toBe(readFileSync(join(here, f), "utf8"));
     // pleb-log.tsv but its seconds: the sampled recall after each group, as the local run logged it.
