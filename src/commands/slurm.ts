@@ -1,13 +1,26 @@
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import type { Argv } from "yargs";
+import type { RunConfig } from "../coordinator/run-config.js";
 import { DEFAULT_TARGET_RECALL } from "../options.js";
-import { METHOD_OPTIONS, METHOD_OPTION_VARIANTS, inputPaths, maxDocBytesFrom, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
+import { METHOD_OPTIONS, METHOD_OPTION_VARIANTS, inputPaths, maxDocBytesFrom, noStdio, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
+import type { SlurmSettings as ScriptOptions } from "../slurm/batch-script.js";
+import type { SubmissionSettings } from "../slurm/slurm-run.js";
 import { VertdupError } from "../util/errors.js";
+import { parseSize } from "../util/size.js";
+import { defaultReportPath, PARAGRAPH_OPTIONS, PARAGRAPH_OPTION_VARIANTS, paragraphOptionsFrom } from "./paragraphs.js";
+
+/** The options of a submission: where its work goes and how its jobs are run. */
+const SLURM_OPTIONS = ["workdir", "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "dry-run"] as const;
+
+/** The options `scriptOptionsFrom` reads. */
+type SlurmJobArgs = { partition?: string; "array-parallelism"?: number; time?: string; mem?: string; "cpus-per-task": number; "sbatch-arg": string[] };
 
 const runBuilder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" }),
-    [...METHOD_OPTIONS, "workdir", "outdir", "estimate-recall", "sample", "sampling", "against", "update", "tasks", "cpus-per-task", "partition", "array-parallelism", "time", "mem", "sbatch-arg", "dry-run"],
+    [...METHOD_OPTIONS, ...SLURM_OPTIONS, "outdir", "estimate-recall", "sample", "sampling", "against", "update"],
     {
       ...METHOD_OPTION_VARIANTS,
       workdir: { describe: "work directory on a filesystem all nodes share" },
@@ -21,14 +34,9 @@ async function submitRun(given: RunArgs): Promise<void> {
     throw new VertdupError(`slurm run --estimate-recall takes --method lsh-cosine (a calibrate job after the outputs); calibrate --method ${given.method} with vertdup calibrate --method ${given.method} (the method again, on one machine)`);
   }
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ startPrepare }, { takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { phaseJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, slurmDir, writeSlurmSettings, writeSubmittedJobs }, { slurmPhases }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }] = await Promise.all([
+  const [{ startPrepare }, { slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }] = await Promise.all([
     import("../coordinator/prepare.js"),
-    import("../coordinator/workdir-use.js"),
-    import("../slurm/batch-script.js"),
-    import("../slurm/sbatch.js"),
-    import("../slurm/submit.js"),
     import("../slurm/slurm-run.js"),
-    import("../slurm/phases.js"),
     import("../methods/method-cli.js"),
     import("../methods/run-method.js"),
     import("../util/output-dir.js"),
@@ -43,15 +51,7 @@ async function submitRun(given: RunArgs): Promise<void> {
   const workdir = resolve(a.w);
   const outdir = resolve(a.o);
   const exec = { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize };
-  const scriptOptions = {
-    partition: a.partition,
-    arrayParallelism: a["array-parallelism"],
-    time: a.time,
-    mem: a.mem,
-    cpusPerTask: a["cpus-per-task"],
-    extra: a["sbatch-arg"],
-    logDir: `${slurmDir(workdir)}/logs`,
-  };
+  const scriptOptions = scriptOptionsFrom(a, workdir, slurmDir);
   const common = { outdir, tasks: a.tasks };
   // A work directory given to `run -w` is left as an index of the inputs: so is this one.
   const methodSettings =
@@ -72,14 +72,49 @@ async function submitRun(given: RunArgs): Promise<void> {
     await checkAgainst(methodSettings.run, workdir);
     await readIndices(methodSettings.run);
   }
+  await submitPhases(workdir, settings, scriptOptions, a["dry-run"], async () => {
+    await ensureWritableDir(outdir);
+    // Re-submitting into the same work directory resumes: finished tasks are skipped.
+    const resolved = inputs.map((i) => resolve(i));
+    if (methodSettings.method === "lsh-cosine") await startPrepare(resolved, workdir, prepareOptionsFrom(a), exec, true);
+    else await startFeatures(workdir, await featuresConfig(resolved, methodSettings.method, methodSettings.run.features, exec), true);
+  });
+}
+
+/** The sbatch settings of every job of a submission. */
+function scriptOptionsFrom(a: SlurmJobArgs, workdir: string, slurmDir: (workdir: string) => string): ScriptOptions {
+  return {
+    partition: a.partition,
+    arrayParallelism: a["array-parallelism"],
+    time: a.time,
+    mem: a.mem,
+    cpusPerTask: a["cpus-per-task"],
+    extra: a["sbatch-arg"],
+    logDir: `${slurmDir(workdir)}/logs`,
+  };
+}
+
+/**
+ * Submits the phases of `settings` into `workdir`: the batch scripts rendered (once before any
+ * work, so that a value no script can carry stops the submission before the work directory is
+ * made), the work directory's lock taken for the jobs, `prepare` run under it (configuration,
+ * folders), the scripts written and, unless `dryRun`, submitted as a chain.
+ */
+async function submitPhases(workdir: string, settings: (token: string) => SubmissionSettings, scriptOptions: ScriptOptions, dryRun: boolean, prepare: () => Promise<void>): Promise<void> {
+  const [{ takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { phaseJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, writeSlurmSettings, writeSubmittedJobs }, { slurmPhases }] = await Promise.all([
+    import("../coordinator/workdir-use.js"),
+    import("../slurm/batch-script.js"),
+    import("../slurm/sbatch.js"),
+    import("../slurm/submit.js"),
+    import("../slurm/slurm-run.js"),
+    import("../slurm/phases.js"),
+  ]);
   const maxArray = await maxArraySize();
   const render = (token: string) => {
     const stages = splitArrays(phaseJobs(workdir, slurmPhases(workdir, settings(token)), token), maxArray);
     const jobs = stages.flat();
     return { stages, jobs, texts: jobs.map((job) => renderBatchScript(job, scriptOptions)) };
   };
-  // Rendered once before any work, so that a value no script can carry stops the submission
-  // before the work directory is made; again with the lock's token.
   render("0".repeat(16));
   // Kept after this process ends: the jobs carry its token. An earlier submission's lock is
   // taken over once none of its jobs is queued or running.
@@ -90,14 +125,10 @@ async function submitRun(given: RunArgs): Promise<void> {
     slurmRunOver: async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0,
   });
   const { stages, jobs, texts } = render(lock.token);
-  await ensureWritableDir(outdir);
-  // Re-submitting into the same work directory resumes: finished tasks are skipped.
-  const resolved = inputs.map((i) => resolve(i));
-  if (methodSettings.method === "lsh-cosine") await startPrepare(resolved, workdir, prepareOptionsFrom(a), exec, true);
-  else await startFeatures(workdir, await featuresConfig(resolved, methodSettings.method, methodSettings.run.features, exec), true);
+  await prepare();
   await writeSlurmSettings(workdir, settings(lock.token));
   const scripts = await writeBatchScripts(workdir, jobs, texts);
-  if (a["dry-run"]) {
+  if (dryRun) {
     process.stdout.write(`batch scripts written (not submitted):\n${scripts.join("\n")}\n`);
     return;
   }
@@ -106,23 +137,71 @@ async function submitRun(given: RunArgs): Promise<void> {
   process.stdout.write(`submitted: ${jobs.map((j) => `${j.name} ${ids[j.name]}`).join(", ")}\nfollow with: vertdup slurm status -w ${workdir}\n`);
 }
 
+const paragraphsBuilder = (y: Argv) =>
+  withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" }), [...PARAGRAPH_OPTIONS, ...SLURM_OPTIONS], {
+    ...PARAGRAPH_OPTION_VARIANTS,
+    output: { describe: "output corpus on the shared filesystem (.vert, .gz, .zst)", check: noStdio },
+    workdir: { describe: "work directory on a filesystem all nodes share (left as an index of the inputs' n-grams)" },
+    tasks: { describe: "array tasks of the n-gram phase (at most 10000)" },
+  });
+
+type ParagraphsArgs = Awaited<ReturnType<typeof paragraphsBuilder>["argv"]>;
+
+/** `slurm paragraphs`: the n-gram pass as a job array, then one job of the repeats and output passes. */
+async function submitParagraphs(a: ParagraphsArgs): Promise<void> {
+  if (a.update) throw new VertdupError("slurm paragraphs --update is not supported (a job resumed after committing the index would append the batch twice): run vertdup paragraphs --against DIR --update on one machine");
+  const inputs = inputPaths(a.inputs);
+  if (inputs.includes("-")) throw new VertdupError("slurm paragraphs cannot read standard input: give the corpus as files on the shared filesystem");
+  const [{ checkRun, clearParagraphSteps, runConfig }, { openIndices }, { checkAgainstUse }, { adoptRunConfig, CONFIG_FILE, readRunConfig }, { slurmDir }, { STEP_FOLDER }] = await Promise.all([
+    import("../paragraph-dedup/run-paragraphs.js"),
+    import("../paragraph-dedup/ngram-index.js"),
+    import("../supplement/index-store.js"),
+    import("../coordinator/run-config.js"),
+    import("../slurm/slurm-run.js"),
+    import("../paragraph-dedup/step-files.js"),
+  ]);
+  const workdir = resolve(a.w);
+  const resolved = inputs.map((i) => resolve(i));
+  const output = resolve(a.o);
+  const reportPath = a.report === undefined ? defaultReportPath(output) : resolve(a.report);
+  const against = (a.against ?? []).map((dir) => resolve(dir));
+  const options = paragraphOptionsFrom(a);
+  const exec = { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize };
+  const run = { workdir, reportPath, against, memory: parseSize(a.memory, "memory") };
+  // Said before any work; the output job reads the indices again under their locks.
+  await checkRun(resolved, output, run);
+  checkAgainstUse(against, { update: false, workdir });
+  const indices = against.length === 0 ? [] : await openIndices(against, options);
+  const settings = (token: string): SubmissionSettings => ({ command: "paragraphs", output, reportPath, memory: run.memory, against, tasks: a.tasks, token });
+  await submitPhases(workdir, settings, scriptOptionsFrom(a, workdir, slurmDir), a["dry-run"], async () => {
+    if (existsSync(join(workdir, CONFIG_FILE)) && ((await readRunConfig(workdir)).prepare as { command?: string }).command !== "paragraphs") {
+      throw new VertdupError(`${workdir}: made by another command than vertdup paragraphs: give another work directory`);
+    }
+    const config = await runConfig(run, resolved, output, options, exec, indices);
+    // Re-submitting the same job resumes: the chunks whose n-grams are saved are not read again.
+    if (!(await adoptRunConfig(workdir, config as RunConfig<object>, true))) await clearParagraphSteps(workdir);
+    for (const folder of ["markers", STEP_FOLDER]) await mkdir(join(workdir, folder), { recursive: true });
+  });
+}
+
 const statusBuilder = (y: Argv) => withOptions(y, ["workdir"], { workdir: { describe: "work directory of the submitted run" } });
 
 async function showStatus(workdir: string): Promise<void> {
   const { runStatus } = await import("../slurm/status.js");
   const s = await runStatus(workdir);
-  const lines = [`method     ${s.method}`, ...s.phases.map((p) => `${p.phase.padEnd(10)} ${p.done}/${p.total ?? "?"}${p.total !== undefined && p.done >= p.total ? " done" : ""}`)];
+  const lines = [`${s.kind.key.padEnd(10)} ${s.kind.value}`, ...s.phases.map((p) => `${p.phase.padEnd(10)} ${p.done}/${p.total ?? "?"}${p.total !== undefined && p.done >= p.total ? " done" : ""}`)];
   lines.push(s.active.length > 0 ? `jobs still queued or running: ${s.active.join(", ")}` : "no job of this run is queued or running");
   process.stdout.write(lines.join("\n") + "\n");
 }
 
-/** `vertdup slurm run|status`: the pipeline as Slurm job arrays with dependencies. */
+/** `vertdup slurm run|paragraphs|status`: the pipeline (or the paragraph job) as Slurm job arrays with dependencies. */
 export const slurmCommand = {
   command: "slurm <action>",
   describe: "run on a Slurm cluster: job arrays with dependencies on a shared filesystem",
   builder: (y: Argv) =>
     y
       .command("run <inputs..>", "write the batch scripts and submit them (re-submitting resumes)", runBuilder, submitRun)
+      .command("paragraphs <inputs..>", "submit vertdup paragraphs as jobs: the n-gram pass as an array, then the repeats and output passes (re-submitting resumes)", paragraphsBuilder, submitParagraphs)
       .command("status", "progress of a submitted run, from its markers", statusBuilder, (a) => showStatus(a.w))
       .demandCommand(1),
   handler: () => undefined,

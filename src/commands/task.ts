@@ -29,7 +29,7 @@ export const taskCommand = {
       throw new VertdupError(`--index must be in [0, --count), got ${a.index} of ${a.count}`);
     }
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ admitTask, releaseSlurmRun }, { slurmPhases }, { readSlurmSettings }] = await Promise.all([
+    const [{ admitTask, releaseSlurmRun }, { slurmPhases }, { readSlurmSettings, submissionKind }] = await Promise.all([
       import("../coordinator/workdir-lock.js"),
       import("../slurm/phases.js"),
       import("../slurm/slurm-run.js"),
@@ -38,7 +38,10 @@ export const taskCommand = {
     const settings = await readSlurmSettings(a.w);
     const phases = slurmPhases(a.w, settings);
     const phase = phases.find((p) => p.name === a.step);
-    if (phase === undefined) throw new VertdupError(`task ${a.step}: not a phase of a ${settings.method} run (${phases.map((p) => p.name).join(", ")})`);
+    if (phase === undefined) {
+      const { key, value } = submissionKind(settings);
+      throw new VertdupError(`task ${a.step}: not a phase of this work directory's submission (${key} ${value}: ${phases.map((p) => p.name).join(", ")})`);
+    }
     await phase.run({ slice: { index: a.index, count: a.count }, workers: allocatedCores(), quiet: a.quiet });
     // The last phase ends the run: its lock goes.
     if (phase === phases.at(-1)) await releaseSlurmRun(a.w, a.token);

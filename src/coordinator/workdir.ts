@@ -110,7 +110,7 @@ export async function createWorkdir(workdir: string): Promise<void> {
 export async function resetWorkdir(workdir: string): Promise<void> {
   await removeIndex(workdir);
   for (const sub of ["shards", "runs", "store", "markers", "pleb", "methods", "paragraph-steps", "clean", "similarity", "hamming-full"]) await rm(join(workdir, sub), { recursive: true, force: true });
-  for (const file of ["chunks.json", "vocab.zst", "prepare.json"]) await rm(join(workdir, file), { force: true });
+  for (const file of ["chunks.json", "chunk-plan.json", "vocab.zst", "prepare.json"]) await rm(join(workdir, file), { force: true });
   await createWorkdir(workdir);
 }
 

@@ -22,6 +22,11 @@ export class InputPlaces {
     return this.seen.get(path)?.size ?? null;
   }
 
+  /** The size and modification time of a file read by range, as first seen; null for an input read as a stream. */
+  stamp(path: string): { size: number; mtimeMs: number } | null {
+    return this.seen.get(path) ?? null;
+  }
+
   /** Fails when a file read by range has changed since the run started. */
   checkUnchanged(): void {
     for (const [path, was] of this.seen) {

@@ -9,7 +9,8 @@ import { temporaryDirectory } from "../coordinator/workdir-use.js";
 import { claimWorkdir, readMarker } from "../coordinator/workdir.js";
 import { adoptRunConfig, CONFIG_FILE, readRunConfig, stampInputs, type RunConfig } from "../coordinator/run-config.js";
 import { consumeTasks, runTasks, type StepTask } from "../executor/tasks.js";
-import { loadNgrams, loadRepeats, ngramsMarker, RENDER_MARKER, repeatsMarker, saveNgrams, saveRepeats, STEP_FOLDER } from "./step-files.js";
+import { loadRepeats, RENDER_MARKER, repeatsMarker, saveRepeats, STEP_FOLDER } from "./step-files.js";
+import { ngramsTask, type ParagraphConfig, type Scanned } from "./ngrams-step.js";
 import { lockWorkdir, lockWorkdirs, type WorkdirLock } from "../coordinator/workdir-lock.js";
 import { checkedDigests, digestInputs, type InputDigest } from "../supplement/batch-digest.js";
 import { checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../supplement/index-store.js";
@@ -24,12 +25,12 @@ import { VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
 import { packageVersion } from "../util/package-info.js";
 import type { RepeatsResult, RepeatsTask } from "./bucket-task.js";
-import { corpusChunks, type CorpusChunk } from "../corpus/corpus-chunks.js";
+import { corpusChunks } from "../corpus/corpus-chunks.js";
 import { CorpusStore } from "./corpus-store.js";
 import { InOrder } from "../coordinator/in-order.js";
 import { InputPlaces } from "../corpus/input-places.js";
-import { problemError, type ProblemFound } from "./line-problem.js";
-import { OCC_WORDS, type ChunkOccurrences, type LineWarnings, type OccurrenceTask } from "./occurrences.js";
+import { problemError } from "./line-problem.js";
+import { OCC_WORDS, type LineWarnings } from "./occurrences.js";
 import { DEFAULT_MEMORY, type ParagraphOptions } from "./options.js";
 import { openOutput, type OutputFile } from "./output-file.js";
 import type { Rendered, RenderStats, RenderTask } from "./render.js";
@@ -80,6 +81,8 @@ export interface ParagraphRun {
   update?: boolean;
   /** `--resume`: keep what the steps of an interrupted run in the same work directory finished. */
   resume?: boolean;
+  /** The work directory's lock is held for this run by its caller (a job of `slurm paragraphs`): not taken again. */
+  lockHeld?: boolean;
 }
 
 /** Folder of the passes' files in a work directory; removed when the run ends, leaving the index. */
@@ -95,24 +98,24 @@ interface RunDirectories {
   release(success: boolean): Promise<void>;
 }
 
-/** What a resumed run must share with the interrupted one: every option that decides a step's files or the output. */
-type ParagraphConfig = ParagraphOptions & { command: "paragraphs"; output: string; against: string };
-
 /**
- * Refuses `--resume` where it cannot work: without a work directory, with `--update` (the
- * interrupted run may have committed the index already), into another command's directory.
+ * Refuses `--resume` where it cannot work: without a work directory, to standard output, with
+ * `--update` (the interrupted run may have committed the index already), into another
+ * command's directory.
  */
-async function checkResume(run: ParagraphRun): Promise<void> {
+async function checkResume(run: ParagraphRun, output: string): Promise<void> {
   if (run.resume !== true) return;
   if (run.workdir === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
+  // A finished render step would be skipped, and standard output cannot be continued: nothing would be written.
+  if (output === "-") throw new VertdupError("--resume cannot be combined with -o - (standard output cannot be continued where an interrupted run stopped): write the output to a file");
   if (run.update === true) throw new VertdupError("--resume cannot be combined with --update (the interrupted run may have updated the index already): run again without --resume");
   if (!existsSync(join(run.workdir, CONFIG_FILE))) return;
   const previous = (await readRunConfig(run.workdir)).prepare as Partial<ParagraphConfig>;
   if (previous.command !== "paragraphs") throw new VertdupError(`${run.workdir}: refusing to resume: the work directory was made by another command than vertdup paragraphs`);
 }
 
-/** The configuration a work directory records (none without one). */
-async function runConfig(run: ParagraphRun, inputs: readonly string[], output: string, options: ParagraphOptions, exec: ExecutionOptions, indices: readonly SavedIndex[]): Promise<RunConfig<ParagraphConfig> | null> {
+/** The configuration a work directory records (none without one): what a resumed run must share with the interrupted one. */
+export async function runConfig(run: ParagraphRun, inputs: readonly string[], output: string, options: ParagraphOptions, exec: ExecutionOptions, indices: readonly SavedIndex[]): Promise<RunConfig<ParagraphConfig> | null> {
   if (run.workdir === undefined) return null;
   // An index is the same while its generation is: --update is what changes one.
   const against = indices.map((index) => `${index.dir}@${index.manifest.generation}`).join(" ");
@@ -123,6 +126,11 @@ async function runConfig(run: ParagraphRun, inputs: readonly string[], output: s
     maxDocBytes: exec.maxDocBytes,
     ...(exec.oversize === "skip" ? { oversize: "skip" } : {}),
   };
+}
+
+/** Removes what the steps of an earlier run left in a work directory (its markers and saved results). */
+export async function clearParagraphSteps(workdir: string): Promise<void> {
+  await Promise.all(["markers", STEP_FOLDER].map((d) => rm(join(workdir, d), { recursive: true, force: true })));
 }
 
 /**
@@ -137,10 +145,10 @@ async function runDirectories(run: ParagraphRun, config: RunConfig<ParagraphConf
   }
   const workdir = run.workdir;
   await claimWorkdir(workdir);
-  const lock = await lockWorkdir(workdir);
+  const lock = run.lockHeld === true ? null : await lockWorkdir(workdir);
   const path = join(workdir, SCRATCH);
   const forget = atExit(() => rmSync(path, { recursive: true, force: true }));
-  const clearSteps = () => Promise.all(["markers", STEP_FOLDER].map((d) => rm(join(workdir, d), { recursive: true, force: true })));
+  const clearSteps = () => clearParagraphSteps(workdir);
   try {
     await removeIndex(workdir);
     if (!(await adoptRunConfig(workdir, config, run.resume === true))) await clearSteps();
@@ -150,7 +158,7 @@ async function runDirectories(run: ParagraphRun, config: RunConfig<ParagraphConf
     await mkdir(path);
   } catch (err) {
     forget();
-    await lock.release();
+    await lock?.release();
     throw err;
   }
   return {
@@ -161,7 +169,7 @@ async function runDirectories(run: ParagraphRun, config: RunConfig<ParagraphConf
       await rm(path, { recursive: true, force: true });
       // Left as an index alone: a later --resume there starts over.
       if (success) await Promise.all([clearSteps(), rm(join(workdir, CONFIG_FILE), { force: true })]);
-      await lock.release();
+      await lock?.release();
     },
   };
 }
@@ -205,6 +213,16 @@ async function checkWritableDir(output: string): Promise<void> {
   }
 }
 
+/** Says what is wrong with the inputs, outputs and work-directory use of a run before any work (also at a Slurm submission). */
+export async function checkRun(inputs: readonly string[], output: string, run: ParagraphRun): Promise<void> {
+  for (const input of inputs) await checkReadable(input);
+  if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
+  await refuseOverwritingInputs(run.reportPath === undefined ? [output] : [output, run.reportPath], inputs);
+  await checkWritableDir(output);
+  if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
+  await checkResume(run, output);
+}
+
 /**
  * `vertdup paragraphs`: onion-style removal (or marking) of near-duplicate units.
  * Three passes on the worker pool, each over chunks split before document tags:
@@ -222,12 +240,7 @@ export async function paragraphs(
   reporter: Reporter,
   run: ParagraphRun = {},
 ): Promise<ParagraphReport> {
-  for (const input of inputs) await checkReadable(input);
-  if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
-  await refuseOverwritingInputs(run.reportPath === undefined ? [output] : [output, run.reportPath], inputs);
-  await checkWritableDir(output);
-  if (run.reportPath !== undefined) await checkWritableDir(run.reportPath);
-  await checkResume(run);
+  await checkRun(inputs, output, run);
   const inProcess = run.inProcess ?? (await smallInputs(inputs));
   const { indices, lock: indexLock, digests } = await savedIndices(run, options, inputs, (m) => reporter.info(`warning: ${m}`));
   const dirs = await runConfig(run, inputs, output, options, exec, indices)
@@ -260,7 +273,6 @@ export async function paragraphs(
     // Line of each chunk's start in its file, known once the chunks ahead are counted.
     let fileLine = 1;
     const p1 = reporter.progress("n-grams", "tokens");
-    type Scanned = { chunk: CorpusChunk; r: ChunkOccurrences | ProblemFound };
     const consumeChunk = ({ chunk, r }: Scanned) => {
       if (chunk.firstLine !== undefined) fileLine = chunk.firstLine;
       else if (chunk.fileStart) fileLine = 1;
@@ -280,19 +292,7 @@ export async function paragraphs(
     async function* scanTasks(): AsyncGenerator<StepTask<Scanned>> {
       for await (const chunk of corpusChunks(inputs, places, exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, readLimits(exec.maxDocBytes, exec.oversize, options.docTag), skipped)) {
         totals.chunks++;
-        yield {
-          marker: ngramsMarker(chunk.index),
-          start: async () => {
-            const reuse = freeOcc.pop() ?? null;
-            const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, boundary: options.boundary, structure: options.structure, docTag: options.docTag, shared: !store.external, reuse };
-            // Buffers are moved to the worker (and back), not copied each way.
-            const moved = [...(chunk.bytes instanceof Uint8Array ? [chunk.bytes.buffer as ArrayBuffer] : []), ...(reuse === null ? [] : [reuse])];
-            const { result } = await pool.submit<ChunkOccurrences | ProblemFound>("occurrences", task, moved);
-            return { result: result.then(async (r) => (steps !== null && (await saveNgrams(steps, chunk.index, r)), { chunk, r })) };
-          },
-          load: async () => ({ chunk, r: loadNgrams(steps as string, chunk.index, !store.external) }),
-          stats: ({ r }) => ("problem" in r ? { problem: r.problem } : { tokens: r.tokens, ngrams: r.occ.length / OCC_WORDS }),
-        };
+        yield ngramsTask(pool, chunk, options, steps, () => !store.external, () => freeOcc.pop() ?? null);
       }
     }
     await consumeTasks(steps, scanTasks(), consumeChunk, pool.limit);

@@ -4,7 +4,8 @@ import { WorkerPool } from "../coordinator/pool.js";
 import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { readRunConfig } from "../coordinator/run-config.js";
-import { countStep } from "../coordinator/steps/count-step.js";
+import { countStep, planStep } from "../coordinator/steps/count-step.js";
+import { chunkPlanFile } from "../corpus/chunk-plan.js";
 import { mergeStep, writePrepareManifest } from "../coordinator/steps/merge-step.js";
 import { plebPhaseName, plebPlan, plebStep } from "../coordinator/steps/pleb-step.js";
 import { signStep } from "../coordinator/steps/sign-step.js";
@@ -28,7 +29,8 @@ async function withPool(name: string, workers: number, body: (pool: WorkerPool) 
 }
 
 /**
- * The default method on Slurm: the preparatory shards (count) and signatures (sign) as arrays
+ * The default method on Slurm: the chunk plan (the plain inputs cut and measured once), the
+ * preparatory shards (count) and signatures (sign) as arrays
  * of `--tasks` slices with the vocabulary between them, the merge, PLEB's iteration groups as
  * an array, the outputs, and with `--estimate-recall` the calibration (calibration.tsv, report.html).
  */
@@ -52,6 +54,14 @@ export function lshCosinePhases(workdir: string, settings: SlurmRunCommon & LshC
     progress: async () => markersDone(workdir, `${name}-`, await chunkTotal(workdir)),
   });
   return [
+    {
+      name: "plan",
+      run: async ({ slice, workers, quiet }) => {
+        const config = await readRunConfig(workdir);
+        await withPool("prepare", workers, (pool) => timed(workdir, "plan", slice, () => planStep(workdir, config, pool, stderrReporter(quiet))));
+      },
+      progress: async () => ({ done: existsSync(chunkPlanFile(workdir)) ? 1 : 0, total: 1 }),
+    },
     reading("count"),
     {
       name: "vocabulary",

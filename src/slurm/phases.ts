@@ -1,7 +1,8 @@
 import type { Slice } from "../coordinator/workdir.js";
 import { lshCosinePhases } from "./lsh-cosine-phases.js";
 import { setMethodPhases } from "./set-method-phases.js";
-import type { SlurmRunSettings } from "./slurm-run.js";
+import { paragraphPhases } from "./paragraph-phases.js";
+import type { SubmissionSettings } from "./slurm-run.js";
 
 /** What a task of a phase is given when its batch script runs it (`vertdup task`). */
 export interface PhaseTask {
@@ -33,7 +34,8 @@ export interface SlurmPhase {
   progress(): Promise<PhaseCompletion>;
 }
 
-/** The phases of the run submitted with `settings` into `workdir`. */
-export function slurmPhases(workdir: string, settings: SlurmRunSettings): SlurmPhase[] {
+/** The phases of the run (or paragraph job) submitted with `settings` into `workdir`. */
+export function slurmPhases(workdir: string, settings: SubmissionSettings): SlurmPhase[] {
+  if ("command" in settings) return paragraphPhases(workdir, settings);
   return settings.method === "lsh-cosine" ? lshCosinePhases(workdir, settings) : setMethodPhases(workdir, settings);
 }

@@ -16,6 +16,32 @@ import { packageRoot } from "../util/package-info.js";
  */
 export type SlurmRunSettings = SlurmRunCommon & (LshCosineSettings | SetMethodSettings);
 
+/**
+ * What the jobs of `slurm paragraphs` need besides config.json (which holds the inputs, the
+ * paragraph options and the chunking): where the output and report go, and the later passes' settings.
+ */
+export interface SlurmParagraphSettings {
+  command: "paragraphs";
+  /** Output corpus file (absolute). */
+  output: string;
+  reportPath?: string;
+  /** `--memory` of the later passes. */
+  memory: number;
+  /** Saved indices (`--against`, absolute). */
+  against: string[];
+  /** Array size of the n-gram phase. */
+  tasks: number;
+  token: string;
+}
+
+/** What a submission into a work directory stored: a run (`slurm run`) or the paragraph job (`slurm paragraphs`). */
+export type SubmissionSettings = SlurmRunSettings | SlurmParagraphSettings;
+
+/** What a submission runs, for `slurm status` and messages: its method, or the paragraph command. */
+export function submissionKind(settings: SubmissionSettings): { key: "method" | "command"; value: string } {
+  return "command" in settings ? { key: "command", value: settings.command } : { key: "method", value: settings.method };
+}
+
 export interface SlurmRunCommon {
   outdir: string;
   /** Array size of the reading phases (count and sign; features). */
@@ -51,17 +77,17 @@ export function slurmDir(workdir: string): string {
 const SETTINGS = "run.json";
 const JOBS = "jobs.json";
 
-export async function writeSlurmSettings(workdir: string, settings: SlurmRunSettings): Promise<void> {
+export async function writeSlurmSettings(workdir: string, settings: SubmissionSettings): Promise<void> {
   await mkdir(join(slurmDir(workdir), "logs"), { recursive: true });
   await writeAtomic(join(slurmDir(workdir), SETTINGS), JSON.stringify(settings, null, 2) + "\n");
 }
 
-export async function readSlurmSettings(workdir: string): Promise<SlurmRunSettings> {
+export async function readSlurmSettings(workdir: string): Promise<SubmissionSettings> {
   const path = join(slurmDir(workdir), SETTINGS);
-  if (!existsSync(path)) throw new VertdupError(`${workdir}: no slurm/${SETTINGS} (was this work directory submitted with vertdup slurm run?)`);
-  const settings = JSON.parse(await readFile(path, "utf8")) as SlurmRunSettings;
+  if (!existsSync(path)) throw new VertdupError(`${workdir}: no slurm/${SETTINGS} (was this work directory submitted with vertdup slurm run or slurm paragraphs?)`);
+  const settings = JSON.parse(await readFile(path, "utf8")) as SubmissionSettings;
   // Submitted before slurm run had --method.
-  settings.method ??= "lsh-cosine";
+  if (!("command" in settings)) settings.method ??= "lsh-cosine";
   return settings;
 }
 

@@ -104,14 +104,14 @@ describe("calibrate's methods", () => {
     const work = join(tempDir(), "work");
     const r = vertdup(["slurm", "run", KJV, "-w", work, "-o", tempDir(), "--estimate-recall", "--sample", "300", "--sampling", "uniform", "--dry-run"]);
     expect(r.status, r.stderr).toBe(0);
-    expect(readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch")).sort()).toEqual(["1-count.sbatch", "2-vocabulary.sbatch", "3-sign.sbatch", "4-merge.sbatch", "5-pleb.sbatch", "6-output.sbatch", "7-calibrate.sbatch"]);
-    expect(readFileSync(join(work, "slurm", "7-calibrate.sbatch"), "utf8")).toMatch(/ 'task' 'calibrate' '-w' /);
+    expect(readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch")).sort()).toEqual(["1-plan.sbatch", "2-count.sbatch", "3-vocabulary.sbatch", "4-sign.sbatch", "5-merge.sbatch", "6-pleb.sbatch", "7-output.sbatch", "8-calibrate.sbatch"]);
+    expect(readFileSync(join(work, "slurm", "8-calibrate.sbatch"), "utf8")).toMatch(/ 'task' 'calibrate' '-w' /);
     const settings = JSON.parse(readFileSync(join(work, "slurm", "run.json"), "utf8"));
     expect(settings.calibrate).toEqual({ targetRecall: 0.99, sampling: "uniform" });
     expect(settings.pleb).toMatchObject({ recallSample: 300, recallSampling: "uniform" });
     const plain = join(tempDir(), "plain");
     expect(vertdup(["slurm", "run", KJV, "-w", plain, "-o", tempDir(), "--dry-run"]).status).toBe(0);
-    expect(existsSync(join(plain, "slurm", "7-calibrate.sbatch"))).toBe(false);
+    expect(existsSync(join(plain, "slurm", "8-calibrate.sbatch"))).toBe(false);
     expect(vertdup(["slurm", "run", KJV, "-w", join(tempDir(), "w"), "-o", tempDir(), "--sample", "300", "--dry-run"]).stderr).toMatch(/--sample does nothing without --estimate-recall/);
     const m = vertdup(["slurm", "run", KJV, "-w", join(tempDir(), "m"), "-o", tempDir(), "--method", "minhash", "--estimate-recall"]);
     expect(m.stderr).toMatch(/vertdup: error: slurm run --estimate-recall takes --method lsh-cosine .*; calibrate --method minhash with vertdup calibrate --method minhash \(the method again, on one machine\)/);

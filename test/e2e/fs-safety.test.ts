@@ -83,7 +83,7 @@ describe("one run at a time in a work directory (#12.1)", () => {
     const sub = vertdup(["slurm", "run", CORPUS, "-w", work, "-o", join(tempDir(), "o"), "--tasks", "2", "--dry-run"]);
     expect(sub.status).toBe(0);
     const { token } = JSON.parse(readFileSync(join(work, "vertdup.lock"), "utf8")) as { token: string };
-    expect(readFileSync(join(work, "slurm", "1-count.sbatch"), "utf8")).toContain(`'--token' '${token}'`);
+    expect(readFileSync(join(work, "slurm", "2-count.sbatch"), "utf8")).toContain(`'--token' '${token}'`);
     const local = vertdup(["run", CORPUS, "-w", work, "-o", join(tempDir(), "o2"), ...FAST]);
     expect(local.status).toBe(1);
     expect(local.stderr).toMatch(/in use by the Slurm run submitted by pid \d+@/);

@@ -110,7 +110,7 @@ describe("paragraphs -w --resume after a SIGKILL", () => {
 });
 
 describe("paragraphs --resume refusals", () => {
-  it("refuses --resume without -w, with --update, with other options, and in another command's work directory", () => {
+  it("refuses --resume without -w, to standard output, with --update, with other options, and in another command's work directory", () => {
     const dir = tempDir();
     const work = join(dir, "w");
     const output = join(dir, "out.vert");
@@ -125,6 +125,11 @@ describe("paragraphs --resume refusals", () => {
     expect(chunks.stderr).toMatch(/refusing to resume: .*--chunk-size \(300000 there, 400000 now\)/);
     const elsewhere = vertdup(["paragraphs", CORPUS, "-o", join(dir, "elsewhere.vert"), "-w", work, "--resume", ...ARGS]);
     expect(elsewhere.stderr).toMatch(/refusing to resume: .*--output/);
+    // A finished output step would be skipped, and standard output cannot be continued.
+    const stdout = vertdup(["paragraphs", CORPUS, "-o", "-", "-w", work, "--resume", ...ARGS]);
+    expect(stdout.status).toBe(1);
+    expect(stdout.stdout).toBe("");
+    expect(stdout.stderr).toMatch(/--resume cannot be combined with -o - \(standard output cannot be continued where an interrupted run stopped\): write the output to a file/);
     const update = vertdup(["paragraphs", CORPUS, "-o", output, "-w", work, "--resume", "--against", work, "--update", ...ARGS]);
     expect(update.status).toBe(1);
     expect(update.stderr).toMatch(/--resume cannot be combined with --update/);

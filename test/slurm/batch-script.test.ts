@@ -112,7 +112,7 @@ describe("batch scripts", () => {
     const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), "--dry-run", "--sbatch-arg", "--qos normal", "--sbatch-arg", "--account=x", "--sbatch-arg=--comment=c"]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(headerArgs(readFileSync(join(workdir, "slurm", "1-count.sbatch"), "utf8")).slice(-4)).toEqual(["--qos", "normal", "--account=x", "--comment=c"]);
+    expect(headerArgs(readFileSync(join(workdir, "slurm", "2-count.sbatch"), "utf8")).slice(-4)).toEqual(["--qos", "normal", "--account=x", "--comment=c"]);
   });
 
   it("vertdup slurm run --method writes the method's scripts and takes its options as run does", () => {
@@ -186,6 +186,7 @@ describe("batch scripts", () => {
   it("chain the phases of a run, arrays where the work splits", () => {
     const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", lshSettings(6, 100)), "t0");
     expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
+      ["plan", undefined],
       ["count", 6],
       ["vocabulary", undefined],
       ["sign", 6],
@@ -193,8 +194,8 @@ describe("batch scripts", () => {
       ["pleb", 10],
       ["output", undefined],
     ]);
-    expect(jobs[4].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "10", "--token", "t0"]);
-    expect(jobs[5].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
+    expect(jobs[5].command.slice(2)).toEqual(["task", "pleb", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "10", "--token", "t0"]);
+    expect(jobs[6].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
   });
 
   it("chain a set method's features array and its search job", () => {
@@ -214,6 +215,7 @@ describe("batch scripts", () => {
     const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", lshSettings(7, 30)), "t0");
     const stages = splitArrays(jobs, 3);
     expect(stages.map((stage) => stage.map((j) => [j.name, j.arraySize]))).toEqual([
+      [["plan", undefined]],
       [["count-1", 3], ["count-2", 3], ["count-3", 1]],
       [["vocabulary", undefined]],
       [["sign-1", 3], ["sign-2", 3], ["sign-3", 1]],
@@ -222,10 +224,10 @@ describe("batch scripts", () => {
       [["output", undefined]],
     ]);
     // Every index 0..6 is run exactly once: part offsets plus array ids 0..size-1.
-    const indices = stages[0].flatMap((j) => Array.from({ length: j.arraySize ?? 0 }, (_, id) => id + ((j.command[j.command.indexOf("--index") + 1] as { plus?: number }).plus ?? 0)));
+    const indices = stages[1].flatMap((j) => Array.from({ length: j.arraySize ?? 0 }, (_, id) => id + ((j.command[j.command.indexOf("--index") + 1] as { plus?: number }).plus ?? 0)));
     expect(indices).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    expect(stages[0][2].command.slice(2)).toEqual(["task", "count", "-w", "/shared/w", "--index", { env: "SLURM_ARRAY_TASK_ID", plus: 6 }, "--count", "7", "--token", "t0"]);
-    expect(splitArrays(jobs, 7).map((stage) => stage.length)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(stages[1][2].command.slice(2)).toEqual(["task", "count", "-w", "/shared/w", "--index", { env: "SLURM_ARRAY_TASK_ID", plus: 6 }, "--count", "7", "--token", "t0"]);
+    expect(splitArrays(jobs, 7).map((stage) => stage.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   });
 
   it("an offset task id is the array task id plus the offset when bash runs the script", () => {
@@ -336,7 +338,7 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
       expect(r.stderr).toBe("");
       expect(r.status).toBe(0);
       const scripts = r.stdout.split("\n").slice(1, -1);
-      expect(scripts.map((s) => s.slice(join(workdir, "slurm").length + 1))).toEqual(["1-count.sbatch", "2-vocabulary.sbatch", "3-sign.sbatch", "4-merge.sbatch", "5-pleb.sbatch", "6-output.sbatch"]);
+      expect(scripts.map((s) => s.slice(join(workdir, "slurm").length + 1))).toEqual(["1-plan.sbatch", "2-count.sbatch", "3-vocabulary.sbatch", "4-sign.sbatch", "5-merge.sbatch", "6-pleb.sbatch", "7-output.sbatch"]);
       const logs = join(workdir, "slurm", "logs").replace(/%/g, "%%");
       const arrays: Record<string, string> = { count: "2", sign: "2", pleb: "2" };
       for (const script of scripts) {
@@ -366,7 +368,7 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
     const r = spawnSync(process.execPath, [cli, "slurm", "run", resolve(CORPUS), "-w", workdir, "-o", join(workdir, "..", "out"), "--dry-run"], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(runStubbed(join(workdir, "slurm", "4-merge.sbatch"), tempDir())).toEqual([process.execPath, join(install, "dist", "bundle", "cli.js"), "task", "merge", "-w", workdir, "--token", expect.stringMatching(/^[0-9a-f]{16}$/)]);
+    expect(runStubbed(join(workdir, "slurm", "5-merge.sbatch"), tempDir())).toEqual([process.execPath, join(install, "dist", "bundle", "cli.js"), "task", "merge", "-w", workdir, "--token", expect.stringMatching(/^[0-9a-f]{16}$/)]);
   });
 
   const hostile: [string[], RegExp][] = [

@@ -55,10 +55,10 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     const r = vertdup(["slurm", "run", CORPUS, "-w", work, "-o", out, ...SLURM]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/submitted: count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+/);
+    expect(r.stdout).toMatch(/submitted: plan \d+, count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+/);
     await waitFor(() => !active(jobIds(work)), 240);
     const status = vertdup(["slurm", "status", "-w", work]);
-    expect(status.stdout).toMatch(/^method +lsh-cosine\ncount +\d+\/\d+ done\n(.|\n)*pleb +6\/6 done\noutput +1\/1 done\nno job of this run is queued or running/);
+    expect(status.stdout).toMatch(/^method +lsh-cosine\nplan +1\/1 done\ncount +\d+\/\d+ done\n(.|\n)*pleb +6\/6 done\noutput +1\/1 done\nno job of this run is queued or running/);
     expect(outputs(out)).toEqual(outputs(local));
   }, 300_000);
 
@@ -70,7 +70,7 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     const out = tempDir();
     const r = vertdup(["slurm", "run", CORPUS, "-w", work, "-o", out, ...SLURM, ...recall]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/submitted: count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+, calibrate \d+/);
+    expect(r.stdout).toMatch(/submitted: plan \d+, count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+, calibrate \d+/);
     await waitFor(() => !active(jobIds(work)), 300);
     for (const f of ["calibration.tsv", "clusters.tsv", "pairs.tsv"]) expect(readFileSync(join(out, f), "utf8"), f).toBe(readFileSync(join(here, f), "utf8"));
     // pleb-log.tsv but its seconds: the sampled recall after each group, as the local run logged it.
@@ -198,4 +198,51 @@ describe.skipIf(reason !== null)("vertdup slurm run --method --against on a real
     expect(named(after, index)).toEqual(named(afterCopy, copy));
     expect(readFileSync(join(after, "clusters.tsv"), "utf8")).toContain(index);
   }, 600_000);
+});
+
+describe.skipIf(reason !== null)("vertdup slurm paragraphs on a real Slurm cluster", () => {
+  // Absolute, as the Slurm submission names its inputs in the report.
+  const corpus = resolve(CORPUS);
+  const earlier = resolve("data-samples/sample.vert.gz");
+  // Other than the defaults, so that they are seen to reach the tasks; many chunks per slice.
+  const options = ["--ngram", "5", "--threshold", "0.4", "--max-stub", "10", "--chunk-size", "100000"];
+  const slurm = ["--tasks", "3", "--cpus-per-task", "1"];
+  const dir = tempDir();
+  const index = join(dir, "index");
+  const local = join(dir, "local.vert");
+  const report = (output: string) => {
+    const { phases: _, output: __, ...rest } = JSON.parse(readFileSync(`${output}.report.json`, "utf8")) as Record<string, unknown>;
+    return rest;
+  };
+
+  it("equals a local run against an index byte for byte, and slurm status shows its phases", async () => {
+    expect(vertdup(["paragraphs", earlier, "-o", join(dir, "earlier.vert"), "-w", index, "--quiet", ...options]).status).toBe(0);
+    expect(vertdup(["paragraphs", corpus, "-o", local, "--against", index, "--quiet", ...options]).status).toBe(0);
+    const work = join(dir, "w");
+    const output = join(dir, "slurm.vert");
+    const r = vertdup(["slurm", "paragraphs", corpus, "-w", work, "-o", output, "--against", index, ...slurm, ...options]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/^submitted: ngrams \d+, output \d+\n/);
+    await waitFor(() => !active(jobIds(work)), 300);
+    expect(vertdup(["slurm", "status", "-w", work]).stdout).toMatch(/^command +paragraphs\nngrams +(\d+)\/\1 done\noutput +1\/1 done\nno job of this run is queued or running\n$/);
+    expect(readFileSync(output)).toEqual(readFileSync(local));
+    expect(report(output)).toEqual(report(local));
+  }, 400_000);
+
+  it("resumes after the job array is cancelled midway", async () => {
+    const work = join(dir, "w-cancelled");
+    const output = join(dir, "resumed.vert");
+    const args = ["slurm", "paragraphs", corpus, "-w", work, "-o", output, "--against", index, ...slurm, ...options];
+    expect(vertdup(args).status).toBe(0);
+    const ngramMarkers = () => (existsSync(join(work, "markers")) ? readdirSync(join(work, "markers")).filter((m) => m.startsWith("paragraphs-ngrams-")) : []);
+    await waitFor(() => ngramMarkers().length > 0, 120);
+    expect(spawnSync("scancel", jobIds(work)).status).toBe(0);
+    await waitFor(() => !active(jobIds(work)), 60);
+    expect(existsSync(output)).toBe(false);
+    // That finished chunks are not scanned again is seen in slurm-paragraphs.test.ts (the tasks run by hand).
+    const again = vertdup(args);
+    expect(again.status, again.stderr).toBe(0);
+    await waitFor(() => !active(jobIds(work)), 300);
+    expect(readFileSync(output)).toEqual(readFileSync(local));
+  }, 400_000);
 });

@@ -1,4 +1,5 @@
-import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../../corpus/chunker.js";
+import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type ReadLimits, type SkippedDocs } from "../../corpus/chunker.js";
+import { readChunkPlan, writeChunkPlan, type InputPlan, type PlannedRange } from "../../corpus/chunk-plan.js";
 import { fileRanges, skippedRangeStub, type FileRange } from "../../corpus/corpus-chunks.js";
 import { InputPlaces } from "../../corpus/input-places.js";
 import { displayName } from "../../corpus/open-input.js";
@@ -53,7 +54,9 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
   };
   const inputs = config.inputs.map((i) => i.path);
   const places = new InputPlaces(inputs);
-  for (const path of inputs) {
+  // Made by the plan job of a Slurm run: the plain inputs' ranges, not measured again here.
+  const plan = await readChunkPlan(workdir, config);
+  for (const [k, path] of inputs.entries()) {
     const size = places.size(path);
     if (size === null) {
       for await (const chunk of chunkCorpus([path], config.chunkBytes, limits)) {
@@ -64,27 +67,14 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
       }
       continue;
     }
-    if (size === 0) throw new VertdupError(`${displayName(path)}: input is empty`);
-    let firstLine = 1;
-    const measured = new InOrder<{ docCount: number; lines: number }, { range: FileRange; line?: number }>(pool, "measure", async ({ docCount, lines }, { range, line }) => {
-      // After a skipped document, the next range knows its line (the skip counted them).
-      if (line !== undefined) firstLine = line;
-      const chunk = { index: shards, file: path, firstLine, firstDoc: first + documents, docCount, bytes: range };
-      firstLine += lines;
-      await count(chunk, []);
-    });
-    for (const cut of fileRanges(path, size, config.chunkBytes, limits)) {
-      if (cut.skipped) {
-        // Rare: the ranges before it are numbered first, then its stub (as the chunker's).
-        await measured.drain();
-        const stub = skippedRangeStub(path, cut, limits.maxDocBytes);
-        await count({ index: shards, file: path, firstLine: cut.firstLine ?? firstLine, firstDoc: first + documents, docCount: 1, bytes: stub, skipped: true }, []);
-        continue;
-      }
-      const range: FileRange = { path, offset: cut.offset, length: cut.length };
-      await measured.submit(range, { range, line: cut.firstLine });
-    }
-    await measured.drain();
+    const chunkOf = async (r: PlannedRange) => {
+      const at = { index: shards, file: path, firstLine: r.firstLine, firstDoc: first + documents };
+      if (r.skipped) await count({ ...at, docCount: 1, bytes: skippedRangeStub(path, r, limits.maxDocBytes), skipped: true }, []);
+      else await count({ ...at, docCount: r.docCount, bytes: { path, offset: r.offset, length: r.length } }, []);
+    };
+    const planned = plan?.inputs[k];
+    if (planned) for (const r of planned.ranges) await chunkOf(r);
+    else await measureFile(path, size, config.chunkBytes, limits, pool, chunkOf);
   }
   await runner.results();
   places.checkUnchanged();
@@ -92,4 +82,65 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
   const counts: ChunkCounts = { shards, documents, ...(skipped.documents > 0 ? { skipped } : {}) };
   await writeAtomic(chunksFile(workdir), JSON.stringify(counts) + "\n");
   return counts;
+}
+
+/**
+ * Cuts a plain file into ranges (fileRanges) and has the pool measure each (its documents and
+ * lines, which number the next range's): `use` gets them in file order. A document skipped
+ * for its size comes as a range of its own, after the ranges before it.
+ */
+async function measureFile(path: string, size: number, chunkBytes: number, limits: ReadLimits, pool: WorkerPool, use: (range: PlannedRange) => Promise<void>): Promise<void> {
+  if (size === 0) throw new VertdupError(`${displayName(path)}: input is empty`);
+  let firstLine = 1;
+  const measured = new InOrder<{ docCount: number; lines: number }, { range: FileRange; line?: number }>(pool, "measure", async ({ docCount, lines }, { range, line }) => {
+    // After a skipped document, the next range knows its line (the skip counted them).
+    if (line !== undefined) firstLine = line;
+    const planned = { offset: range.offset, length: range.length, firstLine, docCount };
+    firstLine += lines;
+    await use(planned);
+  });
+  for (const cut of fileRanges(path, size, chunkBytes, limits)) {
+    if (cut.skipped) {
+      // Rare: the ranges before it are numbered first, then its stub (as the chunker's).
+      await measured.drain();
+      await use({ offset: cut.offset, length: cut.length, firstLine: cut.firstLine ?? firstLine, docCount: 1, skipped: true });
+      continue;
+    }
+    const range: FileRange = { path, offset: cut.offset, length: cut.length };
+    await measured.submit(range, { range, line: cut.firstLine });
+  }
+  await measured.drain();
+}
+
+/**
+ * The plan job of a Slurm run (lsh-cosine): cuts and measures the plain inputs once, on the
+ * pool, and writes their ranges as the work directory's chunk plan, so that each count task
+ * reads only its own ranges instead of measuring the whole corpus again. Compressed inputs
+ * have no plan (every count task decompresses them through). Nothing to do when the plan is
+ * in place (a re-submission).
+ */
+export async function planStep(workdir: string, config: RunConfig, pool: WorkerPool, reporter: Reporter): Promise<void> {
+  if ((await readChunkPlan(workdir, config)) !== null) return;
+  const limits = readLimits(config.maxDocBytes, config.oversize);
+  const inputs = config.inputs.map((i) => i.path);
+  const places = new InputPlaces(inputs);
+  const progress = reporter.progress("planning", "chunks");
+  let chunks = 0;
+  const planned: (InputPlan | null)[] = [];
+  for (const path of inputs) {
+    const stamp = places.stamp(path);
+    if (stamp === null) {
+      planned.push(null);
+      continue;
+    }
+    const ranges: PlannedRange[] = [];
+    await measureFile(path, stamp.size, config.chunkBytes, limits, pool, async (r) => {
+      ranges.push(r);
+      progress.update(++chunks);
+    });
+    planned.push({ path, size: stamp.size, mtimeMs: stamp.mtimeMs, ranges });
+  }
+  places.checkUnchanged();
+  progress.finish();
+  await writeChunkPlan(workdir, { chunkBytes: config.chunkBytes, maxDocBytes: config.maxDocBytes, oversize: config.oversize, inputs: planned });
 }

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeTempDirs, tempDir, vertdupAsync } from "../helpers/cli.js";
+
+afterAll(removeTempDirs);
+
+// Several chunks per array task, and fewer iterations: the pipeline is run by hand, task by task.
+const OPTIONS = ["--chunk-size", "300000", "--iterations", "10", "--iterations-per-group", "5"];
+
+const token = (work: string) => (JSON.parse(readFileSync(join(work, "vertdup.lock"), "utf8")) as { token: string }).token;
+
+/** The jobs of a submission in order, from its batch scripts: name and array size (1 for a single job). */
+function jobs(work: string): { name: string; size: number }[] {
+  const dir = join(work, "slurm");
+  const scripts = readdirSync(dir).filter((f) => f.endsWith(".sbatch")).sort((a, b) => parseInt(a) - parseInt(b));
+  return scripts.map((f) => {
+    const array = /^#SBATCH --array=0-(\d+)$/m.exec(readFileSync(join(dir, f), "utf8"));
+    return { name: f.replace(/^\d+-|\.sbatch$/g, ""), size: array === null ? 1 : Number(array[1]) + 1 };
+  });
+}
+
+const runTask = (work: string, name: string, index: number, size: number) => vertdupAsync(["task", name, "-w", work, "--index", String(index), "--count", String(size), "--token", token(work)]);
+
+/** Runs every task of every job in order, as Slurm would; `planned` is called after the plan job. */
+async function runJobs(work: string, planned: () => void): Promise<void> {
+  for (const { name, size } of jobs(work)) {
+    for (let index = 0; index < size; index++) {
+      const t = await runTask(work, name, index, size);
+      expect(t.status, `${name} ${index}: ${t.stderr}`).toBe(0);
+    }
+    if (name === "plan") planned();
+  }
+}
+
+// The jobs' commands run by hand, as the batch scripts run them: no cluster needed.
+describe("slurm run: the chunk plan of plain inputs", () => {
+  const root = tempDir();
+  const corpus = join(root, "kjv-3000.vert");
+  writeFileSync(corpus, gunzipSync(readFileSync("data-samples/kjv-3000.vert.gz")));
+
+  it("is made once by the plan job; the count tasks take their ranges from it, and the outputs equal a local run's", async () => {
+    const local = join(root, "local");
+    expect((await vertdupAsync(["run", corpus, "-o", local, "--quiet", ...OPTIONS])).status).toBe(0);
+    const work = join(root, "w");
+    const out = join(root, "slurm");
+    const r = await vertdupAsync(["slurm", "run", corpus, "-w", work, "-o", out, "--tasks", "3", "--cpus-per-task", "1", ...OPTIONS, "--dry-run"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(jobs(work).map((j) => j.name)).toEqual(["plan", "count", "vocabulary", "sign", "merge", "pleb", "output"]);
+    await runJobs(work, () => {
+      const plan = JSON.parse(readFileSync(join(work, "chunk-plan.json"), "utf8")) as { inputs: { path: string; ranges: { offset: number; length: number }[] }[] };
+      const ranges = plan.inputs[0].ranges;
+      expect(plan.inputs[0].path).toBe(corpus);
+      // The ranges cover the file, one after the other.
+      expect(ranges[0].offset).toBe(0);
+      for (let k = 1; k < ranges.length; k++) expect(ranges[k].offset).toBe(ranges[k - 1].offset + ranges[k - 1].length);
+      expect(ranges.at(-1)!.offset + ranges.at(-1)!.length).toBe(readFileSync(corpus).length);
+      expect(ranges.length).toBeGreaterThan(3);
+    });
+    for (const f of ["pairs.tsv", "clusters.tsv"]) expect(readFileSync(join(out, f), "utf8"), f).toBe(readFileSync(join(local, f), "utf8"));
+    expect((await vertdupAsync(["slurm", "status", "-w", work])).stdout).toMatch(/^method +lsh-cosine\nplan +1\/1 done\ncount +(\d+)\/\1 done\n/);
+  }, 400_000);
+
+  it("plans a document skipped for its size (--oversize skip) as a range of its own, as a local run skips it", async () => {
+    // A giant document after the first 100 KB, at a document start.
+    const text = readFileSync(corpus, "utf8");
+    const at = text.indexOf("<doc", 100_000);
+    const giant = join(root, "giant.vert");
+    writeFileSync(giant, `${text.slice(0, at)}<doc id="giant">\n${"x".repeat(1_200_000)}\n</doc>\n${text.slice(at)}`);
+    const limit = ["--max-doc-bytes", "1M", "--oversize", "skip"];
+    const local = join(root, "giant-local");
+    expect((await vertdupAsync(["run", giant, "-o", local, "--quiet", ...OPTIONS, ...limit])).status).toBe(0);
+    const work = join(root, "w-giant");
+    const out = join(root, "giant-slurm");
+    expect((await vertdupAsync(["slurm", "run", giant, "-w", work, "-o", out, "--tasks", "2", "--cpus-per-task", "1", ...OPTIONS, ...limit, "--dry-run"])).status).toBe(0);
+    await runJobs(work, () => {
+      const plan = JSON.parse(readFileSync(join(work, "chunk-plan.json"), "utf8")) as { inputs: { ranges: { offset: number; skipped?: true }[] }[] };
+      expect(plan.inputs[0].ranges.filter((r) => r.skipped === true).map((r) => r.offset)).toEqual([Buffer.byteLength(text.slice(0, at))]);
+    });
+    for (const f of ["pairs.tsv", "clusters.tsv"]) expect(readFileSync(join(out, f), "utf8"), f).toBe(readFileSync(join(local, f), "utf8"));
+    const skipped = (dir: string) => (JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { warnings: { oversizeSkipped: unknown } }).warnings.oversizeSkipped;
+    expect(skipped(out)).toEqual(skipped(local));
+    expect(skipped(out)).toMatchObject({ documents: 1 });
+  }, 400_000);
+
+  it("a count task refuses an input changed since the plan was made", async () => {
+    const copy = join(root, "copy.vert");
+    writeFileSync(copy, readFileSync(corpus));
+    const work = join(root, "w-changed");
+    expect((await vertdupAsync(["slurm", "run", copy, "-w", work, "-o", join(root, "o"), "--tasks", "2", ...OPTIONS, "--dry-run"])).status).toBe(0);
+    expect((await runTask(work, "plan", 0, 1)).status).toBe(0);
+    const later = new Date(Date.now() + 5000);
+    utimesSync(copy, later, later);
+    const count = await runTask(work, "count", 0, 2);
+    expect(count.status).toBe(1);
+    expect(count.stderr).toContain(`${copy}: the input changed since its chunks were planned (${join(work, "chunk-plan.json")}): the run cannot continue on it`);
+  }, 120_000);
+});
