@@ -1,5 +1,5 @@
 import { peakRssMiB } from "../util/package-info.js";
-import type { PhaseTiming } from "../coordinator/phase-clock.js";
+import { cpuSecondsSince, type PhaseTiming } from "../coordinator/phase-clock.js";
 import { completedTasks, readMarker, writeMarker, type Slice } from "../coordinator/workdir.js";
 
 /**
@@ -8,21 +8,27 @@ import { completedTasks, readMarker, writeMarker, type Slice } from "../coordina
  */
 export async function timed<T>(workdir: string, phase: string, slice: Slice, work: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
+  const cpu = process.cpuUsage();
   const result = await work();
-  const timing: PhaseTiming = { seconds: Number(((performance.now() - t0) / 1000).toFixed(3)), peakRssMiB: peakRssMiB() };
+  const timing: PhaseTiming = { seconds: Number(((performance.now() - t0) / 1000).toFixed(3)), peakRssMiB: peakRssMiB(), cpuSeconds: cpuSecondsSince(cpu) };
   await writeMarker(workdir, `time-${phase}-${slice.index}-of-${slice.count}`, timing);
   return result;
 }
 
 /**
- * Timing of a phase from its markers: the slowest slice (slices run side by side) and the
- * highest peak memory of any slice's process; undefined when no slice has run.
+ * Timing of a phase from its markers: the slowest slice (slices run side by side), the
+ * highest peak memory of any slice's process and the CPU time of all (when every slice has
+ * it); undefined when no slice has run.
  */
 export async function phaseTiming(workdir: string, phase: string): Promise<PhaseTiming | undefined> {
   let out: PhaseTiming | undefined;
   for (const task of (await completedTasks(workdir)).filter((n) => n.startsWith(`time-${phase}-`))) {
     const t = (await readMarker<PhaseTiming>(workdir, task)) as PhaseTiming;
-    out = out === undefined ? t : { seconds: Math.max(out.seconds, t.seconds), peakRssMiB: Math.max(out.peakRssMiB, t.peakRssMiB) };
+    if (out === undefined) out = t;
+    else {
+      const cpu = out.cpuSeconds !== undefined && t.cpuSeconds !== undefined ? { cpuSeconds: Number((out.cpuSeconds + t.cpuSeconds).toFixed(3)) } : {};
+      out = { seconds: Math.max(out.seconds, t.seconds), peakRssMiB: Math.max(out.peakRssMiB, t.peakRssMiB), ...cpu };
+    }
   }
   return out;
 }

@@ -46,12 +46,14 @@ export interface ShardStats {
  * uniform, so a bucket sort by their top bits (one counting pass, one scatter, insertion
  * sorts of about one value per bucket) sorts them; it took half the time of a 6-pass radix
  * sort. Equal terms share a bucket and cost nothing to insert, so a frequent term does not
- * make a bucket quadratic.
+ * make a bucket quadratic. With `partial`, each entry is a partial document frequency of its
+ * term (the shards' df merged by the vocabulary step), and those are summed instead.
  */
-export function documentFrequencies(docTerms: Float64Array): ShardDf {
+export function documentFrequencies(docTerms: Float64Array, partial?: Uint32Array): ShardDf {
   const n = docTerms.length;
+  // At most 2^22 buckets (16 MiB of offsets): a larger input has a few values per bucket.
   let bits = 1;
-  while (bits < 30 && 1 << bits < n) bits++;
+  while (bits < 22 && 1 << bits < n) bits++;
   // Multiplying by a power of two is exact: bucket order is value order.
   const scale = 2 ** (bits - 53);
   const starts = new Uint32Array((1 << bits) + 1);
@@ -59,6 +61,7 @@ export function documentFrequencies(docTerms: Float64Array): ShardDf {
   for (let b = 1; b < starts.length; b++) starts[b] += starts[b - 1];
   const fill = starts.slice();
   const sorted = new Float64Array(n);
+  const weights = partial === undefined ? null : new Uint32Array(n);
   for (let k = 0; k < n; k++) {
     const term = docTerms[k];
     const b = Math.floor(term * scale);
@@ -67,19 +70,24 @@ export function documentFrequencies(docTerms: Float64Array): ShardDf {
     const from = starts[b];
     while (i > from && sorted[i - 1] > term) {
       sorted[i] = sorted[i - 1];
+      if (weights !== null) weights[i] = weights[i - 1];
       i--;
     }
     sorted[i] = term;
+    if (weights !== null) weights[i] = partial![k];
   }
-  const terms = new Float64Array(n);
-  const dfs = new Uint32Array(n);
+  // Equal terms merged in place (m ≤ k: nothing is overwritten before it is read).
+  const dfs = weights ?? new Uint32Array(n);
   let m = 0;
   for (let k = 0; k < n; k++) {
     const term = sorted[k];
-    if (k === 0 || term !== terms[m - 1]) terms[m++] = term;
-    dfs[m - 1]++;
+    const df = weights === null ? 1 : weights[k];
+    if (k === 0 || term !== sorted[m - 1]) {
+      sorted[m] = term;
+      dfs[m++] = df;
+    } else dfs[m - 1] += df;
   }
-  return { terms: terms.slice(0, m), dfs: dfs.slice(0, m) };
+  return { terms: sorted.slice(0, m), dfs: dfs.slice(0, m) };
 }
 
 export interface CountTask {

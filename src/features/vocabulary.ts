@@ -1,9 +1,9 @@
 import { readRunFileSync } from "../runs/run-file.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { NumberMap } from "../util/number-map.js";
-import { integerOrder, wordOrder } from "../util/radix-order.js";
+import { wordOrder } from "../util/radix-order.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
-import type { ShardDf } from "./count-shard.js";
+import { documentFrequencies, type ShardDf } from "./count-shard.js";
 import { dfLimit, type PrepareOptions } from "../options.js";
 
 /**
@@ -11,6 +11,8 @@ import { dfLimit, type PrepareOptions } from "../options.js";
  * (term, df, sort order): 512 MiB whatever the number of distinct terms.
  */
 export const MERGE_ENTRIES = 1 << 25;
+/** Entries sorted at once within a part (about 2 MiB with the sort's scratch). */
+const SORT_ENTRIES = 1 << 17;
 
 /** The kept vocabulary: term hashes with their df, ordered by decreasing df then hash. */
 export interface KeptTerms {
@@ -57,7 +59,8 @@ function lowerBound(terms: Float64Array, value: number): number {
  * in memory (the shards are read once more per part when there are several), and each part is
  * merged by sorting its entries. Kept terms with df = 1, most of the terms of shingles, come
  * out in hash order, their place in the kept order; the repeated ones are sorted by
- * decreasing df at the end (two stable radix sorts: by hash, then by decreasing df).
+ * decreasing df at the end (a part's entries are sorted by hash with `documentFrequencies`' bucket
+ * sort, which sums their dfs; the repeated terms by decreasing df with a stable radix sort).
  */
 export function mergeVocabulary(
   read: (shard: number) => ShardDf,
@@ -65,6 +68,7 @@ export function mergeVocabulary(
   docs: number,
   opts: Pick<PrepareOptions, "minDf" | "maxDf">,
   entries = MERGE_ENTRIES,
+  sortEntries = SORT_ENTRIES,
 ): MergedVocabulary {
   const min = dfLimit(opts.minDf, docs);
   const max = dfLimit(opts.maxDf, docs);
@@ -85,33 +89,53 @@ export function mergeVocabulary(
   const once = growableF64();
   const excess = growableF64(1 << 10);
   let distinct = 0;
+  // Hashes are below 2^53: the last part ends there.
+  const cut = (p: number, of: number) => Math.floor((p * 2 ** 53) / of);
   for (let p = 0; p < parts; p++) {
-    const from = Math.floor((p * 2 ** 53) / parts);
-    const to = p + 1 === parts ? Infinity : Math.floor(((p + 1) * 2 ** 53) / parts);
-    const terms = growableF64();
-    const dfs = growableU32();
+    const from = cut(p, parts);
+    const to = cut(p + 1, parts);
+    const slices: ShardDf[] = [];
+    let size = 0;
     for (let i = 0; i < shards; i++) {
       const shard = held === null ? read(i) : held[i];
       const a = lowerBound(shard.terms, from);
-      const b = to === Infinity ? shard.terms.length : lowerBound(shard.terms, to);
-      terms.append(shard.terms.subarray(a, b));
-      dfs.append(shard.dfs.subarray(a, b));
+      const b = lowerBound(shard.terms, to);
+      // Copies when the shards are read part by part, so that no whole shard stays in memory.
+      const own = held === null ? (x: Float64Array | Uint32Array) => x.slice(a, b) : (x: Float64Array | Uint32Array) => x.subarray(a, b);
+      slices.push({ terms: own(shard.terms) as Float64Array, dfs: own(shard.dfs) as Uint32Array });
+      size += b - a;
     }
-    const t = terms.view();
-    const d = dfs.view();
-    const order = integerOrder(t, t.length);
-    for (let k = 0; k < order.length; ) {
-      const term = t[order[k]];
-      let df = 0;
-      for (; k < order.length && t[order[k]] === term; k++) df += d[order[k]];
-      distinct++;
-      if (df >= min && df <= max) {
-        if (df === 1) once.append([term]);
-        else {
-          repeatedTerms.append([term]);
-          repeatedDfs.append([df]);
-        }
-      } else if (keepsOnce && df > 1) excess.append([term]);
+    // Sorted a piece of the part at a time, small enough for the bucket sort's scatter to
+    // stay in the CPU cache (it misses on every entry otherwise): the pieces of the hash
+    // range come one after another, so the order is the same.
+    const pieces = Math.ceil(size / sortEntries);
+    const cursors = new Uint32Array(shards);
+    for (let q = 0; q < pieces; q++) {
+      // Rounded, but increasing with q: each entry is in exactly one piece.
+      const end = from + Math.floor(((q + 1) * (to - from)) / pieces);
+      const terms = growableF64(Math.min(size, 2 * sortEntries));
+      const dfs = growableU32(Math.min(size, 2 * sortEntries));
+      for (let i = 0; i < shards; i++) {
+        const { terms: t, dfs: d } = slices[i];
+        const b = q + 1 === pieces ? t.length : lowerBound(t, end);
+        terms.append(t.subarray(cursors[i], b));
+        dfs.append(d.subarray(cursors[i], b));
+        cursors[i] = b;
+      }
+      // The piece's distinct terms in hash order with their summed df.
+      const merged = documentFrequencies(terms.view(), dfs.view());
+      for (let k = 0; k < merged.terms.length; k++) {
+        const term = merged.terms[k];
+        const df = merged.dfs[k];
+        distinct++;
+        if (df >= min && df <= max) {
+          if (df === 1) once.append([term]);
+          else {
+            repeatedTerms.append([term]);
+            repeatedDfs.append([df]);
+          }
+        } else if (keepsOnce && df > 1) excess.append([term]);
+      }
     }
   }
   const n = repeatedTerms.length;

@@ -21,6 +21,22 @@ describe("completion markers", () => {
     expect(await phaseTiming(work, "count")).toEqual({ seconds: 2, peakRssMiB: 100 });
   });
 
+  it("a phase's timing over slices: the slowest wall time, the highest peak, the sum of CPU times (when every slice has one)", async () => {
+    const other = mkdtempSync(join(tmpdir(), "vertdup-markers-"));
+    try {
+      mkdirSync(join(other, "markers"));
+      await writeMarker(other, "time-sign-0-of-2", { seconds: 3, peakRssMiB: 100, cpuSeconds: 5.5 });
+      await writeMarker(other, "time-sign-1-of-2", { seconds: 2, peakRssMiB: 300, cpuSeconds: 3.25 });
+      expect(await phaseTiming(other, "sign")).toEqual({ seconds: 3, peakRssMiB: 300, cpuSeconds: 8.75 });
+      // A slice timed by an older version has no CPU time: the sum would be too low.
+      await writeMarker(other, "time-merge-0-of-2", { seconds: 1, peakRssMiB: 100, cpuSeconds: 1 });
+      await writeMarker(other, "time-merge-1-of-2", { seconds: 4, peakRssMiB: 50 });
+      expect(await phaseTiming(other, "merge")).toEqual({ seconds: 4, peakRssMiB: 100 });
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it("the sign pass's kernels: a slice that fell back decides, whichever slice it is", async () => {
     const other = mkdtempSync(join(tmpdir(), "vertdup-markers-"));
     try {

@@ -158,6 +158,12 @@ describe("documentFrequencies", () => {
     expect(documentFrequencies(new Float64Array(0)).terms.length).toBe(0);
   });
 
+  it("sums partial document frequencies of equal terms when given them", () => {
+    const df = documentFrequencies(Float64Array.from([9, 2 ** 52, 3, 9, 3, 3]), Uint32Array.from([4, 1, 2, 5, 1, 7]));
+    expect(Array.from(df.terms)).toEqual([3, 9, 2 ** 52]);
+    expect(Array.from(df.dfs)).toEqual([10, 9, 1]);
+  });
+
   it("equals a plain sort and count on 53-bit terms, also those sharing their low 32 bits", () => {
     let seed = 3;
     const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);

@@ -40,15 +40,15 @@ describe("mergeVocabulary", () => {
     expect(merged).toMatchObject({ repeated: 2, keepsOnce: true });
   });
 
-  it("equals the brute-force vocabulary whatever the memory bound (parts of the hash range)", () => {
+  it("equals the brute-force vocabulary whatever the memory bound (parts of the hash range) and the pieces sorted at once", () => {
     const term = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 2 ** 53 - 1 }));
     fc.assert(
-      fc.property(fc.array(fc.array(fc.array(term, { maxLength: 12 }), { maxLength: 6 }), { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 64 }), (shards, min, entries) => {
+      fc.property(fc.array(fc.array(fc.array(term, { maxLength: 12 }), { maxLength: 6 }), { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 80 }), (shards, min, entries, sortEntries) => {
         const dfs = shardDfs(shards);
         const docs = shards.reduce((n, s) => n + s.length, 0);
         const expected = bruteForce(dfs, min, Math.max(min, docs - 1));
         let reads = 0;
-        const merged = mergeVocabulary((i) => (reads++, dfs[i]), dfs.length, docs, { minDf: min, maxDf: Math.max(min, docs - 1) }, entries);
+        const merged = mergeVocabulary((i) => (reads++, dfs[i]), dfs.length, docs, { minDf: min, maxDf: Math.max(min, docs - 1) }, entries, sortEntries);
         expect([...merged.kept.terms]).toEqual(expected.terms);
         expect([...merged.kept.dfs]).toEqual(expected.dfs);
         expect(merged.terms).toBe(expected.distinct);
