@@ -46,7 +46,10 @@ export function comparisonsPerIteration(n: number, beam: number): number {
  * the store and its permutation, never on the number of workers or on which iterations ran
  * before. Into a SpanningForest, pairs already joined when an iteration starts are not
  * compared at all. With a `verifier` (`--verify`) only the pairs whose exact cosine passes
- * reach the sink, so a rejected pair joins nothing. Returns the wall time of each iteration.
+ * reach the sink, so a rejected pair joins nothing. With `fresh` (`--against-scan new`: 1 per
+ * signature holding a new document, in shared memory), only the pairs with a fresh member
+ * are compared: the full scan's pairs with a fresh member, in its order (beamScan). Returns
+ * the wall time of each iteration.
  */
 export async function runIterations(
   store: SignatureStore,
@@ -58,6 +61,7 @@ export async function runIterations(
   sink: PairSink,
   onIteration: (iteration: number) => void,
   verifier?: PairVerifier,
+  fresh?: Uint8Array,
 ): Promise<number[]> {
   const n = store.count;
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
@@ -77,7 +81,7 @@ export async function runIterations(
       if (labels !== undefined && sink instanceof SpanningForest) sink.labelComponents(labels);
       const results = await Promise.all(
         scanRanges.map(([from, to]) =>
-          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels }),
+          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels, fresh }),
         ),
       );
       for (const triples of results) sink.addTriples(verifier === undefined ? triples : verifier.filter(triples), iteration);

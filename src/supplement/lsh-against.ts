@@ -5,7 +5,8 @@ import { loadCountRowsOf } from "../exact/count-rows.js";
 import type { CountsPart } from "../exact/workdir-vectors.js";
 import type { ShardDocs } from "../features/count-shard.js";
 import type { KeptTerms, VocabularyIndex } from "../features/vocabulary.js";
-import type { PrepareOptions } from "../options.js";
+import type { PlebOptions, PrepareOptions } from "../options.js";
+import type { ScanScope } from "../coordinator/steps/pleb-step.js";
 import { DocIds } from "../output/doc-ids.js";
 import { PairVerifier } from "../pleb/pair-verifier.js";
 import { readRunFileSync } from "../runs/run-file.js";
@@ -16,6 +17,14 @@ import { NumberMap } from "../util/number-map.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { DocSources } from "./doc-sources.js";
 import { LshIndex } from "./lsh-index.js";
+import { linksInStore, searchKey } from "./lsh-links.js";
+
+/**
+ * How PLEB searches a batch with `--against` (README, lsh-cosine): `full` runs it over the
+ * whole combined store (exactly the concatenated run); `new` compares only pairs with a new
+ * document and takes the old documents' links from the index.
+ */
+export type AgainstScan = "new" | "full";
 
 /** What a run with `--against` asks for, checked before any work. */
 export interface AgainstRequest {
@@ -56,9 +65,10 @@ export class SupplementedCorpus {
   private constructor(
     readonly indices: readonly LshIndex[],
     readonly options: PrepareOptions,
+    readonly scan: AgainstScan,
   ) {}
 
-  static async open(dirs: readonly string[], options: PrepareOptions): Promise<SupplementedCorpus> {
+  static async open(dirs: readonly string[], options: PrepareOptions, scan: AgainstScan = "new"): Promise<SupplementedCorpus> {
     const indices: LshIndex[] = [];
     let offset = 0;
     for (const dir of dirs) {
@@ -66,7 +76,29 @@ export class SupplementedCorpus {
       indices.push(index);
       offset += index.documents;
     }
-    return new SupplementedCorpus(indices, options);
+    return new SupplementedCorpus(indices, options, scan);
+  }
+
+  /**
+   * What PLEB searches (`--against-scan`): undefined for the whole combined store (`full`);
+   * for `new`, the signatures holding a document after the first index's (the batch's, and
+   * those of any later index, whose pairs no links of the first index cover) and the first
+   * index's links. `new` needs links the index recorded under the same search (`searchKey`
+   * of `options` and all its iterations); without them the whole store is searched, with a
+   * warning.
+   */
+  scanScope(store: SignatureStore, options: PlebOptions, warn: (message: string) => void): ScanScope | undefined {
+    if (this.scan === "full") return undefined;
+    const first = this.indices[0];
+    const links = first.links();
+    if (links === undefined || links.search !== searchKey(options, options.iterations)) {
+      warn(`${first.dir} has no links of a search with these options (${links === undefined ? "none recorded" : `index: ${links.search}`}): searching the whole combined store, as --against-scan full`);
+      return undefined;
+    }
+    const documents = store.offsets[store.count];
+    const fresh = new Uint8Array(new SharedArrayBuffer(store.count));
+    for (let i = 0; i < store.count; i++) if (store.docs[store.offsets[i + 1] - 1] >= first.documents) fresh[i] = 1;
+    return { fresh, links: linksInStore(links, store, documents) };
   }
 
   /** Combined ordinal of the batch's first document. */
