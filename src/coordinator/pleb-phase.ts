@@ -51,7 +51,7 @@ export async function plebPhase(
       verifier =
         supplement === undefined || threshold === undefined
           ? await planVerifier(workdir, store, plan, pool)
-          : await supplement.verifier(workdir, prepared, store, threshold, pool);
+          : await supplement.verifier(workdir, prepared, store, threshold, pool, scope);
       const recallOf = opts.recallSample === undefined ? undefined : recallSampler(store, prepared.counts.documents, opts, exec.workers, reporter, verifier);
       recall = await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recallOf, verifier, scope);
     });

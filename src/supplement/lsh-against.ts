@@ -1,7 +1,7 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
-import { loadCountRowsOf } from "../exact/count-rows.js";
+import { countRowParts } from "../exact/count-rows.js";
 import type { CountsPart } from "../exact/workdir-vectors.js";
 import type { ShardDocs } from "../features/count-shard.js";
 import type { KeptTerms, VocabularyIndex } from "../features/vocabulary.js";
@@ -186,14 +186,18 @@ export class SupplementedCorpus {
 
   /**
    * `--verify`'s verifier over the combined store: the vectors of each signature's first
-   * document, old or new, under the run's weights (read on the pool).
+   * document, old or new, under the run's weights (read on the pool). With `--against-scan
+   * new` only the new signatures' vectors are read now, an old one's when a candidate or an
+   * output edge needs it (PairVerifier.require).
    */
-  async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: WorkerPool): Promise<PairVerifier> {
+  async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: WorkerPool, scope?: ScanScope): Promise<PairVerifier> {
     const documents = this.firstOrdinal + prepared.counts.documents;
     const first = new Uint8Array(new SharedArrayBuffer(documents));
-    for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
-    const rows = await loadCountRowsOf(this.countsParts(workdir, prepared.counts.shards), this.weights(batchTerms(workdir)), first, pool);
-    return new PairVerifier(rows, store, documents, threshold);
+    for (let i = 0; i < store.count; i++) if (scope === undefined || scope.fresh[i] === 1) first[store.docs[store.offsets[i]]] = 1;
+    const weights = this.weights(batchTerms(workdir));
+    const parts = this.countsParts(workdir, prepared.counts.shards);
+    const load = (flags: Uint8Array) => countRowParts(parts, weights, flags, pool);
+    return new PairVerifier(await load(first), weights.factors, store, documents, threshold, scope === undefined ? undefined : load);
   }
 }
 

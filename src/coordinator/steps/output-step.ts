@@ -92,6 +92,8 @@ export async function outputStep(
   const kept = found.toColumns();
   // What makes the work directory an index (or --update) keep the links of its documents.
   await writeRunLinks(workdir, store, kept, searchKey(plan.options, seconds.length));
+  // A lazy verifier (--against-scan new) reads the vectors of the edges' old documents now.
+  await verifier?.require(kept.i, kept.j);
   const graph = plebGraph(store, documents, kept, verifier ?? (await planVerifier(workdir, store, plan)));
   const tokens = supplement === undefined ? loadDocTokens(workdir, shards) : supplement.tokens(workdir, shards);
   const graphOptions = { keep: opts.keep, pairs: { mode: plan.options.pairs, limit: opts.pairsLimit }, ...(sources === undefined ? {} : { sources }) };
