@@ -186,6 +186,21 @@ describe("lsh-cosine index: --against-scan new", () => {
     }, 180_000);
   }
 
+  it("with two indices, counts the second's documents as new: the same pairs with a new document as --against-scan full", async () => {
+    const dir = tempDir();
+    const opts = [...common, "--workers", "2"];
+    const [first, second] = [join(dir, "first"), join(dir, "second")];
+    await run([write(dir, "base.vert", base), "-w", first, "-o", join(dir, "o0"), ...opts]);
+    await run([write(dir, "one.vert", one), "-w", second, "-o", join(dir, "o1"), ...opts]);
+    const y = write(dir, "two.vert", two);
+    for (const scan of ["new", "full"]) await run([y, "-o", join(dir, scan), "--against", first, "--against", second, "--against-scan", scan, ...opts]);
+    const fresh = new Set(two.map((d) => d.id));
+    expect(JSON.parse(readFileSync(join(dir, "new", "manifest.json"), "utf8")).againstScan).toBe("new");
+    const pairs = pairsWithNew(join(dir, "new"), fresh);
+    expect(pairs.some((p) => one.some((d) => p.split(" ").includes(d.id)))).toBe(true);
+    expect(pairs).toEqual(pairsWithNew(join(dir, "full"), fresh));
+  }, 120_000);
+
   it("searches the whole store, with a warning, when the index has no links of the same search", async () => {
     const dir = tempDir();
     const index = join(dir, "index");
