@@ -44,7 +44,7 @@ export async function plebPhase(
   // Loaded once for the iterations and the output's cosine column (part of PLEB's time).
   let verifier: PairVerifier | undefined;
   let recall: SampleRecall | undefined;
-  const scope = supplement?.scanScope(store, opts, (m) => reporter.info(`warning: ${m}`));
+  const scope = supplement?.scanScope(store, supplement.firstOrdinal + prepared.counts.documents, opts, (m) => reporter.info(`warning: ${m}`));
   try {
     await timed(workdir, plebPhaseName(plan), WHOLE, async () => {
       const threshold = plan.options.cosineThreshold;

@@ -85,9 +85,9 @@ export class SupplementedCorpus {
    * those of any later index, whose pairs no links of the first index cover) and the first
    * index's links. `new` needs links the index recorded under the same search (`searchKey`
    * of `options` and all its iterations); without them the whole store is searched, with a
-   * warning.
+   * warning. `documents`: the combined documents (signed or not).
    */
-  scanScope(store: SignatureStore, options: PlebOptions, warn: (message: string) => void): ScanScope | undefined {
+  scanScope(store: SignatureStore, documents: number, options: PlebOptions, warn: (message: string) => void): ScanScope | undefined {
     if (this.scan === "full") return undefined;
     const first = this.indices[0];
     const links = first.links();
@@ -95,7 +95,6 @@ export class SupplementedCorpus {
       warn(`${first.dir} has no links of a search with these options (${links === undefined ? "none recorded" : `index: ${links.search}`}): searching the whole combined store, as --against-scan full`);
       return undefined;
     }
-    const documents = store.offsets[store.count];
     const fresh = new Uint8Array(new SharedArrayBuffer(store.count));
     for (let i = 0; i < store.count; i++) if (store.docs[store.offsets[i + 1] - 1] >= first.documents) fresh[i] = 1;
     return { fresh, links: linksInStore(links, store, documents) };

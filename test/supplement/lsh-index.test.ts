@@ -152,9 +152,11 @@ function clustersWithNew(outdir: string, fresh: ReadonlySet<string>): Set<string
 
 describe("lsh-cosine index: --against-scan new", () => {
   const r = rng(16);
-  const base = batch(r, "b", 120, []);
-  const one = batch(r, "x", 50, base);
-  const two = batch(r, "y", 50, [...base, ...one]);
+  const signed = batch(r, "b", 120, []);
+  const one = batch(r, "x", 50, signed);
+  const two = batch(r, "y", 50, [...signed, ...one]);
+  // An empty document has an ordinal but no signature: ordinals outrun the signed documents.
+  const base = [{ id: "empty", words: [] }, ...signed];
   // A narrow beam: new signatures often fall between old pairs and push them out of it.
   const common = ["--weighting", "tf", "--iterations", "20", "--beam", "3", "--chunk-size", "4096", "--pairs", "all"];
 
