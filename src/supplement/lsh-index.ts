@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import { shardFile, shardName, storeFiles, vocabularyFile, type ShardFileKind } from "../coordinator/workdir.js";
+import { linksFile, shardFile, shardName, storeFiles, vocabularyFile, type ShardFileKind } from "../coordinator/workdir.js";
 import type { KeptTerms } from "../features/vocabulary.js";
 import type { PrepareOptions } from "../options.js";
 import { encodeRecords, readRunFileSync } from "../runs/run-file.js";
@@ -11,7 +11,7 @@ import { writeAtomic } from "../util/atomic.js";
 import { killPoint } from "../util/kill-point.js";
 import { concatF64, concatU32 } from "../util/typed-arrays.js";
 import { digestInputs, type InputDigest } from "./batch-digest.js";
-import { linksFile, readRunLinks, type RunLinks } from "./lsh-links.js";
+import { readRunLinks, type RunLinks } from "./lsh-links.js";
 import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "./index-store.js";
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { linksFile } from "../coordinator/workdir.js";
 import type { PlebOptions } from "../options.js";
 import { signatureOfDocument } from "../output/pairs.js";
 import type { PairColumns } from "../pleb/spanning-forest.js";
@@ -19,10 +19,6 @@ export interface RunLinks {
   distance: Uint32Array;
   /** searchKey of the run that found them. */
   search: string;
-}
-
-export function linksFile(workdir: string): string {
-  return join(workdir, "links.zst");
 }
 
 /**
