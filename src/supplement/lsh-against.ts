@@ -195,8 +195,18 @@ export class SupplementedCorpus {
     for (let i = 0; i < store.count; i++) if (scope === undefined || scope.fresh[i] === 1) first[store.docs[store.offsets[i]]] = 1;
     const weights = this.weights(batchTerms(workdir));
     const parts = this.countsParts(workdir, prepared.counts.shards);
-    const load = (flags: Uint8Array) => countRowParts(parts, weights, flags, pool);
-    return new PairVerifier(await load(first), weights.factors, store, documents, threshold, scope === undefined ? undefined : load);
+    if (scope === undefined) return new PairVerifier(await countRowParts(parts, weights, first, pool), weights.factors, store, documents, threshold);
+    // Each counts file holds the next documents in the combined order (as `ids` reads them):
+    // a load reads only the files with a flagged document.
+    let at = 0;
+    const ranges = this.docsFiles(workdir, prepared.counts.shards).map((file) => {
+      const from = at;
+      at += readRunFileSync<ShardDocs>(file)[0].tokens.length;
+      return [from, at];
+    });
+    const flagged = (flags: Uint8Array, [from, to]: number[]) => flags.subarray(from, to).includes(1);
+    const load = (flags: Uint8Array) => countRowParts(parts.filter((_, k) => flagged(flags, ranges[k])), weights, flags, pool);
+    return new PairVerifier(await load(first), weights.factors, store, documents, threshold, load);
   }
 }
 
