@@ -25,6 +25,8 @@ import { PhaseClock } from "../phase-clock.js";
 import { writeMarker } from "../workdir.js";
 import type { SupplementedCorpus } from "../../supplement/lsh-against.js";
 import { searchKey, writeRunLinks } from "../../supplement/lsh-links.js";
+import { UnionFind } from "../../clusters/union-find.js";
+import type { PairColumns } from "../../pleb/spanning-forest.js";
 
 export interface OutputOptions {
   keep: KeepPolicy;
@@ -92,8 +94,8 @@ export async function outputStep(
   const kept = found.toColumns();
   // What makes the work directory an index (or --update) keep the links of its documents.
   await writeRunLinks(workdir, store, kept, searchKey(plan.options, seconds.length));
-  // A lazy verifier (--against-scan new) reads the vectors of the edges' old documents now.
-  await verifier?.require(kept.i, kept.j);
+  // A lazy verifier (--against-scan new) reads the vectors of the written edges' old documents now.
+  if (scope !== undefined) await verifier?.require(...writtenEdgeEnds(kept, scope));
   const graph = plebGraph(store, documents, kept, verifier ?? (await planVerifier(workdir, store, plan)));
   const tokens = supplement === undefined ? loadDocTokens(workdir, shards) : supplement.tokens(workdir, shards);
   const graphOptions = { keep: opts.keep, pairs: { mode: plan.options.pairs, limit: opts.pairsLimit }, ...(sources === undefined ? {} : { sources }) };
@@ -133,6 +135,19 @@ export async function outputStep(
   if (opts.report !== false) await writeReport(outdir, { seed: plan.options.seed, maxDocBytes: opts.maxDocBytes, warn: (m) => process.stderr.write(`vertdup: warning: ${m}\n`) });
   await writeMarker(workdir, `output-${plan.fingerprint}`, { outdir });
   return manifest;
+}
+
+/**
+ * The signatures of the pairs in clusters with a new document (those whose edges are
+ * written, and so need a cosine): pairs of a component holding a fresh signature.
+ */
+function writtenEdgeEnds(kept: PairColumns, scope: ScanScope): [Uint32Array, Uint32Array] {
+  const sets = new UnionFind(scope.fresh.length);
+  for (let k = 0; k < kept.i.length; k++) sets.union(kept.i[k], kept.j[k]);
+  const withNew = new Uint8Array(scope.fresh.length);
+  for (let i = 0; i < scope.fresh.length; i++) if (scope.fresh[i] === 1) withNew[sets.find(i)] = 1;
+  const written = (_: number, k: number) => withNew[sets.find(kept.i[k])] === 1;
+  return [kept.i.filter(written), kept.j.filter(written)];
 }
 
 function freshCount(scope: ScanScope): number {
