@@ -8,6 +8,7 @@ import { parseSize } from "./util/size.js";
 import type { Oversize } from "./corpus/chunker.js";
 import { candidateThreshold } from "./pleb/candidate-threshold.js";
 import { refuseUncalibrated, type CalibrationSampling } from "./eval/calibration.js";
+import type { AgainstScan } from "./supplement/lsh-against.js";
 
 /**
  * The option schema of every command (README "Use" documents the limits): one entry per
@@ -156,6 +157,7 @@ export const OPTIONS = {
   // Supplementing a saved index (README "Supplementing a corpus").
   against: def({ type: "string", array: true, describe: "compare the inputs with this saved index (a completed run's work directory; repeatable): only clusters with a new document are written", check: noStdio }),
   update: def({ type: "boolean", default: false, describe: "append the inputs to the --against index (only one) atomically when the run completes" }),
+  "against-scan": def({ choices: ["new", "full"] as const, default: "new" as AgainstScan, describe: "lsh-cosine --against: PLEB compares only pairs with a new document, taking the old documents' links from the index (new), or searches the whole combined store, exactly as one run over the concatenation (full)", methods: LSH, unusedBecause: (a) => (a.against === undefined ? "does nothing without --against" : undefined) }),
   pairs: def({ choices: ["edges", "all"] as const, default: DEFAULT_PAIRS.mode, describe: "pairs.tsv: pairs found between groups (edges) or every document pair (all: quadratic)" }),
   "pairs-limit": def({ type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)", check: integer(0, Number.MAX_SAFE_INTEGER), unusedBecause: (a) => (a.pairs === "edges" ? "does nothing with --pairs edges (it limits --pairs all)" : undefined) }),
   // Execution.

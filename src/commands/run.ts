@@ -11,7 +11,7 @@ import type { SetMethod } from "../methods/run-method.js";
 import { CALIBRATION_FILE, refuseUncalibrated } from "../eval/calibration.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
-const RUN_OPTIONS = [...METHOD_OPTIONS, "outdir", "workdir", "tmp-dir", "resume", "estimate-recall", "sample", "sampling", "target-recall", "workers", "quiet", "against", "update"] as const;
+const RUN_OPTIONS = [...METHOD_OPTIONS, "outdir", "workdir", "tmp-dir", "resume", "estimate-recall", "sample", "sampling", "target-recall", "workers", "quiet", "against", "update", "against-scan"] as const;
 
 const builder = (y: Argv) =>
   withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }).option("report", HTML_REPORT_OPTION), RUN_OPTIONS, {
@@ -63,7 +63,7 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
       const lsh = prepareOptionsFrom(opts);
       const method = a.method;
       return withIndexLocks(against, async () => {
-        const supplement = against.length === 0 ? undefined : await SupplementedCorpus.open(against, lsh);
+        const supplement = against.length === 0 ? undefined : await SupplementedCorpus.open(against, lsh, a["against-scan"]);
         const digests = supplement === undefined ? [] : await checkedDigests(supplement.indices, inputPaths(a.inputs), a.update, (m) => reporter.info(`warning: ${m}`));
         const prepared = await prepare(inputPaths(a.inputs), workdir, lsh, exec, reporter, a.resume, supplement);
         // A calibrated run writes its report after calibration.tsv, so that the report shows it.

@@ -18,7 +18,7 @@ import type { SupplementedCorpus } from "../supplement/lsh-against.js";
  * The PLEB half: signature store → iteration groups (each resumable) → pairs, clusters, log
  * and manifest in `outdir`. With `resume`, groups already done for the same options are
  * reused. With `supplement` (--against) the store is the combined one and verification and
- * outputs cover the indices' documents too.
+ * outputs cover the indices' documents too; its scan scope (`--against-scan`) decides what PLEB compares.
  */
 export async function plebPhase(
   workdir: string,
@@ -44,18 +44,19 @@ export async function plebPhase(
   // Loaded once for the iterations and the output's cosine column (part of PLEB's time).
   let verifier: PairVerifier | undefined;
   let recall: SampleRecall | undefined;
+  const scope = supplement?.scanScope(store, supplement.firstOrdinal + prepared.counts.documents, opts, (m) => reporter.info(`warning: ${m}`));
   try {
     await timed(workdir, plebPhaseName(plan), WHOLE, async () => {
       const threshold = plan.options.cosineThreshold;
       verifier =
         supplement === undefined || threshold === undefined
           ? await planVerifier(workdir, store, plan, pool)
-          : await supplement.verifier(workdir, prepared, store, threshold, pool);
+          : await supplement.verifier(workdir, prepared, store, threshold, pool, scope);
       const recallOf = opts.recallSample === undefined ? undefined : recallSampler(store, prepared.counts.documents, opts, exec.workers, reporter, verifier);
-      recall = await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recallOf, verifier);
+      recall = await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recallOf, verifier, scope);
     });
   } finally {
     await pool.close();
   }
-  return outputStep(workdir, outdir, prepared, store, plan, { ...output, recall }, verifier, supplement);
+  return outputStep(workdir, outdir, prepared, store, plan, { ...output, recall }, verifier, supplement, scope);
 }

@@ -44,6 +44,11 @@ export function vocabularyFile(workdir: string): string {
   return join(workdir, "vocab.zst");
 }
 
+/** The pairs a PLEB run kept, by document (supplement/lsh-links.ts): what an lsh-cosine index links. */
+export function linksFile(workdir: string): string {
+  return join(workdir, "links.zst");
+}
+
 export const storeFiles = (workdir: string) => ({
   signatures: join(workdir, "store", "signatures.u32"),
   offsets: join(workdir, "store", "offsets.u32"),
@@ -110,7 +115,7 @@ export async function createWorkdir(workdir: string): Promise<void> {
 export async function resetWorkdir(workdir: string): Promise<void> {
   await removeIndex(workdir);
   for (const sub of ["shards", "runs", "store", "markers", "pleb", "methods", "paragraph-steps", "clean", "similarity", "hamming-full"]) await rm(join(workdir, sub), { recursive: true, force: true });
-  for (const file of ["chunks.json", "chunk-plan.json", "vocab.zst", "prepare.json"]) await rm(join(workdir, file), { force: true });
+  for (const file of ["chunks.json", "chunk-plan.json", "vocab.zst", "prepare.json", "links.zst"]) await rm(join(workdir, file), { force: true });
   await createWorkdir(workdir);
 }
 

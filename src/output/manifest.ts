@@ -1,3 +1,4 @@
+import type { AgainstScan } from "../supplement/lsh-against.js";
 import { join } from "node:path";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { PhaseTiming } from "../coordinator/phase-clock.js";
@@ -16,6 +17,8 @@ export interface RunManifest {
   inputs: string[];
   /** `--against`: the indices compared with, in order, and their documents (`counts` are the batch's). */
   against?: { index: string; documents: number }[];
+  /** `--against`: how PLEB searched (`new` only where the first index had links of the same search). */
+  againstScan?: AgainstScan;
   prepare: PrepareManifest["options"];
   pleb: PlebOptions;
   counts: PrepareManifest["counts"] & {
@@ -28,7 +31,7 @@ export interface RunManifest {
     documentsInGroups: number;
     /** Lines of pairs.tsv. */
     pairs: number;
-    /** Beam positions scanned (pairs skipped as already joined included). */
+    /** Beam positions scanned (pairs skipped as already joined included); `againstScan: new`: at most 2·beam per signature with a new document per iteration. */
     comparisons: number;
     /** `--verify`: candidates checked against their exact cosine (a rejected pair each time it is found again), and rejected. */
     verifiedCandidates?: number;

@@ -35,6 +35,12 @@ export function prefixWords(W: number, maxDistance: number): number {
  * With `labels` (a component label per store index), pairs whose two labels are equal are
  * skipped uncompared: they are known to be joined already (SpanningForest). The labels are
  * gathered in sorted order beside the prefixes, for the same reason.
+ *
+ * With `fresh` (1 per store index of a signature holding a new document, `--against-scan
+ * new`), only the pairs with a fresh member are compared: the positions within `beam` of a
+ * fresh one are gathered, a fresh position is compared with all its next `beam`, any other
+ * with the fresh ones among them. The pairs reported, and their order, are those of the full
+ * scan that have a fresh member; the work is ≈ 2·(fresh positions)·beam comparisons.
  */
 export function beamScan(
   store: Uint32Array,
@@ -46,14 +52,29 @@ export function beamScan(
   maxDistance: number,
   out: (i: number, j: number, distance: number) => void,
   labels?: Uint32Array,
+  fresh?: Uint8Array,
 ): number {
   const n = order.length;
   const last = Math.min(n, to + beam);
+  const span = Math.max(0, last - from);
   const P = prefixWords(W, maxDistance);
-  const prefix = new Uint32Array(Math.max(0, last - from) * P);
-  for (let p = from; p < last; p++) prefix.set(store.subarray(order[p] * W, order[p] * W + P), (p - from) * P);
+  // next[k]: the first position ≥ from + k holding a fresh signature (every position without `fresh`).
+  const next = new Uint32Array(span + 1);
+  next[span] = last;
+  for (let k = span - 1; k >= 0; k--) next[k] = fresh === undefined || fresh[order[from + k]] === 1 ? from + k : next[k + 1];
+  const prefix = new Uint32Array(span * P);
+  let previous = -Infinity;
+  for (let p = from; p < last; p++) {
+    if (next[p - from] === p) previous = p;
+    // A position no pair with a fresh member reaches is never compared: its prefix stays unread.
+    if (p - previous > beam && next[p - from] - p > beam) continue;
+    // A plain loop: a subarray per position would allocate an object each time.
+    const src = order[p] * W;
+    const dst = (p - from) * P;
+    for (let w = 0; w < P; w++) prefix[dst + w] = store[src + w];
+  }
   // Without labels every position gets its own, so no pair is skipped.
-  const label = new Uint32Array(Math.max(0, last - from));
+  const label = new Uint32Array(span);
   for (let p = from; p < last; p++) label[p - from] = labels === undefined ? p : labels[order[p]];
   let found = 0;
   for (let p = from; p < to; p++) {
@@ -61,7 +82,9 @@ export function beamScan(
     const end = Math.min(n, p + beam + 1);
     const pa = (p - from) * P;
     const la = label[p - from];
-    for (let q = p + 1; q < end; q++) {
+    // A fresh position (or any, without `fresh`) meets every next one; another only the fresh ones.
+    const all = next[p - from] === p;
+    for (let q = all ? p + 1 : next[p + 1 - from]; q < end; q = all ? q + 1 : next[q + 1 - from]) {
       if (label[q - from] === la) continue;
       let x = pa;
       let y = (q - from) * P;
@@ -90,7 +113,7 @@ export function beamScan(
   return found;
 }
 
-/** beamScan (skipping pairs with equal `labels`, if given) collecting the pairs into `into` (a new Triples by default), which it returns. */
+/** beamScan (skipping pairs with equal `labels`, comparing only pairs with a `fresh` member, if given) collecting the pairs into `into` (a new Triples by default), which it returns. */
 export function beamScanPairs(
   store: Uint32Array,
   W: number,
@@ -101,7 +124,8 @@ export function beamScanPairs(
   maxDistance: number,
   into: Triples = new Triples(),
   labels?: Uint32Array,
+  fresh?: Uint8Array,
 ): Triples {
-  beamScan(store, W, order, from, to, beam, maxDistance, (i, j, d) => into.push(i, j, d), labels);
+  beamScan(store, W, order, from, to, beam, maxDistance, (i, j, d) => into.push(i, j, d), labels, fresh);
   return into;
 }

@@ -1,6 +1,6 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import { loadCountRows, type CountRows } from "../reference/count-rows.js";
+import { CountRows, loadCountRowParts, type CountRowsPart } from "../reference/count-rows.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 
 /**
@@ -16,23 +16,68 @@ import type { SignatureStore } from "../runs/signature-store.js";
  */
 export class PairVerifier {
   /** Row of each signature's vector in `rows`, −1 when it has none. */
-  private readonly rowOf: Int32Array;
+  private rowOf!: Int32Array;
+  private rows!: CountRows;
   private readonly scratch: Float64Array;
+  /** With a `loader`: the row parts loaded so far, and the signatures whose rows were asked for. */
+  private readonly parts: CountRowsPart[];
+  private readonly asked: Uint8Array;
   /** Candidates checked and rejected so far. */
   checked = 0;
   rejected = 0;
 
+  /**
+   * `parts`: the rows loaded now; `loader` (`--against-scan new`): loads the rows of other
+   * flagged documents when `require` asks for them, so that only the old documents some
+   * candidate meets are read.
+   */
   constructor(
-    readonly rows: CountRows,
-    store: SignatureStore,
-    documents: number,
+    parts: CountRowsPart[],
+    readonly factors: Float64Array,
+    private readonly store: SignatureStore,
+    private readonly documents: number,
     readonly threshold: number,
+    private readonly loader?: (documents: Uint8Array) => Promise<CountRowsPart[]>,
   ) {
-    const rowOfDoc = new Int32Array(documents).fill(-1);
-    for (let r = 0; r < rows.ordinals.length; r++) rowOfDoc[rows.ordinals[r]] = r;
+    this.parts = [...parts];
+    this.asked = new Uint8Array(loader === undefined ? 0 : store.count);
+    this.index();
+    for (let i = 0; i < this.asked.length; i++) if (this.rowOf[i] >= 0) this.asked[i] = 1;
+    this.scratch = new Float64Array(factors.length);
+  }
+
+  /** Whether rows are loaded on demand (`require`) rather than all at once. */
+  get lazy(): boolean {
+    return this.loader !== undefined;
+  }
+
+  private index(): void {
+    const { store } = this;
+    this.rows = new CountRows(this.parts, this.factors);
+    const rowOfDoc = new Int32Array(this.documents).fill(-1);
+    for (let r = 0; r < this.rows.ordinals.length; r++) rowOfDoc[this.rows.ordinals[r]] = r;
     this.rowOf = new Int32Array(store.count);
     for (let i = 0; i < store.count; i++) this.rowOf[i] = rowOfDoc[store.docs[store.offsets[i]]];
-    this.scratch = new Float64Array(rows.factors.length);
+  }
+
+  /** Loads (lazy verifier) the vectors of the signatures in `signatures` not asked for before. */
+  async require(...signatures: ArrayLike<number>[]): Promise<void> {
+    if (this.loader === undefined) return;
+    const { store } = this;
+    const flags = new Uint8Array(new SharedArrayBuffer(this.documents));
+    let wanted = 0;
+    for (const list of signatures) {
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k];
+        if (this.asked[i] === 1) continue;
+        this.asked[i] = 1;
+        flags[store.docs[store.offsets[i]]] = 1;
+        wanted++;
+      }
+    }
+    if (wanted === 0) return;
+    this.parts.push(...(await this.loader(flags)).filter((p) => p.ordinals.length > 0));
+    this.index();
   }
 
   /** The vectors of the signatures' first documents, from a prepared work directory (read on the pool, if given). */
@@ -40,7 +85,8 @@ export class PairVerifier {
     const documents = prepared.counts.documents;
     const first = new Uint8Array(new SharedArrayBuffer(documents));
     for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
-    return new PairVerifier(await loadCountRows(workdir, prepared, first, pool), store, documents, threshold);
+    const { parts, factors } = await loadCountRowParts(workdir, prepared, first, pool);
+    return new PairVerifier(parts, factors, store, documents, threshold);
   }
 
   /** Exact cosine of signatures i and j (NaN when one has no vector). */
@@ -50,19 +96,25 @@ export class PairVerifier {
     return a < 0 || b < 0 ? NaN : this.rows.cosine(a, b, this.scratch);
   }
 
+  /** Whether the candidate (i, j) passes: its cosine is ≥ the threshold (counted). */
+  accepts(i: number, j: number): boolean {
+    const ok = this.cosine(i, j) >= this.threshold;
+    this.checked++;
+    if (!ok) this.rejected++;
+    return ok;
+  }
+
   /** The (i, j, distance) triples whose cosine is ≥ the threshold, in their order. */
   filter(triples: Uint32Array): Uint32Array {
     let kept = 0;
     const out = new Uint32Array(triples.length);
     for (let k = 0; k < triples.length; k += 3) {
-      if (this.cosine(triples[k], triples[k + 1]) >= this.threshold) {
+      if (this.accepts(triples[k], triples[k + 1])) {
         out[kept++] = triples[k];
         out[kept++] = triples[k + 1];
         out[kept++] = triples[k + 2];
       }
     }
-    this.checked += triples.length / 3;
-    this.rejected += (triples.length - kept) / 3;
     return out.subarray(0, kept);
   }
 }

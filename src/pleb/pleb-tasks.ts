@@ -38,10 +38,12 @@ export interface ScanTask {
   maxDistance: number;
   /** Component labels of the signatures at the iteration's start: pairs within one are skipped. */
   labels?: Uint32Array;
+  /** `--against-scan new`: 1 per signature holding a new document; only pairs with one are compared. */
+  fresh?: Uint8Array;
 }
 
 /** Beam scan of the positions [from, to) of the sorted order: (i, j, distance) triples. */
 export function beamScanRange(task: ScanTask): Uint32Array {
-  const { signatures, words, order, from, to, beam, maxDistance, labels } = task;
-  return beamScanPairs(signatures, words, order, from, to, beam, maxDistance, undefined, labels).toArray();
+  const { signatures, words, order, from, to, beam, maxDistance, labels, fresh } = task;
+  return beamScanPairs(signatures, words, order, from, to, beam, maxDistance, undefined, labels, fresh).toArray();
 }

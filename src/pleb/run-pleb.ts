@@ -46,7 +46,12 @@ export function comparisonsPerIteration(n: number, beam: number): number {
  * the store and its permutation, never on the number of workers or on which iterations ran
  * before. Into a SpanningForest, pairs already joined when an iteration starts are not
  * compared at all. With a `verifier` (`--verify`) only the pairs whose exact cosine passes
- * reach the sink, so a rejected pair joins nothing. Returns the wall time of each iteration.
+ * reach the sink, so a rejected pair joins nothing. With `fresh` (`--against-scan new`: 1 per
+ * signature holding a new document, in shared memory), only the pairs with a fresh member
+ * are compared: the full scan's pairs with a fresh member, in its order (beamScan). A lazy
+ * verifier (PairVerifier.require) verifies after the last iteration, offering the pairs in
+ * the same order (verifyDeferred), so the sink ends the same. Returns the wall time of each
+ * iteration (the deferred verification in the last one's).
  */
 export async function runIterations(
   store: SignatureStore,
@@ -58,6 +63,7 @@ export async function runIterations(
   sink: PairSink,
   onIteration: (iteration: number) => void,
   verifier?: PairVerifier,
+  fresh?: Uint8Array,
 ): Promise<number[]> {
   const n = store.count;
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
@@ -68,6 +74,8 @@ export async function runIterations(
   const shared = { signatures: store.signatures, words: store.words, seed: opts.seed, shiftCount: opts.shiftCount };
   const keyRanges = ranges(n, exec.workers);
   const scanRanges = ranges(Math.max(0, n - 1), exec.workers * 4);
+  // A lazy verifier reads vectors on demand: the iterations' candidates are gathered first.
+  const deferred: Uint32Array[][] = [];
   for (let iteration = first; iteration <= last; iteration++) {
     const t0 = performance.now();
     if (n > 1) {
@@ -77,13 +85,37 @@ export async function runIterations(
       if (labels !== undefined && sink instanceof SpanningForest) sink.labelComponents(labels);
       const results = await Promise.all(
         scanRanges.map(([from, to]) =>
-          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels }),
+          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels, fresh }),
         ),
       );
-      for (const triples of results) sink.addTriples(verifier === undefined ? triples : verifier.filter(triples), iteration);
+      if (verifier?.lazy) deferred[iteration - first] = results;
+      else for (const triples of results) sink.addTriples(verifier === undefined ? triples : verifier.filter(triples), iteration);
     }
     seconds.push(Number(((performance.now() - t0) / 1000).toFixed(3)));
     onIteration(iteration);
   }
+  if (verifier?.lazy) seconds[seconds.length - 1] += await verifyDeferred(deferred, first, sink, verifier);
   return seconds;
+}
+
+/**
+ * Verifies the candidates of iterations `first`… (gathered per iteration) and offers those
+ * that pass to `sink` in order, as the iterations would have: a SpanningForest drops a pair
+ * already joined whatever its cosine, so such a pair is not verified. The vectors of all
+ * candidates are read first, in one pass. Returns the seconds it took.
+ */
+async function verifyDeferred(deferred: Uint32Array[][], first: number, sink: PairSink, verifier: PairVerifier): Promise<number> {
+  const t0 = performance.now();
+  const ends = deferred.flatMap((results) => results.map((t) => t.filter((_, k) => k % 3 !== 2)));
+  await verifier.require(...ends);
+  deferred.forEach((results, k) => {
+    for (const triples of results) {
+      for (let p = 0; p < triples.length; p += 3) {
+        const [i, j, d] = [triples[p], triples[p + 1], triples[p + 2]];
+        if (sink instanceof SpanningForest && sink.joined(i, j)) continue;
+        if (verifier.accepts(i, j)) sink.add(i, j, d, first + k);
+      }
+    }
+  });
+  return Number(((performance.now() - t0) / 1000).toFixed(3));
 }

@@ -61,6 +61,11 @@ export class SpanningForest {
     return true;
   }
 
+  /** Whether i and j are already joined (a pair of them would be dropped). */
+  joined(i: number, j: number): boolean {
+    return this.sets.find(i) === this.sets.find(j);
+  }
+
   /** Offers the (i, j, distance) triples of one iteration's beam scan, in scan order. */
   addTriples(triples: Uint32Array, iteration: number): void {
     for (let k = 0; k < triples.length; k += 3) this.add(triples[k], triples[k + 1], triples[k + 2], iteration);

@@ -169,15 +169,20 @@ export class CountRows {
  * prepared work directory: the vectors of loadWorkdirVectors, made on `pool` if given.
  */
 export async function loadCountRows(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool): Promise<CountRows> {
-  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
-  const weights = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
-  return loadCountRowsOf(workdirCountsParts(workdir, 0, prepared.counts.shards), weights, only, pool);
+  const { parts, factors } = await loadCountRowParts(workdir, prepared, only, pool);
+  return new CountRows(parts, factors);
 }
 
-/** The count rows of the flagged documents of any counts files (a run with --against: the indices' and the batch's), under `weights`. */
-export async function loadCountRowsOf(parts: readonly CountsPart[], { ranks, factors }: VocabularyIndex, only: Uint8Array, pool?: WorkerPool): Promise<CountRows> {
+/** loadCountRows as the parts CountRows is made of, with their weight factors. */
+export async function loadCountRowParts(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool): Promise<{ parts: CountRowsPart[]; factors: Float64Array }> {
+  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
+  const weights = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
+  return { parts: await countRowParts(workdirCountsParts(workdir, 0, prepared.counts.shards), weights, only, pool), factors: weights.factors };
+}
+
+/** The count rows of the flagged documents of any counts files (a run with --against: the indices' and the batch's), under `weights`, as parts (one per counts file): what CountRows is made of. */
+export async function countRowParts(parts: readonly CountsPart[], { ranks, factors }: VocabularyIndex, only: Uint8Array, pool?: WorkerPool): Promise<CountRowsPart[]> {
   const shared = ranks.toShared();
   const tasks: CountRowsTask[] = parts.map((part) => ({ ...part, ranks: shared, factors, only }));
-  const rows = pool === undefined ? tasks.map(shardCountRows) : await Promise.all(tasks.map((task) => pool.run<CountRowsPart>("countRows", task)));
-  return new CountRows(rows, factors);
+  return pool === undefined ? tasks.map(shardCountRows) : await Promise.all(tasks.map((task) => pool.run<CountRowsPart>("countRows", task)));
 }

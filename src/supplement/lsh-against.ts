@@ -1,11 +1,12 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
-import { loadCountRowsOf } from "../reference/count-rows.js";
+import { countRowParts } from "../reference/count-rows.js";
 import type { CountsPart } from "../reference/workdir-vectors.js";
 import type { ShardDocs } from "../features/count-shard.js";
 import type { KeptTerms, VocabularyIndex } from "../features/vocabulary.js";
-import type { PrepareOptions } from "../options.js";
+import type { PlebOptions, PrepareOptions } from "../options.js";
+import type { ScanScope } from "../coordinator/steps/pleb-step.js";
 import { DocIds } from "../output/doc-ids.js";
 import { PairVerifier } from "../pleb/pair-verifier.js";
 import { readRunFileSync } from "../runs/run-file.js";
@@ -16,6 +17,14 @@ import { NumberMap } from "../util/number-map.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { DocSources } from "./doc-sources.js";
 import { LshIndex } from "./lsh-index.js";
+import { linksInStore, searchKey } from "./lsh-links.js";
+
+/**
+ * How PLEB searches a batch with `--against` (README, lsh-cosine): `full` runs it over the
+ * whole combined store (exactly the concatenated run); `new` compares only pairs with a new
+ * document and takes the old documents' links from the index.
+ */
+export type AgainstScan = "new" | "full";
 
 /** What a run with `--against` asks for, checked before any work. */
 export interface AgainstRequest {
@@ -56,9 +65,10 @@ export class SupplementedCorpus {
   private constructor(
     readonly indices: readonly LshIndex[],
     readonly options: PrepareOptions,
+    readonly scan: AgainstScan,
   ) {}
 
-  static async open(dirs: readonly string[], options: PrepareOptions): Promise<SupplementedCorpus> {
+  static async open(dirs: readonly string[], options: PrepareOptions, scan: AgainstScan = "new"): Promise<SupplementedCorpus> {
     const indices: LshIndex[] = [];
     let offset = 0;
     for (const dir of dirs) {
@@ -66,7 +76,28 @@ export class SupplementedCorpus {
       indices.push(index);
       offset += index.documents;
     }
-    return new SupplementedCorpus(indices, options);
+    return new SupplementedCorpus(indices, options, scan);
+  }
+
+  /**
+   * What PLEB searches (`--against-scan`): undefined for the whole combined store (`full`);
+   * for `new`, the signatures holding a document after the first index's (the batch's, and
+   * those of any later index, whose pairs no links of the first index cover) and the first
+   * index's links. `new` needs links the index recorded under the same search (`searchKey`
+   * of `options` and all its iterations); without them the whole store is searched, with a
+   * warning. `documents`: the combined documents (signed or not).
+   */
+  scanScope(store: SignatureStore, documents: number, options: PlebOptions, warn: (message: string) => void): ScanScope | undefined {
+    if (this.scan === "full") return undefined;
+    const first = this.indices[0];
+    const links = first.links();
+    if (links === undefined || links.search !== searchKey(options, options.iterations)) {
+      warn(`${first.dir} has no links of a search with these options (${links === undefined ? "none recorded" : `index: ${links.search}`}): searching the whole combined store, as --against-scan full`);
+      return undefined;
+    }
+    const fresh = new Uint8Array(new SharedArrayBuffer(store.count));
+    for (let i = 0; i < store.count; i++) if (store.docs[store.offsets[i + 1] - 1] >= first.documents) fresh[i] = 1;
+    return { fresh, links: linksInStore(links, store, documents) };
   }
 
   /** Combined ordinal of the batch's first document. */
@@ -154,14 +185,28 @@ export class SupplementedCorpus {
 
   /**
    * `--verify`'s verifier over the combined store: the vectors of each signature's first
-   * document, old or new, under the run's weights (read on the pool).
+   * document, old or new, under the run's weights (read on the pool). With `--against-scan
+   * new` only the new signatures' vectors are read now, an old one's when a candidate or an
+   * output edge needs it (PairVerifier.require).
    */
-  async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: WorkerPool): Promise<PairVerifier> {
+  async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: WorkerPool, scope?: ScanScope): Promise<PairVerifier> {
     const documents = this.firstOrdinal + prepared.counts.documents;
     const first = new Uint8Array(new SharedArrayBuffer(documents));
-    for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
-    const rows = await loadCountRowsOf(this.countsParts(workdir, prepared.counts.shards), this.weights(batchTerms(workdir)), first, pool);
-    return new PairVerifier(rows, store, documents, threshold);
+    for (let i = 0; i < store.count; i++) if (scope === undefined || scope.fresh[i] === 1) first[store.docs[store.offsets[i]]] = 1;
+    const weights = this.weights(batchTerms(workdir));
+    const parts = this.countsParts(workdir, prepared.counts.shards);
+    if (scope === undefined) return new PairVerifier(await countRowParts(parts, weights, first, pool), weights.factors, store, documents, threshold);
+    // Each counts file holds the next documents in the combined order (as `ids` reads them):
+    // a load reads only the files with a flagged document.
+    let at = 0;
+    const ranges = this.docsFiles(workdir, prepared.counts.shards).map((file) => {
+      const from = at;
+      at += readRunFileSync<ShardDocs>(file)[0].tokens.length;
+      return [from, at];
+    });
+    const flagged = (flags: Uint8Array, [from, to]: number[]) => flags.subarray(from, to).includes(1);
+    const load = (flags: Uint8Array) => countRowParts(parts.filter((_, k) => flagged(flags, ranges[k])), weights, flags, pool);
+    return new PairVerifier(await load(first), weights.factors, store, documents, threshold, load);
   }
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import { shardFile, shardName, storeFiles, vocabularyFile, type ShardFileKind } from "../coordinator/workdir.js";
+import { linksFile, shardFile, shardName, storeFiles, vocabularyFile, type ShardFileKind } from "../coordinator/workdir.js";
 import type { KeptTerms } from "../features/vocabulary.js";
 import type { PrepareOptions } from "../options.js";
 import { encodeRecords, readRunFileSync } from "../runs/run-file.js";
@@ -11,6 +11,7 @@ import { writeAtomic } from "../util/atomic.js";
 import { killPoint } from "../util/kill-point.js";
 import { concatF64, concatU32 } from "../util/typed-arrays.js";
 import { digestInputs, type InputDigest } from "./batch-digest.js";
+import { readRunLinks, type RunLinks } from "./lsh-links.js";
 import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "./index-store.js";
 
 /**
@@ -21,13 +22,16 @@ import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, ty
  *   they were signed with), so that the vectors of every indexed document can be rebuilt;
  * - `signatures`, `offsets`, `docs`: the signature store of all indexed documents;
  * - `shard-NNNNNN-counts`, `shard-NNNNNN-docs`: each shard's term counts (what verification
- *   reads) and ids and token counts, numbered over all batches, ordinals over all batches.
+ *   reads) and ids and token counts, numbered over all batches, ordinals over all batches;
+ * - `links`: the pairs the last run over the index's documents kept, by document (RunLinks),
+ *   which `--against-scan new` takes for the old documents' pairs (absent in older indices).
  * The base run's own files are listed where they are; --update writes new ones.
  */
 export const LSH_METHOD = "lsh-cosine";
 
 const VOCABULARY = "vocabulary";
 const ADDED_TERMS = "added-terms";
+const LINKS = "links";
 const STORE_ROLES = ["signatures", "offsets", "docs"] as const;
 type IndexShardKind = Extract<ShardFileKind, "counts" | "docs">;
 const SHARD_KINDS: readonly IndexShardKind[] = ["counts", "docs"];
@@ -64,6 +68,7 @@ export async function saveRunIndex(workdir: string, prepared: PrepareManifest): 
   const store = storeFiles(workdir);
   for (const role of STORE_ROLES) update.keep(role, store[role]);
   for (let i = 0; i < prepared.counts.shards; i++) for (const kind of SHARD_KINDS) update.keep(shardRole(i, kind), shardFile(workdir, i, kind));
+  update.keep(LINKS, linksFile(workdir));
   await update.commit();
 }
 
@@ -110,6 +115,11 @@ export class LshIndex {
     return { signatures: this.path("signatures"), offsets: this.path("offsets"), docs: this.path("docs") };
   }
 
+  /** The links of the run that made or last updated the index, if it recorded them. */
+  links(): RunLinks | undefined {
+    return this.manifest.files[LINKS] === undefined ? undefined : readRunLinks(this.path(LINKS));
+  }
+
   /** The frozen vocabulary, then the terms batches added (df 1). */
   termTables(): KeptTerms[] {
     const roles = [VOCABULARY, ...(this.manifest.files[ADDED_TERMS] === undefined ? [] : [ADDED_TERMS])];
@@ -118,8 +128,8 @@ export class LshIndex {
 
   /**
    * Appends a batch run with `--against` this index alone (its ordinals are the index's), of
-   * inputs with these `digests` (checkedDigests): its shards, the merged store (which holds the index's documents and the batch's) and the
-   * terms it saw first, as one IndexUpdate. `VERTDUP_FAULT=kill:<point>` kills the process
+   * inputs with these `digests` (checkedDigests): its shards, the merged store (which holds the index's documents and the batch's), the
+   * run's links (over all of them) and the terms it saw first, as one IndexUpdate. `VERTDUP_FAULT=kill:<point>` kills the process
    * at `update-start`, `update-file` (after the first file), `update-files` (all written, not
    * committed) or `index:after-commit` (committed, not collected).
    */
@@ -135,6 +145,7 @@ export class LshIndex {
     }
     const store = storeFiles(batchWorkdir);
     for (const role of STORE_ROLES) await copy(role, `${role}.u32`, store[role]);
+    await copy(LINKS, "links.zst", linksFile(batchWorkdir));
     if (newTerms.terms.length > 0) {
       const old = this.termTables()[1];
       const all: KeptTerms = old === undefined ? newTerms : { terms: concatF64([old.terms, newTerms.terms]), dfs: concatU32([old.dfs, newTerms.dfs]) };

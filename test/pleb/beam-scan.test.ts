@@ -149,3 +149,22 @@ describe("beamScan against brute force (property)", () => {
     );
   });
 });
+
+describe("beamScan with fresh signatures (--against-scan new, property)", () => {
+  it("reports the full scan's pairs with a fresh member, in the full scan's order, however the order is cut", () => {
+    const withFresh = scans.chain((s) => fc.record({ scan: fc.constant(s), fresh: fc.array(fc.boolean(), { minLength: s.order.length, maxLength: s.order.length }).map((f) => Uint8Array.from(f, Number)) }));
+    fc.assert(
+      fc.property(withFresh, ({ scan: { W, store, order, beam, maxDistance, cuts, labels }, fresh }) => {
+        const n = order.length;
+        const full: Triple[] = [];
+        beamScan(store, W, order, 0, n, beam, maxDistance, (i, j, d) => full.push([i, j, d]), labels);
+        const got: Triple[] = [];
+        let count = 0;
+        for (let c = 0; c + 1 < cuts.length; c++) count += beamScan(store, W, order, cuts[c], cuts[c + 1], beam, maxDistance, (i, j, d) => got.push([i, j, d]), labels, fresh);
+        expect(got).toEqual(full.filter(([i, j]) => fresh[i] === 1 || fresh[j] === 1));
+        expect(count).toBe(got.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

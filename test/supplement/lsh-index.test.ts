@@ -99,7 +99,7 @@ describe("lsh-cosine index: --against and --update with --weighting tf", () => {
   const common = ["--weighting", "tf", "--iterations", "20", "--chunk-size", "4096"];
 
   for (const workers of ["1", "2"]) {
-    it(`base + batch 1 + batch 2 (--update) equals one run over the concatenation, restricted to clusters with a new document (--workers ${workers})`, async () => {
+    it(`base + batch 1 + batch 2 (--update, --against-scan full) equals one run over the concatenation, restricted to clusters with a new document (--workers ${workers})`, async () => {
       const dir = tempDir();
       const opts = [...common, "--workers", workers];
       const [b, x, y] = [write(dir, "base.vert", base), write(dir, "one.vert", one), write(dir, "two.vert", two)];
@@ -107,9 +107,9 @@ describe("lsh-cosine index: --against and --update with --weighting tf", () => {
       const all = write(dir, "all.vert", [...base, ...one, ...two]);
       const index = join(dir, "index");
       await run([b, "-w", index, "-o", join(dir, "o0"), ...opts]);
-      await run([x, "-w", join(dir, "w1"), "-o", join(dir, "o1"), "--against", index, "--update", ...opts]);
+      await run([x, "-w", join(dir, "w1"), "-o", join(dir, "o1"), "--against", index, "--update", "--against-scan", "full", ...opts]);
       await run([upToOne, "-w", join(dir, "c1"), "-o", join(dir, "oc1"), "--keep", "first", ...opts]);
-      await run([y, "-w", join(dir, "w2"), "-o", join(dir, "o2"), "--against", index, "--update", ...opts]);
+      await run([y, "-w", join(dir, "w2"), "-o", join(dir, "o2"), "--against", index, "--update", "--against-scan", "full", ...opts]);
       await run([all, "-w", join(dir, "c2"), "-o", join(dir, "oc2"), "--keep", "first", ...opts]);
 
       // The combined store is the concatenated run's, byte for byte, and so is the updated index's.
@@ -133,6 +133,86 @@ describe("lsh-cosine index: --against and --update with --weighting tf", () => {
       expect(got2.edges.length).toBeGreaterThan(0);
     }, 180_000);
   }
+});
+
+/** Lines of pairs.tsv with a document of `fresh`, as "doc_a doc_b similarity cosine", sorted. */
+function pairsWithNew(outdir: string, fresh: ReadonlySet<string>): string[] {
+  return tsv(join(outdir, "pairs.tsv"))
+    .filter((p) => fresh.has(p.doc_a) || fresh.has(p.doc_b))
+    .map((p) => [p.doc_a, p.doc_b, p.similarity, p.cosine].join(" "))
+    .sort();
+}
+
+/** Members of each cluster of clusters.tsv holding a document of `fresh`. */
+function clustersWithNew(outdir: string, fresh: ReadonlySet<string>): Set<string>[] {
+  const members = new Map<string, Set<string>>();
+  for (const row of tsv(join(outdir, "clusters.tsv"))) members.set(row.cluster, (members.get(row.cluster) ?? new Set()).add(row.doc));
+  return [...members.values()].filter((m) => [...m].some((d) => fresh.has(d)));
+}
+
+describe("lsh-cosine index: --against-scan new", () => {
+  const r = rng(16);
+  const signed = batch(r, "b", 120, []);
+  const one = batch(r, "x", 50, signed);
+  const two = batch(r, "y", 50, [...signed, ...one]);
+  // An empty document has an ordinal but no signature: ordinals outrun the signed documents.
+  const base = [{ id: "empty", words: [] }, ...signed];
+  // A narrow beam: new signatures often fall between old pairs and push them out of it.
+  const common = ["--weighting", "tf", "--iterations", "20", "--beam", "3", "--chunk-size", "4096", "--pairs", "all"];
+
+  for (const workers of ["1", "2"]) {
+    it(`finds exactly the concatenated run's pairs with a new document; its clusters hold the concatenated run's (--workers ${workers})`, async () => {
+      const dir = tempDir();
+      const opts = [...common, "--workers", workers];
+      const [b, x, y] = [write(dir, "base.vert", base), write(dir, "one.vert", one), write(dir, "two.vert", two)];
+      const index = join(dir, "index");
+      await run([b, "-w", index, "-o", join(dir, "o0"), ...opts]);
+      await run([x, "-w", join(dir, "w1"), "-o", join(dir, "o1"), "--against", index, "--update", ...opts]);
+      await run([write(dir, "base-one.vert", [...base, ...one]), "-w", join(dir, "c1"), "-o", join(dir, "oc1"), "--keep", "first", ...opts]);
+      await run([y, "-w", join(dir, "w2"), "-o", join(dir, "o2"), "--against", index, "--update", ...opts]);
+      await run([write(dir, "all.vert", [...base, ...one, ...two]), "-w", join(dir, "c2"), "-o", join(dir, "oc2"), "--keep", "first", ...opts]);
+
+      expect((await readIndex(index)).files.links).toBeDefined();
+      for (const [out, concatenated, docs] of [["o1", "oc1", one], ["o2", "oc2", two]] as const) {
+        expect(JSON.parse(readFileSync(join(dir, out, "manifest.json"), "utf8")).againstScan).toBe("new");
+        const fresh = new Set(docs.map((d) => d.id));
+        const pairs = pairsWithNew(join(dir, out), fresh);
+        expect(pairs.length).toBeGreaterThan(0);
+        expect(pairs).toEqual(pairsWithNew(join(dir, concatenated), fresh));
+        // The index's links only add old pairs: each concatenated cluster lies within one of this run's.
+        const got = clustersWithNew(join(dir, out), fresh);
+        for (const cluster of clustersWithNew(join(dir, concatenated), fresh)) {
+          expect(got.filter((g) => [...cluster].every((d) => g.has(d)))).toHaveLength(1);
+        }
+      }
+    }, 180_000);
+  }
+
+  it("with two indices, counts the second's documents as new: the same pairs with a new document as --against-scan full", async () => {
+    const dir = tempDir();
+    const opts = [...common, "--workers", "2"];
+    const [first, second] = [join(dir, "first"), join(dir, "second")];
+    await run([write(dir, "base.vert", base), "-w", first, "-o", join(dir, "o0"), ...opts]);
+    await run([write(dir, "one.vert", one), "-w", second, "-o", join(dir, "o1"), ...opts]);
+    const y = write(dir, "two.vert", two);
+    for (const scan of ["new", "full"]) await run([y, "-o", join(dir, scan), "--against", first, "--against", second, "--against-scan", scan, ...opts]);
+    const fresh = new Set(two.map((d) => d.id));
+    expect(JSON.parse(readFileSync(join(dir, "new", "manifest.json"), "utf8")).againstScan).toBe("new");
+    const pairs = pairsWithNew(join(dir, "new"), fresh);
+    expect(pairs.some((p) => one.some((d) => p.split(" ").includes(d.id)))).toBe(true);
+    expect(pairs).toEqual(pairsWithNew(join(dir, "full"), fresh));
+  }, 120_000);
+
+  it("searches the whole store, with a warning, when the index has no links of the same search", async () => {
+    const dir = tempDir();
+    const index = join(dir, "index");
+    await run([write(dir, "base.vert", base), "-w", index, "-o", join(dir, "o0"), ...common, "--workers", "1"]);
+    // The index's links are of beam 3; this batch searches with beam 4.
+    const r2 = await vertdupAsync(["run", write(dir, "one.vert", one), "-o", join(dir, "o1"), "--against", index, ...common.map((o) => (o === "3" ? "4" : o)), "--workers", "1", "--no-report"]);
+    expect(r2.status).toBe(0);
+    expect(r2.stderr).toMatch(/has no links of a search with these options .*: searching the whole combined store, as --against-scan full/);
+    expect(JSON.parse(readFileSync(join(dir, "o1", "manifest.json"), "utf8")).againstScan).toBe("full");
+  }, 60_000);
 });
 
 describe("lsh-cosine index: tf-idf weights frozen at the base", () => {

@@ -18,12 +18,15 @@ import type { GroupEstimate } from "../../output/manifest.js";
 import { ensureWritableDir } from "../../util/output-dir.js";
 import { packageVersion } from "../../util/package-info.js";
 import type { PrepareManifest } from "../prepare-manifest.js";
-import { collectGroups, planVerifier, plebPhaseName, type PlebPlan } from "./pleb-step.js";
+import { collectGroups, planVerifier, plebPhaseName, type PlebPlan, type ScanScope } from "./pleb-step.js";
 import { phaseTiming } from "../../executor/timing.js";
 import { writeReport } from "../../report/write-report.js";
 import { PhaseClock } from "../phase-clock.js";
 import { writeMarker } from "../workdir.js";
 import type { SupplementedCorpus } from "../../supplement/lsh-against.js";
+import { searchKey, writeRunLinks } from "../../supplement/lsh-links.js";
+import { UnionFind } from "../../clusters/union-find.js";
+import type { PairColumns } from "../../pleb/spanning-forest.js";
 
 export interface OutputOptions {
   keep: KeepPolicy;
@@ -51,7 +54,9 @@ export function checkReference(plan: PlebPlan, opts: OutputOptions): void {
  * the kept pairs written as every method's outputs (writeGraphOutputs), then pleb-log.tsv
  * and manifest.json, each written atomically. `verifier`: the plan's (planVerifier), loaded
  * here when not given. With `supplement` (--against), the documents are the combined ones
- * and the outputs get their sources (only clusters with a new document are written).
+ * and the outputs get their sources (only clusters with a new document are written);
+ * `scope` (`--against-scan new`): the index's links come before the groups' pairs. The kept
+ * pairs are also written as the work directory's links (writeRunLinks).
  */
 export async function outputStep(
   workdir: string,
@@ -62,6 +67,7 @@ export async function outputStep(
   opts: OutputOptions,
   verifier?: PairVerifier,
   supplement?: SupplementedCorpus,
+  scope?: ScanScope,
 ): Promise<RunManifest> {
   checkReference(plan, opts);
   const { recall } = opts;
@@ -72,6 +78,7 @@ export async function outputStep(
     store,
     plan,
     recall && ((record, iteration) => (recall.addColumns(record), estimates.push({ iteration, estimate: recall.estimate() }))),
+    scope?.links,
   );
   if ("missing" in collected) {
     throw new VertdupError(`${workdir}: ${collected.missing.length} of ${plan.groups} PLEB iteration groups are not done (first: group ${collected.missing[0]}); run them first`);
@@ -85,6 +92,10 @@ export async function outputStep(
   const documents = sources?.documents ?? prepared.counts.documents;
   const ids = supplement === undefined ? loadDocIds(workdir, shards) : supplement.ids(workdir, shards);
   const kept = found.toColumns();
+  // What makes the work directory an index (or --update) keep the links of its documents.
+  await writeRunLinks(workdir, store, kept, searchKey(plan.options, seconds.length));
+  // A lazy verifier (--against-scan new) reads the vectors of the written edges' old documents now.
+  if (scope !== undefined) await verifier?.require(...writtenEdgeEnds(kept, scope));
   const graph = plebGraph(store, documents, kept, verifier ?? (await planVerifier(workdir, store, plan)));
   const tokens = supplement === undefined ? loadDocTokens(workdir, shards) : supplement.tokens(workdir, shards);
   const graphOptions = { keep: opts.keep, pairs: { mode: plan.options.pairs, limit: opts.pairsLimit }, ...(sources === undefined ? {} : { sources }) };
@@ -101,7 +112,7 @@ export async function outputStep(
     method: "lsh-cosine",
     similarity: "relative Hamming similarity of random-hyperplane signatures (estimates 1 - angle/pi)",
     inputs: prepared.inputs,
-    ...(sources === undefined ? {} : { against: sources.indices.map((x) => ({ index: x.dir, documents: x.documents })) }),
+    ...(sources === undefined ? {} : { against: sources.indices.map((x) => ({ index: x.dir, documents: x.documents })), againstScan: scope === undefined ? "full" : "new" }),
     prepare: prepared.options,
     pleb: plan.options,
     counts: {
@@ -111,7 +122,7 @@ export async function outputStep(
       groups: written.groups,
       documentsInGroups: written.documentsInGroups,
       pairs: written.pairLines,
-      comparisons: store.count > 1 ? comparisonsPerIteration(store.count, plan.options.beam) * seconds.length : 0,
+      comparisons: store.count < 2 ? 0 : (scope === undefined ? comparisonsPerIteration(store.count, plan.options.beam) : 2 * plan.options.beam * freshCount(scope)) * seconds.length,
       ...(plan.options.cosineThreshold === undefined ? {} : { verifiedCandidates: checked, rejectedCandidates: rejected }),
     },
     ...(recall === undefined ? {} : { recallEstimate: recallEstimate(recall, seconds.length, estimates) }),
@@ -124,6 +135,23 @@ export async function outputStep(
   if (opts.report !== false) await writeReport(outdir, { seed: plan.options.seed, maxDocBytes: opts.maxDocBytes, warn: (m) => process.stderr.write(`vertdup: warning: ${m}\n`) });
   await writeMarker(workdir, `output-${plan.fingerprint}`, { outdir });
   return manifest;
+}
+
+/**
+ * The signatures of the pairs in clusters with a new document (those whose edges are
+ * written, and so need a cosine): pairs of a component holding a fresh signature.
+ */
+function writtenEdgeEnds(kept: PairColumns, scope: ScanScope): [Uint32Array, Uint32Array] {
+  const sets = new UnionFind(scope.fresh.length);
+  for (let k = 0; k < kept.i.length; k++) sets.union(kept.i[k], kept.j[k]);
+  const withNew = new Uint8Array(scope.fresh.length);
+  for (let i = 0; i < scope.fresh.length; i++) if (scope.fresh[i] === 1) withNew[sets.find(i)] = 1;
+  const written = (_: number, k: number) => withNew[sets.find(kept.i[k])] === 1;
+  return [kept.i.filter(written), kept.j.filter(written)];
+}
+
+function freshCount(scope: ScanScope): number {
+  return scope.fresh.reduce((n, f) => n + f, 0);
 }
 
 function recallEstimate(recall: SampleRecall, iterations: number, estimates: { iteration: number; estimate: Proportion }[]): NonNullable<RunManifest["recallEstimate"]> {

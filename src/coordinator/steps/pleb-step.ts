@@ -78,6 +78,22 @@ function pairSink(plan: PlebPlan, store: SignatureStore): PairSink {
   return plan.options.pairs === "all" ? new FoundPairs(Math.max(store.count, 1)) : new SpanningForest(store.count);
 }
 
+/**
+ * `--against-scan new`: the signatures holding a new document (1 each, in shared memory),
+ * whose pairs alone are searched, and the pairs the index already links (iteration 0),
+ * which stand for the old documents' pairs.
+ */
+export interface ScanScope {
+  fresh: Uint8Array;
+  links: PairColumns;
+}
+
+/** The pairs of `c` found by the iterations (iteration ≥ 1), without the links a scope gave. */
+function foundByIterations(c: PairColumns): PairColumns {
+  const keep = (_: number, k: number) => c.iteration[k] > 0;
+  return { i: c.i.filter(keep), j: c.j.filter(keep), distance: c.distance.filter(keep), iteration: c.iteration.filter(keep) };
+}
+
 /** Forgets the groups of a plan done earlier: its files, its markers and its timings. */
 export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> {
   await rm(plan.dir, { recursive: true, force: true });
@@ -97,7 +113,9 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
  * which its lower bound reaches the target is the last (a stop marker says so). The decision
  * depends only on whole groups' pairs, so it is the same whatever the workers, and a resumed
  * run replays the groups done to reach it. `verifier`: the plan's (planVerifier), loaded here
- * when not given.
+ * when not given. With a `scope`, each group starts from the scope's links (so that pairs they
+ * join are not compared) and searches only pairs with a fresh signature; its file holds only
+ * the pairs its iterations found.
  */
 export async function plebStep(
   workdir: string,
@@ -109,6 +127,7 @@ export async function plebStep(
   reporter: Reporter,
   recallOf?: RecallSampler,
   verifier?: PairVerifier,
+  scope?: ScanScope,
 ): Promise<SampleRecall | undefined> {
   await mkdir(plan.dir, { recursive: true });
   const stopAt = recallOf === undefined ? undefined : plan.options.targetRecall;
@@ -130,12 +149,14 @@ export async function plebStep(
       start: async () => {
         const v = await (verify ??= planVerifier(workdir, store, plan, pool));
         const sink = pairSink(plan, store);
+        if (scope !== undefined) sink.addColumns(scope.links);
         const [checked, rejected] = [v?.checked ?? 0, v?.rejected ?? 0];
-        const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done), v);
+        const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done), v, scope?.fresh);
         const verified = v === undefined ? {} : { checked: v.checked - checked, rejected: v.rejected - rejected };
-        const record: GroupRecord = { ...sink.toColumns(), seconds: Float64Array.from(seconds), ...verified };
+        const pairs = scope === undefined ? sink.toColumns() : foundByIterations(sink.toColumns());
+        const record: GroupRecord = { ...pairs, seconds: Float64Array.from(seconds), ...verified };
         await writeRunFile(groupFile(plan, g), [record]);
-        return { result: Promise.resolve({ pairs: sink.size, record }) };
+        return { result: Promise.resolve({ pairs: record.i.length, record }) };
       },
       load: async () => (progress.update((done += size(g))), needsRecord(g) ? { record: readGroup(plan, g) } : {}),
       stats: (r) => ({ first, last, pairs: r.pairs }),
@@ -183,19 +204,22 @@ export function groupsRun(workdir: string, plan: PlebPlan): number {
 /**
  * The groups' pairs together and every iteration's time: the union of their pairs (each at
  * its first iteration), or, for `--pairs edges`, the spanning forest of their forests taken
- * in group order — the forest of all pairs found (SpanningForest).
+ * in group order — the forest of all pairs found (SpanningForest). `links` (a ScanScope's)
+ * come first, as pairs found before the first iteration.
  */
 export function collectGroups(
   workdir: string,
   store: SignatureStore,
   plan: PlebPlan,
   onGroup?: (record: PairColumns, lastIteration: number) => void,
+  links?: PairColumns,
 ): { found: PairSink; seconds: number[]; checked: number; rejected: number } | { missing: number[] } {
   const groups = groupsRun(workdir, plan);
   const missing: number[] = [];
   for (let g = 0; g < groups; g++) if (!existsSync(markerFile(workdir, groupTask(plan, g)))) missing.push(g);
   if (missing.length > 0) return { missing };
   const found = pairSink(plan, store);
+  if (links !== undefined) found.addColumns(links);
   const seconds: number[] = [];
   let checked = 0;
   let rejected = 0;
