@@ -1,6 +1,36 @@
 import { peakRssMiB } from "../util/package-info.js";
-import type { PhaseTiming } from "../coordinator/phase-clock.js";
 import { completedTasks, readMarker, writeMarker, type Slice } from "../coordinator/workdir.js";
+
+/** Wall time of a phase and the process's peak resident memory when it ended. */
+export interface PhaseTiming {
+  seconds: number;
+  peakRssMiB: number;
+}
+
+/** The timing of work begun at `t0` (performance.now()), ending now. */
+function timingSince(t0: number): PhaseTiming {
+  return { seconds: Number(((performance.now() - t0) / 1000).toFixed(3)), peakRssMiB: peakRssMiB() };
+}
+
+/** Times the phases of a run in one process, for a manifest written by that process. */
+export class PhaseClock {
+  private readonly started = new Map<string, number>();
+  private readonly done: Record<string, PhaseTiming> = {};
+
+  start(phase: string): void {
+    this.started.set(phase, performance.now());
+  }
+
+  stop(phase: string): void {
+    const t0 = this.started.get(phase);
+    if (t0 === undefined) throw new Error(`phase ${phase} was not started`);
+    this.done[phase] = timingSince(t0);
+  }
+
+  timings(): Record<string, PhaseTiming> {
+    return { ...this.done };
+  }
+}
 
 /**
  * Times one slice of a phase and leaves it as a marker, so that the manifest can report
@@ -9,8 +39,7 @@ import { completedTasks, readMarker, writeMarker, type Slice } from "../coordina
 export async function timed<T>(workdir: string, phase: string, slice: Slice, work: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
   const result = await work();
-  const timing: PhaseTiming = { seconds: Number(((performance.now() - t0) / 1000).toFixed(3)), peakRssMiB: peakRssMiB() };
-  await writeMarker(workdir, `time-${phase}-${slice.index}-of-${slice.count}`, timing);
+  await writeMarker(workdir, `time-${phase}-${slice.index}-of-${slice.count}`, timingSince(t0));
   return result;
 }
 

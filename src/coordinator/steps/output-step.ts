@@ -19,9 +19,8 @@ import { ensureWritableDir } from "../../util/output-dir.js";
 import { packageVersion } from "../../util/package-info.js";
 import type { PrepareManifest } from "../prepare-manifest.js";
 import { collectGroups, planVerifier, plebPhaseName, type PlebPlan } from "./pleb-step.js";
-import { phaseTiming } from "../../executor/timing.js";
+import { PhaseClock, phaseTiming } from "../../executor/timing.js";
 import { writeReport } from "../../report/write-report.js";
-import { PhaseClock } from "../phase-clock.js";
 import { writeMarker } from "../workdir.js";
 import type { SupplementedCorpus } from "../../supplement/lsh-against.js";
 
