@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
-import { IntList, packLayout } from "./chunk-layout.js";
+import { packLayout } from "./chunk-layout.js";
+import { growableI32, type GrowableArray } from "../util/typed-arrays.js";
 import { LineProblem, type ProblemFound } from "./line-problem.js";
 import { restartsWindow, tagNames, tagRole, TagRole } from "./line-tag.js";
 import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
@@ -90,13 +91,13 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   const need = (n >> 1) + 2;
   if (scratch.lo.length < need) scratch = { lo: new Uint32Array(need), hi: new Uint32Array(need), end: new Uint32Array(need) };
   const { lo, hi, end: occEnd } = scratch;
-  const segStart = new IntList(n >> 9);
+  const segStart = growableI32(Math.max(16, n >> 9));
   // The chunk's token count where each unit starts: the units' tokens are the differences.
-  const segFirstToken = new IntList(n >> 9);
-  const docFirstSeg = new IntList(n >> 12);
-  const docOpen = new IntList(n >> 12);
-  const docClose = new IntList(n >> 12);
-  const docEnd = new IntList(n >> 12);
+  const segFirstToken = growableI32(Math.max(16, n >> 9));
+  const docFirstSeg = growableI32(Math.max(16, n >> 12));
+  const docOpen = growableI32(Math.max(16, n >> 12));
+  const docClose = growableI32(Math.max(16, n >> 12));
+  const docEnd = growableI32(Math.max(16, n >> 12));
   const warnings: LineWarnings = { emptyLine: 0, tagOutsideDoc: 0 };
   const counts = new Uint32Array(BUCKETS + 1);
   const ngram = task.ngram;
@@ -241,7 +242,7 @@ function byBucket(found: typeof scratch, occCount: number, counts: Uint32Array, 
  * Starts a unit at byte `at`, `tokens` tokens into the chunk. A module function, not a
  * closure: a new closure per chunk would deoptimise the scan at every chunk.
  */
-function startUnit(segStart: IntList, segFirstToken: IntList, at: number, tokens: number): void {
+function startUnit(segStart: GrowableArray<Int32Array>, segFirstToken: GrowableArray<Int32Array>, at: number, tokens: number): void {
   segStart.push(at);
   segFirstToken.push(tokens);
 }
