@@ -1,4 +1,4 @@
-import type { Oversize } from "../corpus/chunker.js";
+import { isDocStartAt, type Oversize } from "../corpus/chunker.js";
 import { InputError } from "../util/errors.js";
 import { remarkDocLine, type DocAction } from "./doc-marks.js";
 
@@ -8,11 +8,9 @@ const GT = 0x3e;
 /** Enough of a line (with a byte-order mark) to tell `<doc ` and `</doc>` from other lines. */
 const HEAD_BYTES = 9;
 
-/** `<doc` followed by a space, a tab or `>` at `at` (the reader's rule: not `<document>`). */
+/** A `<doc` line at `at` of a line ending at `end` (the chunker's rule: not `<document>`). */
 function isDocOpen(buf: Buffer, at: number, end: number): boolean {
-  if (end - at < 5 || buf[at] !== 0x3c || buf[at + 1] !== 0x64 || buf[at + 2] !== 0x6f || buf[at + 3] !== 0x63) return false;
-  const c = buf[at + 4];
-  return c === 0x20 || c === 0x09 || c === GT;
+  return end - at >= 5 && isDocStartAt(buf, at);
 }
 
 /** `</doc` followed by `>` or white space. */

@@ -40,8 +40,12 @@ const DOC_OPEN = Buffer.from("\n<doc");
  */
 const UNDECIDED = DOC_OPEN.length - 1;
 
-function isDocStartAt(buf: Buffer, lineStart: number): boolean {
-  // `<doc` followed by a space, a tab or `>` (not `<document>` nor `<doc_meta>`).
+/**
+ * Whether a `<doc` line starts at `lineStart`: `<doc` followed by a space, a tab, `>` or CR
+ * (not `<document>` nor `<doc_meta>`; a CR line end is the reader's error). The one rule for
+ * the chunker, the paragraph plan (corpus-chunks.ts) and clean's filter.
+ */
+export function isDocStartAt(buf: Buffer, lineStart: number): boolean {
   if (buf[lineStart] !== 0x3c || buf[lineStart + 1] !== 0x64 || buf[lineStart + 2] !== 0x6f || buf[lineStart + 3] !== 0x63) return false;
   const c = buf[lineStart + 4];
   return c === 0x20 || c === 0x09 || c === 0x3e || c === 0x0d;
