@@ -7,9 +7,14 @@ export interface PhaseTiming {
   peakRssMiB: number;
 }
 
-/** The timing of work begun at `t0` (performance.now()), ending now. */
+/** Seconds since `t0` (performance.now()), to the millisecond as manifests report them. */
+export function secondsSince(t0: number): number {
+  return Number(((performance.now() - t0) / 1000).toFixed(3));
+}
+
+/** The timing of work begun at `t0`, ending now. */
 function timingSince(t0: number): PhaseTiming {
-  return { seconds: Number(((performance.now() - t0) / 1000).toFixed(3)), peakRssMiB: peakRssMiB() };
+  return { seconds: secondsSince(t0), peakRssMiB: peakRssMiB() };
 }
 
 /** Times the phases of a run in one process, for a manifest written by that process. */
