@@ -1,8 +1,6 @@
-import { createGzip } from "node:zlib";
 import type { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { CompressStream } from "zstd-napi";
-import { compressionOf } from "../corpus/open-input.js";
+import { compressorFor } from "../corpus/open-input.js";
 import { drained, openAtomic, writeError } from "../util/atomic.js";
 
 /**
@@ -21,8 +19,7 @@ export class CorpusOutput {
   ) {
     this.atomic = path === "-" ? null : openAtomic(path);
     const target: Writable = this.atomic?.stream ?? process.stdout;
-    const kind = path === "-" ? "none" : compressionOf(path);
-    const compressor: Transform | null = kind === "gzip" ? createGzip({ level: 6 }) : kind === "zstd" ? new CompressStream({ compressionLevel: zstdLevel }) : null;
+    const compressor: Transform | null = path === "-" ? null : compressorFor(path, zstdLevel);
     if (compressor === null) {
       this.sink = target;
       this.done = Promise.resolve();

@@ -1,4 +1,5 @@
-import type { Oversize } from "../corpus/chunker.js";
+import { isDocStartAt, type Oversize } from "../corpus/chunker.js";
+import { badLine } from "../corpus/vertical.js";
 import { InputError } from "../util/errors.js";
 import { remarkDocLine, type DocAction } from "./doc-marks.js";
 
@@ -8,11 +9,9 @@ const GT = 0x3e;
 /** Enough of a line (with a byte-order mark) to tell `<doc ` and `</doc>` from other lines. */
 const HEAD_BYTES = 9;
 
-/** `<doc` followed by a space, a tab or `>` at `at` (the reader's rule: not `<document>`). */
+/** A `<doc` line at `at` of a line ending at `end` (the chunker's rule: not `<document>`). */
 function isDocOpen(buf: Buffer, at: number, end: number): boolean {
-  if (end - at < 5 || buf[at] !== 0x3c || buf[at + 1] !== 0x64 || buf[at + 2] !== 0x6f || buf[at + 3] !== 0x63) return false;
-  const c = buf[at + 4];
-  return c === 0x20 || c === 0x09 || c === GT;
+  return end - at >= 5 && isDocStartAt(buf, at);
 }
 
 /** `</doc` followed by `>` or white space. */
@@ -97,12 +96,12 @@ export class DocFilter {
     this.noteLongLine();
     this.longLine = true;
     if (isDocOpen(head, 0, head.length)) {
-      if (this.inDoc) throw new InputError(this.file, this.line, `<doc> inside the <doc> opened at line ${this.docLine} (missing </doc>)`);
+      if (this.inDoc) throw new InputError(this.file, this.line, badLine.nestedOpen(this.docLine));
       this.inDoc = true;
       this.docLine = this.line;
       if (this.decide(this.ordinal++, null, this.line).kind === "remove") this.removing = true;
     } else if (isDocClose(head, 0, head.length)) {
-      if (!this.inDoc) throw new InputError(this.file, this.line, "</doc> without an open <doc>");
+      if (!this.inDoc) throw new InputError(this.file, this.line, badLine.strayClose());
       this.inDoc = false;
     }
     if (!this.removing) out.push(...parts);
@@ -131,7 +130,7 @@ export class DocFilter {
     if (this.carryBytes > 0) this.lines(Buffer.concat(this.carry), this.carryBytes, out);
     this.carry = [];
     this.carryBytes = 0;
-    if (this.inDoc) throw new InputError(this.file, this.docLine, "<doc> is never closed (missing </doc>)");
+    if (this.inDoc) throw new InputError(this.file, this.docLine, badLine.neverClosed());
   }
 
   private lines(buf: Buffer, to: number, out: Buffer[]): void {
@@ -152,7 +151,7 @@ export class DocFilter {
         this.noteLongLine();
       }
       if (isDocOpen(buf, at, nl)) {
-        if (this.inDoc) throw new InputError(this.file, this.line, `<doc> inside the <doc> opened at line ${this.docLine} (missing </doc>)`);
+        if (this.inDoc) throw new InputError(this.file, this.line, badLine.nestedOpen(this.docLine));
         this.inDoc = true;
         this.docLine = this.line;
         const action = this.decide(this.ordinal++, long ? null : buf.subarray(at, nl), this.line);
@@ -161,7 +160,7 @@ export class DocFilter {
           this.removing = true;
         } else if (action.kind === "mark" && !long) {
           if (action.attributes !== "") {
-            if (nl > 0 && buf[nl - 1] === CR) throw new InputError(this.file, this.line, "CRLF line end: vertical files use LF (convert with dos2unix)");
+            if (nl > 0 && buf[nl - 1] === CR) throw new InputError(this.file, this.line, badLine.crlf);
             if (buf[nl - 1] !== GT) throw new InputError(this.file, this.line, "<doc> line does not end with >");
           }
           const marked = remarkDocLine(buf.subarray(at, nl), action.attributes);
@@ -171,7 +170,7 @@ export class DocFilter {
           }
         }
       } else if (isDocClose(buf, start, nl)) {
-        if (!this.inDoc) throw new InputError(this.file, this.line, "</doc> without an open <doc>");
+        if (!this.inDoc) throw new InputError(this.file, this.line, badLine.strayClose());
         this.inDoc = false;
         if (this.removing) {
           this.removing = false;

@@ -5,7 +5,7 @@ import type { PrepareOptions } from "../options.js";
 import type { RunWarnings } from "../output/run-warnings.js";
 import { VertdupError } from "../util/errors.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
-import type { PhaseTiming } from "./phase-clock.js";
+import type { PhaseTiming } from "../executor/timing.js";
 
 /** What the corpus amounts to once read: known after the vocabulary step. */
 export interface CorpusCounts {

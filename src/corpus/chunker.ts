@@ -1,7 +1,7 @@
 import { openInput, describeStreamError, displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { InputError, VertdupError } from "../util/errors.js";
-import { parseTag } from "./vertical.js";
+import { badLine, parseTag } from "./vertical.js";
 import { DEFAULT_MAX_DOC_BYTES } from "../options.js";
 
 /**
@@ -40,8 +40,12 @@ const DOC_OPEN = Buffer.from("\n<doc");
  */
 const UNDECIDED = DOC_OPEN.length - 1;
 
-function isDocStartAt(buf: Buffer, lineStart: number): boolean {
-  // `<doc` followed by a space, a tab or `>` (not `<document>` nor `<doc_meta>`).
+/**
+ * Whether a `<doc` line starts at `lineStart`: `<doc` followed by a space, a tab, `>` or CR
+ * (not `<document>` nor `<doc_meta>`; a CR line end is the reader's error). The one rule for
+ * the chunker, the paragraph plan (corpus-chunks.ts) and clean's filter.
+ */
+export function isDocStartAt(buf: Buffer, lineStart: number): boolean {
   if (buf[lineStart] !== 0x3c || buf[lineStart + 1] !== 0x64 || buf[lineStart + 2] !== 0x6f || buf[lineStart + 3] !== 0x63) return false;
   const c = buf[lineStart + 4];
   return c === 0x20 || c === 0x09 || c === 0x3e || c === 0x0d;
@@ -223,7 +227,7 @@ export class HeadCheck {
       if (nl === -1) {
         // A line that does not start with `<` is a token line, complete or not.
         const first = this.firstByte();
-        if (first !== -1 && first !== LT) throw new InputError(this.file, this.line, `token outside <${this.docTag}>`);
+        if (first !== -1 && first !== LT) throw new InputError(this.file, this.line, badLine.tokenOutside(this.docTag));
         return;
       }
       this.lineEnd();
@@ -250,8 +254,8 @@ export class HeadCheck {
     const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.length);
     const from = this.line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     if (bytes.length > from) {
-      if (bytes[bytes.length - 1] === CR) throw new InputError(this.file, this.line, "CRLF line end: vertical files use LF (convert with dos2unix)");
-      if (bytes[from] !== LT || parseTag(bytes, from, bytes.length) === null) throw new InputError(this.file, this.line, `token outside <${this.docTag}>`);
+      if (bytes[bytes.length - 1] === CR) throw new InputError(this.file, this.line, badLine.crlf);
+      if (bytes[from] !== LT || parseTag(bytes, from, bytes.length) === null) throw new InputError(this.file, this.line, badLine.tokenOutside(this.docTag));
       this.done = true;
     }
     this.parts = [];

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { chunkCorpus, chunkExtent, HeadCheck, noteSkipped, skippedStub, tooLong, type ReadLimits, type SkippedDocs } from "./chunker.js";
+import { chunkCorpus, chunkExtent, HeadCheck, isDocStartAt, noteSkipped, skippedStub, tooLong, type ReadLimits, type SkippedDocs } from "./chunker.js";
 import { displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { VertdupError } from "../util/errors.js";
@@ -22,16 +22,10 @@ const WINDOW = 64 << 10;
 const NL = 0x0a;
 const DOC_OPEN = Buffer.from("\n<doc");
 
-/** A `<doc` line start at `i` (as the core chunker cuts: then a space, tab, `>` or CR). */
-function isDocStart(buf: Buffer, i: number): boolean {
-  const c = buf[i + 4];
-  return c === 0x20 || c === 0x09 || c === 0x3e || c === 0x0d;
-}
-
 /** The first `\n<doc` line start in `seen` whose next byte is in `seen` too, or -1. */
 function docStartIn(seen: Buffer): number {
   let i = seen.indexOf(DOC_OPEN);
-  while (i !== -1 && i + DOC_OPEN.length < seen.length && !isDocStart(seen, i + 1)) i = seen.indexOf(DOC_OPEN, i + 1);
+  while (i !== -1 && i + DOC_OPEN.length < seen.length && !isDocStartAt(seen, i + 1)) i = seen.indexOf(DOC_OPEN, i + 1);
   return i !== -1 && i + DOC_OPEN.length < seen.length ? i : -1;
 }
 
@@ -43,7 +37,7 @@ function* docStartsBetween(fd: number, buf: Buffer, from0: number, to: number): 
     const fresh = Math.min(seen.length, WINDOW - DOC_OPEN.length, to - from);
     for (let i = seen.indexOf(DOC_OPEN); i !== -1 && i < fresh; i = seen.indexOf(DOC_OPEN, i + 1)) {
       const at = from + i + 1;
-      if (at > from0 && at < to && i + DOC_OPEN.length < seen.length && isDocStart(seen, i + 1)) yield at;
+      if (at > from0 && at < to && i + DOC_OPEN.length < seen.length && isDocStartAt(seen, i + 1)) yield at;
     }
     if (seen.length < WINDOW) return;
   }
@@ -72,7 +66,7 @@ function isDocAt(fd: number, buf: Buffer, at: number): boolean {
   if (at > 0) return true;
   const got = readSync(fd, buf, 0, 9, 0);
   const from = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  return got - from >= 5 && buf.toString("latin1", from, from + 4) === "<doc" && isDocStart(buf, from);
+  return got - from >= 5 && isDocStartAt(buf, from);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createReadStream, constants as fsConstants } from "node:fs";
 import { access } from "node:fs/promises";
-import { createGunzip } from "node:zlib";
-import { PassThrough, Readable } from "node:stream";
+import { createGunzip, createGzip } from "node:zlib";
+import { PassThrough, Readable, type Transform } from "node:stream";
+import type * as zstdNapi from "zstd-napi";
 import type zstdBinding from "zstd-napi/binding.js";
 import { VertdupError } from "../util/errors.js";
 import { requireCjs } from "../util/require-cjs.js";
@@ -13,6 +14,18 @@ export function compressionOf(path: string): Compression {
   if (path.endsWith(".gz")) return "gzip";
   if (path.endsWith(".zst") || path.endsWith(".zstd")) return "zstd";
   return "none";
+}
+
+/**
+ * What a file named `path` is written through: gzip (level 6) or zstd (`zstdLevel`, 3 is
+ * zstd's default) as its name says, or null for a plain file. The one choice of compressor
+ * for every output.
+ */
+export function compressorFor(path: string, zstdLevel = 3): Transform | null {
+  const kind = compressionOf(path);
+  if (kind === "gzip") return createGzip({ level: 6 });
+  if (kind === "zstd") return new (requireCjs("zstd-napi") as typeof zstdNapi).CompressStream({ compressionLevel: zstdLevel });
+  return null;
 }
 
 /** Name used in messages for an input path. */

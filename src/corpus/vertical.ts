@@ -77,7 +77,7 @@ function checkUtf8(chunk: Chunk): void {
     try {
       decoder.decode(chunk.bytes.subarray(start, end));
     } catch {
-      throw new InputError(displayName(chunk.file), line, "invalid UTF-8");
+      throw new InputError(displayName(chunk.file), line, badLine.utf8);
     }
     start = end + 1;
     line++;
@@ -188,6 +188,22 @@ const CR = 0x0d;
 const TAB = 0x09;
 const LT = 0x3c;
 
+/**
+ * What is wrong with a line of vertical input: one wording for the reader (here), the
+ * chunker, the paragraph pass and clean. `tag` is the document tag (`doc` unless the
+ * paragraph pass is given another).
+ */
+export const badLine = {
+  crlf: "CRLF line end: vertical files use LF (convert with dos2unix)",
+  utf8: "invalid UTF-8",
+  tokenOutside: (tag = "doc") => `token outside <${tag}>`,
+  emptyDoc: (tag = "doc") => `empty <${tag}/> element`,
+  strayClose: (tag = "doc") => `</${tag}> without an open <${tag}>`,
+  /** `openedAt`: the open document's line (or a placeholder for it). */
+  nestedOpen: (openedAt: number | string, tag = "doc") => `<${tag}> inside the <${tag}> opened at line ${openedAt} (missing </${tag}>)`,
+  neverClosed: (tag = "doc") => `<${tag}> is never closed (missing </${tag}>)`,
+};
+
 /** The first tab in [from, end), or end (a loop: Buffer.indexOf would search past the line). */
 function tabOrEnd(bytes: Buffer, from: number, end: number): number {
   let i = from;
@@ -289,7 +305,7 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
       while (end < n && bytes[end] !== NL) end++;
       lineNo++;
       if (bytes[end - 1] === CR) {
-        throw new InputError(file, lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
+        throw new InputError(file, lineNo, badLine.crlf);
       }
       docTokens++;
       pos = end + 1;
@@ -312,10 +328,10 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
       continue;
     }
     if (bytes[end - 1] === CR) {
-      throw new InputError(file, lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
+      throw new InputError(file, lineNo, badLine.crlf);
     }
     if (bytes[start] !== LT || !readTag(bytes, start, end, tag)) {
-      if (docLine < 0) throw new InputError(file, lineNo, "token outside <doc>");
+      if (docLine < 0) throw new InputError(file, lineNo, badLine.tokenOutside());
       // The column's bytes: between the column-th tab and the next one.
       let from = start;
       let to = tab < 0 ? end : tab;
@@ -333,16 +349,16 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
     const { closing, selfClosing } = tag;
     const name = tag.name ?? tagName(bytes, tag.nameStart, tag.nameEnd);
     if (name === "doc") {
-      if (selfClosing) throw new InputError(file, lineNo, "empty <doc/> element");
+      if (selfClosing) throw new InputError(file, lineNo, badLine.emptyDoc());
       if (closing) {
-        if (docLine < 0) throw new InputError(file, lineNo, "</doc> without an open <doc>");
+        if (docLine < 0) throw new InputError(file, lineNo, badLine.strayClose());
         warnings.unclosedStructure += open.length;
         open.length = 0;
         endParagraph();
         sink.close(paragraphs);
         docLine = -1;
       } else {
-        if (docLine >= 0) throw new InputError(file, lineNo, `<doc> inside the <doc> opened at line ${docLine} (missing </doc>)`);
+        if (docLine >= 0) throw new InputError(file, lineNo, badLine.nestedOpen(docLine));
         const id = attributeValue(bytes.toString("utf8", start, end), opts.idAttr) ?? String(ordinal + 1);
         docLine = lineNo;
         docTokens = 0;
@@ -371,5 +387,5 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
       }
     }
   }
-  if (docLine >= 0) throw new InputError(file, docLine, "<doc> is never closed (missing </doc>)");
+  if (docLine >= 0) throw new InputError(file, docLine, badLine.neverClosed());
 }

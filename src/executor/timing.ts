@@ -1,17 +1,71 @@
 import { peakRssMiB } from "../util/package-info.js";
-import { cpuSecondsSince, type PhaseTiming } from "../coordinator/phase-clock.js";
 import { completedTasks, readMarker, writeMarker, type Slice } from "../coordinator/workdir.js";
+
+/**
+ * Wall time of a phase, the process's peak resident memory when it ended and the CPU time
+ * (user + system) of all its threads during it: on a machine shared with other jobs the CPU
+ * time, unlike the wall time, measures the work (absent in older work directories).
+ */
+export interface PhaseTiming {
+  seconds: number;
+  peakRssMiB: number;
+  cpuSeconds?: number;
+}
+
+/** Seconds since `t0` (performance.now()), to the millisecond as manifests report them. */
+export function secondsSince(t0: number): number {
+  return Number(((performance.now() - t0) / 1000).toFixed(3));
+}
+
+/** Process CPU time (user + system, every thread) in seconds since `from` (a `process.cpuUsage()`). */
+export function cpuSecondsSince(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return Number(((used.user + used.system) / 1e6).toFixed(3));
+}
+
+/** When a piece of work began: wall clock and process CPU. */
+interface Start {
+  t0: number;
+  cpu: NodeJS.CpuUsage;
+}
+
+function startNow(): Start {
+  return { t0: performance.now(), cpu: process.cpuUsage() };
+}
+
+/** The timing of work begun at `from`, ending now. */
+function timingSince(from: Start): PhaseTiming {
+  return { seconds: secondsSince(from.t0), peakRssMiB: peakRssMiB(), cpuSeconds: cpuSecondsSince(from.cpu) };
+}
+
+/** Times the phases of a run in one process, for a manifest written by that process. */
+export class PhaseClock {
+  private readonly started = new Map<string, Start>();
+  private readonly done: Record<string, PhaseTiming> = {};
+
+  start(phase: string): void {
+    this.started.set(phase, startNow());
+  }
+
+  stop(phase: string): void {
+    const from = this.started.get(phase);
+    if (from === undefined) throw new Error(`phase ${phase} was not started`);
+    this.done[phase] = timingSince(from);
+  }
+
+  timings(): Record<string, PhaseTiming> {
+    return { ...this.done };
+  }
+}
 
 /**
  * Times one slice of a phase and leaves it as a marker, so that the manifest can report
  * phases however they ran: locally in one process, resumed, or as Slurm array tasks.
  */
 export async function timed<T>(workdir: string, phase: string, slice: Slice, work: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  const cpu = process.cpuUsage();
+  const from = startNow();
   const result = await work();
-  const timing: PhaseTiming = { seconds: Number(((performance.now() - t0) / 1000).toFixed(3)), peakRssMiB: peakRssMiB(), cpuSeconds: cpuSecondsSince(cpu) };
-  await writeMarker(workdir, `time-${phase}-${slice.index}-of-${slice.count}`, timing);
+  await writeMarker(workdir, `time-${phase}-${slice.index}-of-${slice.count}`, timingSince(from));
   return result;
 }
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { PhaseTiming } from "../coordinator/phase-clock.js";
+import type { PhaseTiming } from "../executor/timing.js";
 import type { ClusterCounts } from "../clusters/graph-clusters.js";
 import type { RunWarnings } from "../output/run-warnings.js";
 import { writeAtomic } from "../util/atomic.js";

@@ -8,11 +8,11 @@ import { writeAtomicSync } from "../util/atomic.js";
 import { setDigest, sortedSet, sortUnique } from "./jaccard.js";
 import { growableF64, type GrowableArray } from "../util/typed-arrays.js";
 import { MinhashWasm } from "./minhash-wasm.js";
-import { windowHashes } from "./shingle-hash.js";
+import { windowHashes } from "../features/hash.js";
 import { scanShard, type ChunkTask, type ShardBase } from "./shard-scan.js";
 
 /**
- * The shingle set of a document: distinct hashes (shingle-hash.ts) of its k-word shingles, sorted. A document
+ * The shingle set of a document: distinct hashes (features/hash.ts windowHashes) of its k-word shingles, sorted. A document
  * with fewer than k kept words is one shingle of all of them (so identical short documents
  * still pair); one without kept words has the empty set.
  */

@@ -3,7 +3,7 @@ import { basename, dirname, join } from "node:path";
 import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { checkReadable, displayName } from "../corpus/open-input.js";
 import { addWarnings, emptyWarnings } from "../corpus/vertical.js";
-import { PhaseClock } from "../coordinator/phase-clock.js";
+import { PhaseClock } from "../executor/timing.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { DocIds } from "../output/doc-ids.js";

@@ -9,6 +9,7 @@ import { featuredDocs, firstOfByKeys, leadersOf } from "./first-of.js";
 import { scanShard, type ChunkTask, type ShardBase } from "./shard-scan.js";
 import { concatU32 } from "../util/typed-arrays.js";
 import { SIMHASH_BITS, SIMHASH_WORDS } from "./method-options.js";
+import { popcount32 } from "../pleb/hamming.js";
 
 /**
  * SHA-384 digests of tokens as 12 big-endian words each, in one typed array, remembered up to
@@ -98,10 +99,7 @@ export function simhash384(tokens: readonly string[], opts: NormalizeOptions, di
 export function simhashDistance(words: Uint32Array, a: number, b: number): number {
   let d = 0;
   for (let w = 0; w < SIMHASH_WORDS; w++) {
-    let x = words[a + w] ^ words[b + w];
-    x -= (x >>> 1) & 0x55555555;
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    d += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+    d += popcount32(words[a + w] ^ words[b + w]);
   }
   return d;
 }

@@ -1,19 +1,10 @@
-import { createGzip } from "node:zlib";
 import { pipeline } from "node:stream/promises";
-import type { Duplex, Writable } from "node:stream";
-import { CompressStream } from "zstd-napi";
-import { compressionOf } from "../corpus/open-input.js";
+import type { Writable } from "node:stream";
+import { compressorFor } from "../corpus/open-input.js";
 import { drained, openAtomic } from "../util/atomic.js";
 
 /** Buffered text is written in pieces of about this many characters. */
 const PIECE = 1 << 16;
-
-function compressor(path: string): Duplex | null {
-  const kind = compressionOf(path);
-  if (kind === "gzip") return createGzip({ level: 6 });
-  if (kind === "zstd") return new CompressStream({ compressionLevel: 3 });
-  return null;
-}
 
 /**
  * Writes `header`, then line(0) … line(count − 1) (each with its own "\n"), under a
@@ -31,7 +22,7 @@ function* indexed(count: number, line: (k: number) => string): Generator<string>
 /** `writeLineFile` for lines made in order by a generator (each with its own "\n"). */
 export async function writeLines(path: string, header: string, lines: Iterable<string>): Promise<void> {
   const file = openAtomic(path);
-  const zip = compressor(path);
+  const zip = compressorFor(path);
   const sink: Writable = zip ?? file.stream;
   const piped = zip === null ? null : pipeline(zip, file.stream, { end: false });
   try {

@@ -1,7 +1,7 @@
 import type { AgainstScan } from "../supplement/lsh-against.js";
 import { join } from "node:path";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import type { PhaseTiming } from "../coordinator/phase-clock.js";
+import type { PhaseTiming } from "../executor/timing.js";
 import type { PlebOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { CalibrationManifest } from "../coordinator/steps/calibrate-step.js";

@@ -18,26 +18,6 @@ export interface ChunkLayout {
   docEnd: Int32Array;
 }
 
-/** Grows as the scan finds units or documents. */
-export class IntList {
-  data: Int32Array;
-  length = 0;
-  constructor(capacity: number) {
-    this.data = new Int32Array(Math.max(16, capacity));
-  }
-  push(x: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = x;
-  }
-  view(): Int32Array {
-    return this.data.subarray(0, this.length);
-  }
-}
-
 const HEADER = 3;
 
 /** One Int32Array (a single copy between threads, one write to a spool). */

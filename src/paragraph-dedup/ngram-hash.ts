@@ -9,7 +9,7 @@
  * colliding pairs.
  */
 
-import { fmix32 } from "../features/hash.js";
+import { fmix32, lanePower, roll } from "../features/hash.js";
 
 const MUL_A = 0x9e3779b1;
 const MUL_B = 0x85ebca77;
@@ -22,13 +22,7 @@ export interface RollingHash {
 }
 
 export function rollingHash(n: number): RollingHash {
-  let powA = 1;
-  let powB = 1;
-  for (let i = 0; i < n; i++) {
-    powA = Math.imul(powA, MUL_A);
-    powB = Math.imul(powB, MUL_B);
-  }
-  return { n, powA, powB };
+  return { n, powA: lanePower(MUL_A, n), powB: lanePower(MUL_B, n) };
 }
 
 /**
@@ -52,9 +46,7 @@ export function hashWord(bytes: Uint8Array, start: number, end: number, out: Uin
 }
 
 /** Advances a lane of the rolling hash: the new token enters, the one n back leaves. */
-export function roll(h: number, mul: number, pow: number, entering: number, leaving: number): number {
-  return (Math.imul(h, mul) + entering - Math.imul(leaving, pow)) | 0;
-}
+export { roll };
 
 export const LANE_MUL_A = MUL_A;
 export const LANE_MUL_B = MUL_B;

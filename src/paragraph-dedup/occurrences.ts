@@ -1,10 +1,12 @@
 import { isUtf8 } from "node:buffer";
-import { IntList, packLayout } from "./chunk-layout.js";
+import { packLayout } from "./chunk-layout.js";
+import { growableI32, type GrowableArray } from "../util/typed-arrays.js";
 import { LineProblem, type ProblemFound } from "./line-problem.js";
 import { restartsWindow, tagNames, tagRole, TagRole } from "./line-tag.js";
 import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
 import type { Boundary } from "./options.js";
 import { loadStored, type Stored } from "../corpus/stored.js";
+import { badLine } from "../corpus/vertical.js";
 
 /** n-gram keys are spread over this many buckets by the top bits of their high lane. */
 export const BUCKET_BITS = 8;
@@ -64,7 +66,7 @@ function invalidUtf8Line(bytes: Buffer): never {
   for (let start = 0, line = 1; ; line++) {
     let end = bytes.indexOf(NL, start);
     if (end === -1) end = bytes.length;
-    if (!isUtf8(bytes.subarray(start, end))) throw new LineProblem(line, "invalid UTF-8");
+    if (!isUtf8(bytes.subarray(start, end))) throw new LineProblem(line, badLine.utf8);
     start = end + 1;
   }
 }
@@ -90,13 +92,13 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   const need = (n >> 1) + 2;
   if (scratch.lo.length < need) scratch = { lo: new Uint32Array(need), hi: new Uint32Array(need), end: new Uint32Array(need) };
   const { lo, hi, end: occEnd } = scratch;
-  const segStart = new IntList(n >> 9);
+  const segStart = growableI32(Math.max(16, n >> 9));
   // The chunk's token count where each unit starts: the units' tokens are the differences.
-  const segFirstToken = new IntList(n >> 9);
-  const docFirstSeg = new IntList(n >> 12);
-  const docOpen = new IntList(n >> 12);
-  const docClose = new IntList(n >> 12);
-  const docEnd = new IntList(n >> 12);
+  const segFirstToken = growableI32(Math.max(16, n >> 9));
+  const docFirstSeg = growableI32(Math.max(16, n >> 12));
+  const docOpen = growableI32(Math.max(16, n >> 12));
+  const docClose = growableI32(Math.max(16, n >> 12));
+  const docEnd = growableI32(Math.max(16, n >> 12));
   const warnings: LineWarnings = { emptyLine: 0, tagOutsideDoc: 0 };
   const counts = new Uint32Array(BUCKETS + 1);
   const ngram = task.ngram;
@@ -135,7 +137,7 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
     if (c0 === LT) {
       end = pos + 1;
       while (end < n && bytes[end] !== NL) end++;
-      if (bytes[end - 1] === CR) throw new LineProblem(lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
+      if (bytes[end - 1] === CR) throw new LineProblem(lineNo, badLine.crlf);
       role = tagRole(bytes, pos, end, names);
     }
     // Inline, not a closure: a new closure per chunk would deoptimise this loop at every chunk.
@@ -150,8 +152,8 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
     if (role === TagRole.NotTag) {
       end = hashWord(bytes, pos, n, th);
       while (end < n && bytes[end] !== NL) end++;
-      if (bytes[end - 1] === CR) throw new LineProblem(lineNo, "CRLF line end: vertical files use LF (convert with dos2unix)");
-      if (!inDoc) throw new LineProblem(lineNo, `token outside <${docTag}>`);
+      if (bytes[end - 1] === CR) throw new LineProblem(lineNo, badLine.crlf);
+      if (!inDoc) throw new LineProblem(lineNo, badLine.tokenOutside(docTag));
       if (newSegNext) {
         startUnit(segStart, segFirstToken, pos, tokens);
         newSegNext = false;
@@ -174,7 +176,7 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       }
       tokens++;
     } else if (role === TagRole.DocOpen) {
-      if (inDoc) throw new LineProblem(lineNo, `<${docTag}> inside the <${docTag}> opened at line {line} (missing </${docTag}>)`, docLine);
+      if (inDoc) throw new LineProblem(lineNo, badLine.nestedOpen("{line}", docTag), docLine);
       inDoc = true;
       docLine = lineNo;
       docFirstSeg.push(segStart.length);
@@ -183,13 +185,13 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       startUnit(segStart, segFirstToken, Math.min(end + 1, n), tokens);
       newSegNext = false;
     } else if (role === TagRole.DocClose) {
-      if (!inDoc) throw new LineProblem(lineNo, `</${docTag}> without an open <${docTag}>`);
+      if (!inDoc) throw new LineProblem(lineNo, badLine.strayClose(docTag));
       // The closing tag stays in the document's last unit, as in onion.
       docClose.push(pos);
       docEnd.push(Math.min(end + 1, n));
       inDoc = false;
     } else if (role === TagRole.DocEmpty) {
-      throw new LineProblem(lineNo, `empty <${docTag}/> element`);
+      throw new LineProblem(lineNo, badLine.emptyDoc(docTag));
     } else if (!inDoc) {
       warnings.tagOutsideDoc++;
     } else if (role === TagRole.UnitOpen) {
@@ -201,7 +203,7 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
     }
     pos = end + 1;
   }
-  if (inDoc) throw new LineProblem(docLine, `<${docTag}> is never closed (missing </${docTag}>)`);
+  if (inDoc) throw new LineProblem(docLine, badLine.neverClosed(docTag));
   docFirstSeg.push(segStart.length);
   const segTokens = differences(segFirstToken.view(), tokens);
   const { occ, bucketStart } = byBucket(scratch, occCount, counts, task);
@@ -241,7 +243,7 @@ function byBucket(found: typeof scratch, occCount: number, counts: Uint32Array, 
  * Starts a unit at byte `at`, `tokens` tokens into the chunk. A module function, not a
  * closure: a new closure per chunk would deoptimise the scan at every chunk.
  */
-function startUnit(segStart: IntList, segFirstToken: IntList, at: number, tokens: number): void {
+function startUnit(segStart: GrowableArray<Int32Array>, segFirstToken: GrowableArray<Int32Array>, at: number, tokens: number): void {
   segStart.push(at);
   segFirstToken.push(tokens);
 }

@@ -1,10 +1,7 @@
-import { createGzip } from "node:zlib";
 import type { Writable } from "node:stream";
-import type * as zstdNapi from "zstd-napi";
-import { compressionOf } from "../corpus/open-input.js";
+import { compressorFor } from "../corpus/open-input.js";
 import { drained, openAtomic, openAtomicHandle } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
-import { requireCjs } from "../util/require-cjs.js";
 
 /** An output written in order, compressed by its name, put in place only by `commit`. */
 export interface OutputFile {
@@ -70,12 +67,11 @@ export async function openOutput(path: string): Promise<OutputFile> {
       abort: async () => undefined,
     };
   }
-  const kind = compressionOf(path);
-  if (kind === "none") return openPlain(path);
+  const head: Writable | null = compressorFor(path);
+  if (head === null) return openPlain(path);
   const target = openAtomic(path);
   let failure: Error | null = null;
   target.stream.on("error", (err) => (failure ??= err));
-  const head: Writable = kind === "gzip" ? createGzip({ level: 6 }) : new (requireCjs("zstd-napi") as typeof zstdNapi).CompressStream();
   head.on("error", (err) => (failure ??= err));
   head.pipe(target.stream, { end: false });
   const check = () => {

@@ -17,7 +17,7 @@ import { checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../suppleme
 import { atExit } from "../util/exit-cleanup.js";
 import { killPoint } from "../util/kill-point.js";
 import { keyOptions, KeysWriter, openIndices, overlaps, PARAGRAPHS_METHOD, type KeyRange, type SavedIndex } from "./ngram-index.js";
-import { PhaseClock, type PhaseTiming } from "../coordinator/phase-clock.js";
+import { PhaseClock, type PhaseTiming } from "../executor/timing.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../options.js";
 import { writeAtomic } from "../util/atomic.js";

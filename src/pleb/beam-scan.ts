@@ -6,7 +6,7 @@
  */
 
 import { Triples } from "../util/triples.js";
-import { hammingWithin } from "./hamming.js";
+import { hammingWithin, popcount2 } from "./hamming.js";
 
 /**
  * Words of the prefix filter: the smallest even P ≤ W (W is even: bits ≡ 0 mod 64) with 16P − 4·√(8P) > maxDistance. Two
@@ -92,13 +92,7 @@ export function beamScan(
       let d = 0;
       // Two words per step (P is even), stopping as soon as the prefix is too far apart.
       while (x < xEnd && d <= maxDistance) {
-        let u = prefix[x++] ^ prefix[y++];
-        let v = prefix[x++] ^ prefix[y++];
-        u -= (u >>> 1) & 0x55555555;
-        v -= (v >>> 1) & 0x55555555;
-        u = (u & 0x33333333) + ((u >>> 2) & 0x33333333);
-        v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-        d += Math.imul(((u + (u >>> 4)) & 0x0f0f0f0f) + ((v + (v >>> 4)) & 0x0f0f0f0f), 0x01010101) >>> 24;
+        d += popcount2(prefix[x++] ^ prefix[y++], prefix[x++] ^ prefix[y++]);
       }
       if (d > maxDistance) continue;
       const b = order[q];

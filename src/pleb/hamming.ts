@@ -14,6 +14,18 @@ export function popcount32(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
+/**
+ * popcount32(x) + popcount32(y) with one multiply: the byte counts of x and y are summed
+ * before it (each byte ≤ 16, no overflow). The hot loops' step of two words.
+ */
+export function popcount2(x: number, y: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  y -= (y >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
+  return Math.imul(((x + (x >>> 4)) & 0x0f0f0f0f) + ((y + (y >>> 4)) & 0x0f0f0f0f), 0x01010101) >>> 24;
+}
+
 /** Hamming distance between signatures i and j of the store. */
 export function hammingDistance(store: Uint32Array, i: number, j: number, W: number): number {
   let a = i * W;
@@ -29,7 +41,7 @@ export function hammingDistance(store: Uint32Array, i: number, j: number, W: num
  * > maxDistance (the partial count at which it stopped). This is PLEB's hot loop: almost all
  * beam neighbours are far apart (≈ bits/2), and the running count passes a small maxDistance
  * after a few words, so the check is made every two words (W is even for bits ≡ 0 mod 64).
- * The popcount is inlined: locals only, no calls, no allocation.
+ * Locals only, no allocation (popcount2 is small enough for V8 to inline).
  */
 export function hammingWithin(
   store: Uint32Array,
@@ -43,15 +55,7 @@ export function hammingWithin(
   const end = a + W;
   let d = 0;
   while (a < end) {
-    let x = store[a++] ^ store[b++];
-    let y = store[a++] ^ store[b++];
-    x -= (x >>> 1) & 0x55555555;
-    y -= (y >>> 1) & 0x55555555;
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
-    // Byte counts of x and y summed before the multiply: each byte ≤ 16, no overflow.
-    x = ((x + (x >>> 4)) & 0x0f0f0f0f) + ((y + (y >>> 4)) & 0x0f0f0f0f);
-    d += Math.imul(x, 0x01010101) >>> 24;
+    d += popcount2(store[a++] ^ store[b++], store[a++] ^ store[b++]);
     if (d > maxDistance) return d;
   }
   return d;

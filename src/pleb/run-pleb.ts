@@ -6,6 +6,7 @@ import { maxDistanceFor } from "./hamming.js";
 import type { PairVerifier } from "./pair-verifier.js";
 import { SpanningForest } from "./spanning-forest.js";
 import { sortOrder } from "../util/radix-order.js";
+import { secondsSince } from "../executor/timing.js";
 
 /**
  * Where iterations put the pairs they find: every pair, each at the first iteration that
@@ -91,7 +92,7 @@ export async function runIterations(
       if (verifier?.lazy) deferred[iteration - first] = results;
       else for (const triples of results) sink.addTriples(verifier === undefined ? triples : verifier.filter(triples), iteration);
     }
-    seconds.push(Number(((performance.now() - t0) / 1000).toFixed(3)));
+    seconds.push(secondsSince(t0));
     onIteration(iteration);
   }
   if (verifier?.lazy) seconds[seconds.length - 1] += await verifyDeferred(deferred, first, sink, verifier);

@@ -1,14 +1,29 @@
+import { growableU32, type GrowableArray } from "./typed-arrays.js";
+
 /**
  * A growable Uint32Array of (i, j, value) triples: the pairs of the beam scan (value: the
  * distance) pushed one by one, or filled in bulk by the all-pairs kernels (`reserve`). Cheap to
  * post between threads: `toArray().buffer` is transferable.
  */
 export class Triples {
-  data: Uint32Array;
-  used = 0;
+  private readonly words: GrowableArray<Uint32Array>;
 
   constructor(initialTriples = 1024) {
-    this.data = new Uint32Array(3 * Math.max(1, initialTriples));
+    this.words = growableU32(3 * Math.max(1, initialTriples));
+  }
+
+  /** The backing array: triple k at [3k, 3k + 3) for 3k < `used`. */
+  get data(): Uint32Array {
+    return this.words.values;
+  }
+
+  /** Words in use (3 per triple); a kernel that filled reserved room sets it. */
+  get used(): number {
+    return this.words.length;
+  }
+
+  set used(words: number) {
+    this.words.length = words;
   }
 
   /** Number of triples. */
@@ -17,22 +32,18 @@ export class Triples {
   }
 
   push(i: number, j: number, value: number): void {
-    const at = this.reserve(1);
-    this.data[at] = i;
-    this.data[at + 1] = j;
-    this.data[at + 2] = value;
-    this.used = at + 3;
+    const at = this.words.length;
+    const data = this.words.reserve(3);
+    data[at] = i;
+    data[at + 1] = j;
+    data[at + 2] = value;
+    this.words.length = at + 3;
   }
 
   /** Makes room for `triples` more; returns the index where they are to be written. */
   reserve(triples: number): number {
-    const need = this.used + 3 * triples;
-    if (need > this.data.length) {
-      const grown = new Uint32Array(Math.max(need, this.data.length * 2));
-      grown.set(this.data.subarray(0, this.used));
-      this.data = grown;
-    }
-    return this.used;
+    this.words.reserve(3 * triples);
+    return this.words.length;
   }
 
   /** A trimmed copy: triple k is [3k] = i, [3k+1] = j, [3k+2] = value. */

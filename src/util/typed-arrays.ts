@@ -19,7 +19,7 @@ export function concatF64(parts: readonly Float64Array[]): Float64Array {
   return concatInto(parts, new Float64Array(total(parts)));
 }
 
-type Growable = Float64Array | Uint32Array | Uint8Array;
+type Growable = Float64Array | Uint32Array | Int32Array | Uint8Array;
 
 /** A typed array that grows by doubling; `values.subarray(0, length)` holds what was pushed. */
 class GrowableArray<T extends Growable> {
@@ -42,6 +42,11 @@ class GrowableArray<T extends Growable> {
     this.length += values.length;
   }
 
+  push(x: number): void {
+    if (this.length === this.values.length) this.reserve(1);
+    this.values[this.length++] = x;
+  }
+
   push2(x: number, y: number): void {
     const v = this.reserve(2);
     v[this.length++] = x;
@@ -56,5 +61,6 @@ class GrowableArray<T extends Growable> {
 
 export const growableF64 = (capacity = 1 << 16) => new GrowableArray(new Float64Array(capacity), (n) => new Float64Array(n));
 export const growableU32 = (capacity = 1 << 16) => new GrowableArray(new Uint32Array(capacity), (n) => new Uint32Array(n));
+export const growableI32 = (capacity = 1 << 16) => new GrowableArray(new Int32Array(capacity), (n) => new Int32Array(n));
 export const growableU8 = (capacity = 1 << 16) => new GrowableArray(new Uint8Array(capacity), (n) => new Uint8Array(n));
 export type { GrowableArray };

@@ -12,7 +12,7 @@ import { minhashShard } from "../../src/methods/minhash.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
 import { bruteClusters, bruteLeaderClusters, brutePairs, edgeStrings, FEATURES, firstOfByKey, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";
 import { hashString } from "../../src/features/hash.js";
-import { windowHash, windowHashes } from "../../src/methods/shingle-hash.js";
+import { windowHash, windowHashes } from "../../src/features/hash.js";
 import { bandsForThreshold, candidateProbability, resolveBands } from "../../src/methods/lsh-bands.js";
 import { sortedJaccard, sortedSet } from "../../src/methods/jaccard.js";
 import { bandKeys, lowBitsOf, minhashSignature, Permutations, shingleSet } from "../../src/methods/minhash.js";

@@ -1,9 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 import {
   hammingDistance,
   hammingWithin,
   maxDistanceFor,
+  popcount2,
   popcount32,
 } from "../../src/pleb/hamming.js";
 import { flipBits, naiveDistance, randomStore } from "./helpers.js";
@@ -19,6 +21,17 @@ describe("popcount32", () => {
       const x = r.nextUint32();
       expect(popcount32(x)).toBe(x.toString(2).split("").filter((c) => c === "1").length);
     }
+  });
+
+  it("popcount2 is the two words' counts added (property)", () => {
+    const ones = (x: number) => (x >>> 0).toString(2).split("").filter((c) => c === "1").length;
+    const word = fc.oneof(fc.constantFrom(0, 1, 0x80000000, 0xffffffff, -1), fc.nat({ max: 0xffffffff }));
+    fc.assert(
+      fc.property(word, word, (x, y) => {
+        expect(popcount2(x, y)).toBe(ones(x) + ones(y));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
