@@ -132,11 +132,11 @@ describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm clu
     for (const r of runs) {
       const submitted = vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]);
       expect(submitted.stderr).toBe("");
-      expect(submitted.stdout).toMatch(/submitted: features \d+, search \d+/);
+      expect(submitted.stdout).toMatch(/submitted: plan \d+, features \d+, search \d+/);
     }
     await waitFor(() => runs.every((r) => !active(jobIds(r.work))), 400);
     for (const r of runs) {
-      expect(vertdup(["slurm", "status", "-w", r.work]).stdout).toMatch(new RegExp(`^method +${r.method}\nfeatures +6/6 done\nsearch +1/1 done\nno job of this run is queued or running\n$`));
+      expect(vertdup(["slurm", "status", "-w", r.work]).stdout).toMatch(new RegExp(`^method +${r.method}\nplan +1/1 done\nfeatures +6/6 done\nsearch +1/1 done\nno job of this run is queued or running\n$`));
       expect(methodOutputs(r.out)).toEqual(methodOutputs(r.local));
     }
   }, 500_000);
