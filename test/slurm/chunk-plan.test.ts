@@ -82,6 +82,17 @@ describe("slurm run: the chunk plan of plain inputs", () => {
     const skipped = (dir: string) => (JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { warnings: { oversizeSkipped: unknown } }).warnings.oversizeSkipped;
     expect(skipped(out)).toEqual(skipped(local));
     expect(skipped(out)).toMatchObject({ documents: 1 });
+    // A set method's features task reads the skipped document's stub from the plan too.
+    const exact = ["--method", "exact", "--chunk-size", "300000", ...limit];
+    const exactLocal = join(root, "giant-exact-local");
+    expect((await vertdupAsync(["run", giant, "-o", exactLocal, "--quiet", ...exact])).status).toBe(0);
+    const exactWork = join(root, "w-giant-exact");
+    const exactOut = join(root, "giant-exact-slurm");
+    expect((await vertdupAsync(["slurm", "run", giant, "-w", exactWork, "-o", exactOut, "--tasks", "2", "--cpus-per-task", "1", ...exact, "--dry-run"])).status).toBe(0);
+    await runJobs(exactWork, () => expect(readFileSync(join(exactWork, "chunk-plan.json"), "utf8")).toContain('"skipped":true'));
+    for (const f of ["pairs.tsv", "clusters.tsv", "groups.tsv"]) expect(readFileSync(join(exactOut, f), "utf8"), f).toBe(readFileSync(join(exactLocal, f), "utf8"));
+    expect(skipped(exactOut)).toEqual(skipped(exactLocal));
+    expect(skipped(exactOut)).toMatchObject({ documents: 1 });
   }, 400_000);
 
   /** The outputs of a set method's run: pairs, clusters, groups and the manifest's counts. */
