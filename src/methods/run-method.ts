@@ -141,9 +141,9 @@ export async function startFeatures(workdir: string, config: FeaturesConfig, res
  * The features step for the chunks of `slice` (config.json in place): reads the corpus once,
  * running the method's chunk task on the pool for each chunk of the slice whose marker is not
  * in place (the others are read back from their shard files). With a chunk plan (a Slurm
- * run's), plain inputs are not read here: each task reads its planned byte range. Returns the slice's shards in
- * corpus order and the documents skipped for their size (said on stderr too); records the
- * corpus's chunk and document counts (chunks.json), as every slice sees them all.
+ * run's), plain inputs are not read here: each task reads its planned byte range. Returns the
+ * slice's shards in corpus order and the documents skipped for their size (said on stderr
+ * too); records the corpus's chunk and document counts (chunks.json), as every slice sees them all.
  */
 export async function featuresStep<S extends ShardBase>(workdir: string, config: FeaturesConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<{ shards: S[]; skipped: SkippedDocs }> {
   const { method: task, ...options } = config.prepare;
