@@ -3,6 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunConfig } from "../coordinator/run-config.js";
 import { writeAtomic } from "../util/atomic.js";
+import type { StoredChunk } from "./chunker.js";
+import { skippedRangeStub } from "./corpus-chunks.js";
 import { VertdupError } from "../util/errors.js";
 
 /** A chunk of a plain file as the count step cut and measured it. */
@@ -62,4 +64,15 @@ export async function readChunkPlan(workdir: string, config: RunConfig<object>):
     if (s.size !== input.size || s.mtimeMs !== input.mtimeMs) throw new VertdupError(`${input.path}: the input changed since its chunks were planned (${path}): the run cannot continue on it`);
   }
   return plan;
+}
+
+/**
+ * A planned range of the plain file `path` as a chunk's place and bytes (without its index
+ * and first ordinal, which the ranges before it decide): the byte range its task reads, or
+ * for a document skipped for its size its stub.
+ */
+export function plannedChunk(path: string, r: PlannedRange, maxDocBytes: number): Omit<StoredChunk, "index" | "firstDoc"> {
+  const at = { file: path, firstLine: r.firstLine };
+  if (r.skipped) return { ...at, docCount: 1, bytes: skippedRangeStub(path, r, maxDocBytes), skipped: true };
+  return { ...at, docCount: r.docCount, bytes: { path, offset: r.offset, length: r.length } };
 }

@@ -3,6 +3,7 @@ import { countByte } from "../util/count-byte.js";
 import { InputError, VertdupError } from "../util/errors.js";
 import { badLine, parseTag } from "./vertical.js";
 import { DEFAULT_MAX_DOC_BYTES } from "../options.js";
+import type { Stored } from "./stored.js";
 
 /**
  * A run of whole lines of one input file that starts at a `<doc` line (or at the file's
@@ -28,6 +29,9 @@ export interface Chunk {
    */
   skipped?: true;
 }
+
+/** A chunk as a task gets it: its bytes in memory, or a byte range of a plain file the worker reads. */
+export type StoredChunk = Omit<Chunk, "bytes"> & { bytes: Stored };
 
 const NL = 0x0a;
 const CR = 0x0d;

@@ -1,6 +1,6 @@
-import type { Chunk } from "../corpus/chunker.js";
+import type { StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
-import { loadStored, type Stored } from "../corpus/stored.js";
+import { loadStored } from "../corpus/stored.js";
 import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings } from "../corpus/vertical.js";
 import { encodeRecords } from "../runs/run-file.js";
 import { writeAtomic } from "../util/atomic.js";
@@ -92,8 +92,7 @@ export function documentFrequencies(docTerms: Float64Array, partial?: Uint32Arra
 
 export interface CountTask {
   workdir: string;
-  /** A chunk whose bytes are in memory or a byte range of a plain file the worker reads. */
-  chunk: Omit<Chunk, "bytes"> & { bytes: Stored };
+  chunk: StoredChunk;
   options: ReaderOptions & TermOptions;
 }
 

@@ -1,6 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../corpus/chunker.js";
+import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs, type StoredChunk } from "../corpus/chunker.js";
+import { plannedChunk, readChunkPlan } from "../corpus/chunk-plan.js";
+import { InputPlaces } from "../corpus/input-places.js";
 import { checkReadable, displayName } from "../corpus/open-input.js";
 import { addWarnings, emptyWarnings } from "../corpus/vertical.js";
 import { PhaseClock } from "../executor/timing.js";
@@ -138,9 +140,10 @@ export async function startFeatures(workdir: string, config: FeaturesConfig, res
 /**
  * The features step for the chunks of `slice` (config.json in place): reads the corpus once,
  * running the method's chunk task on the pool for each chunk of the slice whose marker is not
- * in place (the others are read back from their shard files). Returns the slice's shards in
- * corpus order and the documents skipped for their size (said on stderr too); records the
- * corpus's chunk and document counts (chunks.json), as every slice sees them all.
+ * in place (the others are read back from their shard files). With a chunk plan (a Slurm
+ * run's), plain inputs are not read here: each task reads its planned byte range. Returns the
+ * slice's shards in corpus order and the documents skipped for their size (said on stderr
+ * too); records the corpus's chunk and document counts (chunks.json), as every slice sees them all.
  */
 export async function featuresStep<S extends ShardBase>(workdir: string, config: FeaturesConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<{ shards: S[]; skipped: SkippedDocs }> {
   const { method: task, ...options } = config.prepare;
@@ -151,9 +154,21 @@ export async function featuresStep<S extends ShardBase>(workdir: string, config:
   let documents = 0;
   const counted = (s: S) => (progress.update((docs += s.ids.length)), s);
   const skipped = noSkippedDocs();
+  const limits = readLimits(config.maxDocBytes, config.oversize);
+  // Made by the plan job of a Slurm run: a plain input's chunks are its planned byte ranges,
+  // which the tasks read themselves; other inputs are read through and cut here.
+  const plan = await readChunkPlan(workdir, config);
+  const places = new InputPlaces(inputs);
+  async function* corpusChunks(): AsyncGenerator<Omit<StoredChunk, "index" | "firstDoc">> {
+    for (const [k, path] of inputs.entries()) {
+      const planned = plan?.inputs[k];
+      if (planned) for (const r of planned.ranges) yield plannedChunk(path, r, limits.maxDocBytes);
+      else yield* chunkCorpus([path], config.chunkBytes, limits);
+    }
+  }
   async function* tasks(): AsyncGenerator<StepTask<S>> {
-    for await (const chunk of chunkCorpus(inputs, config.chunkBytes, readLimits(config.maxDocBytes, config.oversize))) {
-      chunks++;
+    for await (const place of corpusChunks()) {
+      const chunk: StoredChunk = { ...place, index: chunks++, firstDoc: documents };
       documents += chunk.docCount;
       if (chunk.skipped) noteSkipped(skipped, displayName(chunk.file), chunk.firstLine);
       if (!inSlice(chunk.index, slice)) continue;
@@ -161,11 +176,10 @@ export async function featuresStep<S extends ShardBase>(workdir: string, config:
       yield {
         marker: `features-${shardName(chunk.index)}`,
         start: async () => {
-          // A buffer of its own, so that it is transferred rather than cloned.
-          const own = new Uint8Array(chunk.bytes.length);
-          own.set(chunk.bytes);
-          const t: ChunkTask = { workdir, chunk: { ...chunk, bytes: Buffer.from(own.buffer) }, options };
-          const { result } = await pool.submit<S>(task, t, [own.buffer]);
+          // Bytes in memory get a buffer of their own, so that they are transferred rather than cloned.
+          const own = chunk.bytes instanceof Uint8Array ? new Uint8Array(chunk.bytes) : chunk.bytes;
+          const t: ChunkTask = { workdir, chunk: { ...chunk, bytes: own }, options };
+          const { result } = await pool.submit<S>(task, t, own instanceof Uint8Array ? [own.buffer as ArrayBuffer] : []);
           return { result: result.then(async (s) => (await writeRunFile(file, [storedShard(s)]), counted(s))) };
         },
         load: async () => counted(loadedShard(file, readRunFileSync<S>(file)[0])),
@@ -174,6 +188,7 @@ export async function featuresStep<S extends ShardBase>(workdir: string, config:
     }
   }
   const shards = await runTasks(workdir, tasks());
+  places.checkUnchanged();
   progress.finish();
   if (documents === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
   const counts: ChunkCounts = { shards: chunks, documents, ...(skipped.documents > 0 ? { skipped } : {}) };

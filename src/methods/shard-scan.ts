@@ -1,5 +1,6 @@
-import type { Chunk } from "../corpus/chunker.js";
+import type { StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
+import { loadStored } from "../corpus/stored.js";
 import { emptyWarnings, parseChunkWith, type Doc, type ReaderWarnings, type TokenReader } from "../corpus/vertical.js";
 import { InputError } from "../util/errors.js";
 import type { FeatureOptions } from "./method-options.js";
@@ -16,7 +17,8 @@ export interface ShardBase {
 
 export interface ChunkTask {
   workdir: string;
-  chunk: Chunk;
+  /** In memory (read by the coordinator), or a planned byte range of a plain file (chunk-plan.ts). */
+  chunk: StoredChunk;
   options: FeatureOptions;
 }
 
@@ -24,11 +26,12 @@ export interface ChunkTask {
  * Parses a chunk, calling `onDoc` per document with its tokens read by `readToken`, and
  * gathers the ids and lengths.
  */
-export function scanShard<T>(chunk: Chunk, options: FeatureOptions, readToken: TokenReader<T>, onDoc: (doc: Doc<T>) => void): ShardBase {
+export function scanShard<T>(chunk: StoredChunk, options: FeatureOptions, readToken: TokenReader<T>, onDoc: (doc: Doc<T>) => void): ShardBase {
   const warnings = emptyWarnings();
   const ids: string[] = [];
   const tokens: number[] = [];
-  parseChunkWith(chunk, options, warnings, readToken, (doc) => {
+  const raw = loadStored(chunk.bytes);
+  parseChunkWith({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings, readToken, (doc) => {
     ids.push(doc.id);
     tokens.push(doc.tokens.length);
     onDoc(doc);

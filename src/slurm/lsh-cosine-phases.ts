@@ -4,8 +4,7 @@ import { WorkerPool } from "../coordinator/pool.js";
 import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
 import { stderrReporter } from "../coordinator/progress.js";
 import { readRunConfig } from "../coordinator/run-config.js";
-import { countStep, planStep } from "../coordinator/steps/count-step.js";
-import { chunkPlanFile } from "../corpus/chunk-plan.js";
+import { countStep } from "../coordinator/steps/count-step.js";
 import { mergeStep, writePrepareManifest } from "../coordinator/steps/merge-step.js";
 import { plebPhaseName, plebPlan, plebStep } from "../coordinator/steps/pleb-step.js";
 import { signStep } from "../coordinator/steps/sign-step.js";
@@ -15,6 +14,7 @@ import { loadSignatureStore } from "../runs/signature-store.js";
 import { CALIBRATION_FILE } from "../eval/calibration.js";
 import { slurmCalibrate, slurmOutput } from "./calibrate-phase.js";
 import { chunkTotal, markerDone, markersDone } from "./phase-markers.js";
+import { planPhase } from "./plan-phase.js";
 import type { PhaseTask, SlurmPhase } from "./phases.js";
 import type { LshCosineSettings, SlurmRunCommon } from "./slurm-run.js";
 
@@ -54,14 +54,7 @@ export function lshCosinePhases(workdir: string, settings: SlurmRunCommon & LshC
     progress: async () => markersDone(workdir, `${name}-`, await chunkTotal(workdir)),
   });
   return [
-    {
-      name: "plan",
-      run: async ({ slice, workers, quiet }) => {
-        const config = await readRunConfig(workdir);
-        await withPool("prepare", workers, (pool) => timed(workdir, "plan", slice, () => planStep(workdir, config, pool, stderrReporter(quiet))));
-      },
-      progress: async () => ({ done: existsSync(chunkPlanFile(workdir)) ? 1 : 0, total: 1 }),
-    },
+    planPhase(workdir),
     reading("count"),
     {
       name: "vocabulary",

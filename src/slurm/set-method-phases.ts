@@ -6,12 +6,14 @@ import { runTasks } from "../executor/tasks.js";
 import { timed } from "../executor/timing.js";
 import { featuresStep, runMethod, type FeaturesConfig } from "../methods/run-method.js";
 import { chunkTotal, markerDone, markersDone } from "./phase-markers.js";
+import { planPhase } from "./plan-phase.js";
 import type { SlurmPhase } from "./phases.js";
 import type { SetMethodSettings, SlurmRunCommon } from "./slurm-run.js";
 
 /**
- * A method other than lsh-cosine on Slurm: its features step as an array of `--tasks` slices
- * of the chunks (the tasks and markers of a local run), then one job that loads the features
+ * A method other than lsh-cosine on Slurm: the chunk plan (plan-phase.ts), its features step
+ * as an array of `--tasks` slices of the chunks (the tasks and markers of a local run, each
+ * reading only its planned byte ranges of plain inputs), then one job that loads the features
  * and runs the method's search and outputs as `vertdup run --method` does (run-method.ts).
  */
 export function setMethodPhases(workdir: string, settings: SlurmRunCommon & SetMethodSettings): SlurmPhase[] {
@@ -20,6 +22,7 @@ export function setMethodPhases(workdir: string, settings: SlurmRunCommon & SetM
   const decides = settings.run.update === true ? { run: settings.run } : { run: settings.run, outdir: settings.outdir };
   const searchMarker = `search-${createHash("sha256").update(JSON.stringify(decides)).digest("hex").slice(0, 16)}`;
   return [
+    planPhase(workdir),
     {
       name: "features",
       arraySize: settings.tasks,

@@ -121,7 +121,7 @@ describe("batch scripts", () => {
     const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), "--method", "minhash", "--shingle-size", "3", "--threshold", "0.7", "--tasks", "2", "--dry-run"]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(readdirSync(join(workdir, "slurm")).filter((f) => f.endsWith(".sbatch"))).toEqual(["1-features.sbatch", "2-search.sbatch"]);
+    expect(readdirSync(join(workdir, "slurm")).filter((f) => f.endsWith(".sbatch"))).toEqual(["1-plan.sbatch", "2-features.sbatch", "3-search.sbatch"]);
     const settings = JSON.parse(readFileSync(join(workdir, "slurm", "run.json"), "utf8")) as { method: string; run: { features: { shingleSize: number; bands: number; rows: number }; search: { threshold: number } } };
     // Bands and rows derived from the threshold, as run derives them.
     expect(settings.method).toBe("minhash");
@@ -198,16 +198,18 @@ describe("batch scripts", () => {
     expect(jobs[6].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
   });
 
-  it("chain a set method's features array and its search job", () => {
+  it("chain a set method's chunk plan, its features array and its search job", () => {
     for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
       const settings: SlurmRunSettings = { method, run: { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "longest" }, exec: { workers: 1 }, outdir: "/shared/o", tasks: 4, token: "t0" };
       const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", settings), "t0");
       expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
+        ["plan", undefined],
         ["features", 4],
         ["search", undefined],
       ]);
-      expect(jobs[0].command.slice(2)).toEqual(["task", "features", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "4", "--token", "t0"]);
-      expect(jobs[1].command.slice(2)).toEqual(["task", "search", "-w", "/shared/w", "--token", "t0"]);
+      expect(jobs[0].command.slice(2)).toEqual(["task", "plan", "-w", "/shared/w", "--token", "t0"]);
+      expect(jobs[1].command.slice(2)).toEqual(["task", "features", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "4", "--token", "t0"]);
+      expect(jobs[2].command.slice(2)).toEqual(["task", "search", "-w", "/shared/w", "--token", "t0"]);
     }
   });
 

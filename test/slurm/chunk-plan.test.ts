@@ -82,7 +82,63 @@ describe("slurm run: the chunk plan of plain inputs", () => {
     const skipped = (dir: string) => (JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { warnings: { oversizeSkipped: unknown } }).warnings.oversizeSkipped;
     expect(skipped(out)).toEqual(skipped(local));
     expect(skipped(out)).toMatchObject({ documents: 1 });
+    // A set method's features task reads the skipped document's stub from the plan too.
+    const exact = ["--method", "exact", "--chunk-size", "300000", ...limit];
+    const exactLocal = join(root, "giant-exact-local");
+    expect((await vertdupAsync(["run", giant, "-o", exactLocal, "--quiet", ...exact])).status).toBe(0);
+    const exactWork = join(root, "w-giant-exact");
+    const exactOut = join(root, "giant-exact-slurm");
+    expect((await vertdupAsync(["slurm", "run", giant, "-w", exactWork, "-o", exactOut, "--tasks", "2", "--cpus-per-task", "1", ...exact, "--dry-run"])).status).toBe(0);
+    await runJobs(exactWork, () => expect(readFileSync(join(exactWork, "chunk-plan.json"), "utf8")).toContain('"skipped":true'));
+    for (const f of ["pairs.tsv", "clusters.tsv", "groups.tsv"]) expect(readFileSync(join(exactOut, f), "utf8"), f).toBe(readFileSync(join(exactLocal, f), "utf8"));
+    expect(skipped(exactOut)).toEqual(skipped(exactLocal));
+    expect(skipped(exactOut)).toMatchObject({ documents: 1 });
   }, 400_000);
+
+  /** The outputs of a set method's run: pairs, clusters, groups and the manifest's counts. */
+  const methodOutputs = (dir: string) => ({
+    ...Object.fromEntries(["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => [f, readFileSync(join(dir, f), "utf8")])),
+    counts: (JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { counts: unknown }).counts,
+  });
+
+  it("a set method's features tasks take their ranges from the plan, and the outputs equal a local run's", async () => {
+    const chunking = ["--chunk-size", "300000"];
+    for (const [method, options] of [
+      ["exact", ["--keep", "first"]],
+      ["simhash384", ["--max-distance", "7"]],
+      ["minhash", ["--shingle-size", "3", "--threshold", "0.7"]],
+      ["paragraphs", ["--short-tokens", "5", "--threshold", "0.6"]],
+    ] as const) {
+      const args = ["--method", method, ...options, ...chunking];
+      const local = join(root, `${method}-local`);
+      expect((await vertdupAsync(["run", corpus, "-o", local, "--quiet", ...args])).status).toBe(0);
+      const work = join(root, `w-${method}`);
+      const out = join(root, `${method}-slurm`);
+      const r = await vertdupAsync(["slurm", "run", corpus, "-w", work, "-o", out, "--tasks", "3", "--cpus-per-task", "1", ...args, "--dry-run"]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(jobs(work).map((j) => j.name)).toEqual(["plan", "features", "search"]);
+      let ranges = 0;
+      await runJobs(work, () => {
+        ranges = (JSON.parse(readFileSync(join(work, "chunk-plan.json"), "utf8")) as { inputs: { ranges: unknown[] }[] }).inputs[0].ranges.length;
+      });
+      expect(ranges).toBeGreaterThan(3);
+      expect(methodOutputs(out), method).toEqual(methodOutputs(local));
+      expect((await vertdupAsync(["slurm", "status", "-w", work])).stdout).toMatch(new RegExp(`^method +${method}\nplan +1/1 done\nfeatures +${ranges}/${ranges} done\n`));
+    }
+  }, 600_000);
+
+  it("a set method's features task refuses an input changed since the plan was made", async () => {
+    const copy = join(root, "copy-exact.vert");
+    writeFileSync(copy, readFileSync(corpus));
+    const work = join(root, "w-exact-changed");
+    expect((await vertdupAsync(["slurm", "run", copy, "-w", work, "-o", join(root, "o-exact"), "--method", "exact", "--tasks", "2", "--chunk-size", "300000", "--dry-run"])).status).toBe(0);
+    expect((await runTask(work, "plan", 0, 1)).status).toBe(0);
+    const later = new Date(Date.now() + 5000);
+    utimesSync(copy, later, later);
+    const features = await runTask(work, "features", 0, 2);
+    expect(features.status).toBe(1);
+    expect(features.stderr).toContain(`${copy}: the input changed since its chunks were planned (${join(work, "chunk-plan.json")}): the run cannot continue on it`);
+  }, 120_000);
 
   it("a count task refuses an input changed since the plan was made", async () => {
     const copy = join(root, "copy.vert");

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeBatches } from "../helpers/batches.js";
@@ -132,14 +133,32 @@ describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm clu
     for (const r of runs) {
       const submitted = vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]);
       expect(submitted.stderr).toBe("");
-      expect(submitted.stdout).toMatch(/submitted: features \d+, search \d+/);
+      expect(submitted.stdout).toMatch(/submitted: plan \d+, features \d+, search \d+/);
     }
     await waitFor(() => runs.every((r) => !active(jobIds(r.work))), 400);
     for (const r of runs) {
-      expect(vertdup(["slurm", "status", "-w", r.work]).stdout).toMatch(new RegExp(`^method +${r.method}\nfeatures +6/6 done\nsearch +1/1 done\nno job of this run is queued or running\n$`));
+      expect(vertdup(["slurm", "status", "-w", r.work]).stdout).toMatch(new RegExp(`^method +${r.method}\nplan +1/1 done\nfeatures +6/6 done\nsearch +1/1 done\nno job of this run is queued or running\n$`));
       expect(methodOutputs(r.out)).toEqual(methodOutputs(r.local));
     }
   }, 500_000);
+
+  it("reads a plain input's planned ranges in the features tasks, and equals a local run", async () => {
+    const plain = join(tempDir(), "kjv-3000.vert");
+    writeFileSync(plain, gunzipSync(readFileSync(CORPUS)));
+    const options = ["--method", "exact", "--chunk-size", "300000"];
+    const local = tempDir();
+    expect(vertdup(["run", plain, "-o", local, "--quiet", ...options]).status).toBe(0);
+    const work = join(tempDir(), "w");
+    const out = tempDir();
+    const submitted = vertdup(["slurm", "run", plain, "-w", work, "-o", out, "--tasks", "3", "--cpus-per-task", "1", ...options]);
+    expect(submitted.stderr).toBe("");
+    await waitFor(() => !active(jobIds(work)), 240);
+    const plan = JSON.parse(readFileSync(join(work, "chunk-plan.json"), "utf8")) as { inputs: { path: string; ranges: unknown[] }[] };
+    expect(plan.inputs[0].path).toBe(plain);
+    const chunks = plan.inputs[0].ranges.length;
+    expect(vertdup(["slurm", "status", "-w", work]).stdout).toMatch(new RegExp(`^method +exact\nplan +1/1 done\nfeatures +${chunks}/${chunks} done\nsearch +1/1 done\n`));
+    expect(methodOutputs(out)).toEqual(methodOutputs(local));
+  }, 300_000);
 
   it("resumes: a re-submission runs only the features tasks not done", async () => {
     const r = runs[2];

@@ -1,6 +1,6 @@
 import { chunkCorpus, noSkippedDocs, noteSkipped, readLimits, type ReadLimits, type SkippedDocs } from "../../corpus/chunker.js";
-import { readChunkPlan, writeChunkPlan, type InputPlan, type PlannedRange } from "../../corpus/chunk-plan.js";
-import { fileRanges, skippedRangeStub, type FileRange } from "../../corpus/corpus-chunks.js";
+import { plannedChunk, readChunkPlan, writeChunkPlan, type InputPlan, type PlannedRange } from "../../corpus/chunk-plan.js";
+import { fileRanges, type FileRange } from "../../corpus/corpus-chunks.js";
 import { InputPlaces } from "../../corpus/input-places.js";
 import { displayName } from "../../corpus/open-input.js";
 import type { CountTask, ShardStats } from "../../features/count-shard.js";
@@ -67,11 +67,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
       }
       continue;
     }
-    const chunkOf = async (r: PlannedRange) => {
-      const at = { index: shards, file: path, firstLine: r.firstLine, firstDoc: first + documents };
-      if (r.skipped) await count({ ...at, docCount: 1, bytes: skippedRangeStub(path, r, limits.maxDocBytes), skipped: true }, []);
-      else await count({ ...at, docCount: r.docCount, bytes: { path, offset: r.offset, length: r.length } }, []);
-    };
+    const chunkOf = (r: PlannedRange) => count({ ...plannedChunk(path, r, limits.maxDocBytes), index: shards, firstDoc: first + documents }, []);
     const planned = plan?.inputs[k];
     if (planned) for (const r of planned.ranges) await chunkOf(r);
     else await measureFile(path, size, config.chunkBytes, limits, pool, chunkOf);
