@@ -36,6 +36,20 @@ export interface CalibrationRow {
    */
   recallTrials: number;
   precisionTrials: number;
+  /** Stratified: the recall residuals' standard deviation in each stratum (where more draws narrow the interval most). */
+  recallSpread?: Float64Array;
+}
+
+/** Half the width of a row's recall interval (the "± points" of a target); NaN where no pair was counted (no interval). */
+export function recallHalfWidth(row: CalibrationRow): number {
+  return Number.isNaN(row.recall.estimate) ? NaN : (row.recall.high - row.recall.low) / 2;
+}
+
+/** The largest recall half-width of the rows with pairs counted (0 without any). */
+export function widestRecall(rows: readonly CalibrationRow[]): number {
+  let widest = 0;
+  for (const r of rows) if (recallHalfWidth(r) > widest) widest = recallHalfWidth(r);
+  return widest;
 }
 
 /**
@@ -100,9 +114,9 @@ function stratifiedRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled:
         found[d] += hit;
       }
     }
-    const { trials: recallTrials, ...recall } = stratifiedRatio(design, docs, found, similar, total);
-    const { trials: precisionTrials, ...precision } = stratifiedRatio(design, docs, found, inCluster, clustered);
-    return { threshold, recall, precision, recallTrials, precisionTrials };
+    const { trials: recallTrials, spread: recallSpread, ...recall } = stratifiedRatio(design, docs, found, similar, total);
+    const { trials: precisionTrials, spread: _, ...precision } = stratifiedRatio(design, docs, found, inCluster, clustered);
+    return { threshold, recall, precision, recallTrials, precisionTrials, recallSpread };
   });
 }
 

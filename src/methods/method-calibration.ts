@@ -1,6 +1,6 @@
 import type { WorkerPool } from "../coordinator/pool.js";
-import { calibrationLine, calibrationSample, thresholdText, writeCalibration, type CalibrationManifest } from "../coordinator/steps/calibrate-step.js";
-import { CALIBRATION_THRESHOLDS, type CalibrationSampling } from "../eval/calibration.js";
+import { calibrate, calibrationLine, thresholdText, type CalibrationManifest, type CalibrationRequest } from "../coordinator/steps/calibrate-step.js";
+import { CALIBRATION_THRESHOLDS } from "../eval/calibration.js";
 import { bandsForRecall, candidateProbability, type Banding } from "./lsh-bands.js";
 import { setsFile } from "./minhash.js";
 import type { ParagraphShard } from "./paragraphs.js";
@@ -10,13 +10,6 @@ import type { ShardBase } from "./shard-scan.js";
 
 /** The methods `calibrate` and `run --estimate-recall` calibrate besides lsh-cosine: those whose similarity is a Jaccard of sets. */
 export type CalibratedSetMethod = "minhash" | "paragraphs";
-
-/** `calibrate`'s sample and the recall it recommends for. */
-export interface CalibrationRequest {
-  sample: number;
-  targetRecall: number;
-  sampling: CalibrationSampling;
-}
 
 export function isCalibrated(run: MethodRun): run is MethodRun & { method: CalibratedSetMethod } {
   return run.method === "minhash" || run.method === "paragraphs";
@@ -37,10 +30,9 @@ function setSources(run: MethodRun, shards: readonly ShardBase[], workdir: strin
  */
 export async function calibrateMethod(run: MethodRun & { method: CalibratedSetMethod }, shards: readonly ShardBase[], documents: number, workdir: string, outdir: string, pool: WorkerPool, request: CalibrationRequest): Promise<{ calibration: CalibrationManifest; summary: string }> {
   const t0 = performance.now();
-  const sample = await calibrationSample(outdir, documents, request.sample, run.features.seed, request.sampling);
-  const reference = await sampleJaccardPairs(setSources(run, shards, workdir), sample.sampled, CALIBRATION_THRESHOLDS[0], pool);
+  const sources = setSources(run, shards, workdir);
   const measure = run.method === "minhash" ? "Jaccard of shingles" : "Jaccard of long paragraphs";
-  const calibration = await writeCalibration(outdir, sample, reference, request.targetRecall, measure);
+  const calibration = await calibrate(outdir, documents, run.features.seed, request, (sampled) => sampleJaccardPairs(sources, sampled, CALIBRATION_THRESHOLDS[0], pool), measure);
   let banding = "";
   if (run.method === "minhash") {
     const { threshold } = run.search;
