@@ -36,7 +36,7 @@ function newPairs(extra: ScoredPairs, taken: Uint8Array): ScoredPairs {
  * calibration.tsv's rows on a seeded sample of `size` documents (README "Calibrating"):
  * uniform, or stratified by the run's clusters (`clusterOf`, 0: alone), their exact reference
  * from `referenceOf` (every pair with a flagged document at exact similarity ≥ the smallest
- * threshold, once). With `maxWidth` the sample grows in batches, each as large as the sample
+ * of `thresholds`, once). With `maxWidth` the sample grows in batches, each as large as the sample
  * so far (up to `maxSample`), while a threshold's recall interval is wider than ±maxWidth
  * (thresholds without any pair counted have none, and do not count):
  * batch k draws from the documents not drawn yet (growthAllocation; generator streams of
@@ -44,12 +44,12 @@ function newPairs(extra: ScoredPairs, taken: Uint8Array): ScoredPairs {
  * reference is computed. Each batch is a uniform draw from each stratum's rest, so the union
  * is a stratified sample with the final n_h, estimated as one (stratifiedRatio).
  */
-export async function growingCalibration(clusterOf: Uint32Array, seed: number, request: SampleGrowth & { sample: number }, sampling: CalibrationSampling, referenceOf: (sampled: Uint8Array) => Promise<ScoredPairs> | ScoredPairs): Promise<GrownCalibration> {
+export async function growingCalibration(clusterOf: Uint32Array, seed: number, request: SampleGrowth & { sample: number }, sampling: CalibrationSampling, referenceOf: (sampled: Uint8Array) => Promise<ScoredPairs> | ScoredPairs, thresholds: readonly number[] = CALIBRATION_THRESHOLDS): Promise<GrownCalibration> {
   const documents = clusterOf.length;
   const design = sampling === "uniform" ? undefined : stratifiedDesign(clusterOf, request.sample);
   const sampled = design === undefined ? sampleDocuments(documents, request.sample, seed) : drawStratified(design, seed);
   let reference = await referenceOf(sampled);
-  const measure = () => calibrationRows(reference, clusterOf, sampled, CALIBRATION_THRESHOLDS, design);
+  const measure = () => calibrationRows(reference, clusterOf, sampled, thresholds, design);
   let rows = measure();
   let count = 0;
   for (const s of sampled) count += s;

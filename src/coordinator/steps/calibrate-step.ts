@@ -47,12 +47,12 @@ export interface CalibrationRequest extends SampleGrowth {
  * The part of a calibration every method shares: a seeded sample of the run's documents (the
  * run's clusters.tsv in `outdir` gives the strata; grown by --max-width, growingCalibration),
  * the exact reference of the sampled documents (`referenceOf`: every pair with a flagged
- * document at exact similarity ≥ the smallest threshold, once) → calibration.tsv in
+ * document at exact similarity ≥ the smallest of `thresholds`, once) → calibration.tsv in
  * `outdir`, and the manifest's record.
  */
-export async function calibrate(outdir: string, documents: number, seed: number, request: CalibrationRequest, referenceOf: (sampled: Uint8Array) => Promise<ScoredPairs>, similarity: string): Promise<CalibrationManifest> {
+export async function calibrate(outdir: string, documents: number, seed: number, request: CalibrationRequest, referenceOf: (sampled: Uint8Array) => Promise<ScoredPairs>, similarity: string, thresholds: readonly number[] = CALIBRATION_THRESHOLDS): Promise<CalibrationManifest> {
   const clusterOf = (await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(documents);
-  const grown = await growingCalibration(clusterOf, seed, request, request.sampling, referenceOf);
+  const grown = await growingCalibration(clusterOf, seed, request, request.sampling, referenceOf, thresholds);
   const { rows, design, reference } = grown;
   await writeAtomic(join(outdir, CALIBRATION_FILE), calibrationTsv(rows));
   const sampledDocuments = grown.batches[grown.batches.length - 1];
@@ -62,13 +62,13 @@ export async function calibrate(outdir: string, documents: number, seed: number,
 }
 
 /** The summary's first line: what was sampled and found, and where the table is. */
-export function calibrationLine(outdir: string, c: CalibrationManifest, measure: string, seconds: number): string {
-  return `calibration: ${c.sampledDocuments} documents sampled, ${c.referencePairs} pairs with ${measure} ≥ ${CALIBRATION_THRESHOLDS[0]} in ${seconds.toFixed(1)} s → ${join(outdir, CALIBRATION_FILE)}`;
+export function calibrationLine(outdir: string, c: CalibrationManifest, measure: string, seconds: number, lowest = CALIBRATION_THRESHOLDS[0]): string {
+  return `calibration: ${c.sampledDocuments} documents sampled, ${c.referencePairs} pairs with ${measure} ≥ ${lowest} in ${seconds.toFixed(1)} s → ${join(outdir, CALIBRATION_FILE)}`;
 }
 
 /** What the recommended threshold says, for the summary. */
-export function thresholdText(c: CalibrationManifest, measure: string): string {
-  const at = c.threshold === undefined ? `no ${measure} threshold ≥ ${CALIBRATION_THRESHOLDS[0]}` : `${measure} ≥ ${c.threshold.toFixed(2)}`;
+export function thresholdText(c: CalibrationManifest, measure: string, lowest = CALIBRATION_THRESHOLDS[0]): string {
+  const at = c.threshold === undefined ? `no ${measure} threshold ≥ ${lowest}` : `${measure} ≥ ${c.threshold.toFixed(2)}`;
   return `recall ≥ ${c.targetRecall} (95 % lower bound) for pairs at ${at}`;
 }
 
