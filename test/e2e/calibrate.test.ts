@@ -83,6 +83,30 @@ describe("calibrate", () => {
       expect(recall, `recall at cosine ≥ ${threshold}`).toBeLessThanOrEqual(Number(high) + 5e-5);
     }
   }, 60_000);
+
+  it("grows the sample with --max-width: the same table with 1 and 2 workers, intervals that hold the recall over every pair", async () => {
+    const grown = [1, 2].map((workers) => {
+      const o = tempDir();
+      const r = vertdup(["pleb", "-w", work, "-o", o, "--estimate-recall", "--sample", "100", "--max-width", "0.03", "--max-sample", "1600", "--iterations", "20", "--workers", String(workers), "--quiet"]);
+      expect(r.status, r.stderr).toBe(0);
+      return { out: o, table: readFileSync(join(o, "calibration.tsv"), "utf8"), calibration: JSON.parse(readFileSync(join(o, "manifest.json"), "utf8")).calibration };
+    });
+    expect(grown[1].table).toBe(grown[0].table);
+    expect(grown[1].calibration).toEqual(grown[0].calibration);
+    const { growth, sampledDocuments } = grown[0].calibration;
+    expect(growth.batches[0]).toBe(100);
+    expect(growth.batches.length).toBeGreaterThan(1);
+    expect(growth.batches.at(-1)).toBe(sampledDocuments);
+    const rows = readTsv(join(grown[0].out, "calibration.tsv"));
+    for (const [threshold, , low, high] of rows) expect((Number(high) - Number(low)) / 2 <= 0.03, threshold).toBe(growth.withinWidth.includes(Number(threshold)));
+    const reference = join(tempDir(), "sim.tsv");
+    expect(vertdup(["similarity", "-w", work, "-o", reference, "--threshold", "0.5"]).status).toBe(0);
+    for (const [threshold, , low, high] of rows) {
+      const recall = await fullRecall(work, grown[0].out, reference, Number(threshold));
+      expect(recall, `recall at cosine ≥ ${threshold}`).toBeGreaterThanOrEqual(Number(low) - 5e-5);
+      expect(recall, `recall at cosine ≥ ${threshold}`).toBeLessThanOrEqual(Number(high) + 5e-5);
+    }
+  }, 180_000);
 });
 
 describe("calibrate's methods", () => {
