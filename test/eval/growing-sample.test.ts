@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { recallHalfWidth, widestRecall } from "../../src/eval/calibration.js";
 import { growingCalibration } from "../../src/eval/growing-sample.js";
+import { growthAllocation } from "../../src/eval/stratified-sample.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 
 /**
@@ -44,6 +45,16 @@ function referenceOf(sampled: Uint8Array) {
 }
 
 describe("growing calibration sample (--max-width)", () => {
+  it("gives half of a batch as the strata were drawn and half by N_h·S_h, never more than a stratum has left", () => {
+    const design = (drawn: number[]) => ({ stratumOf: new Uint8Array(0), population: Float64Array.of(1000, 100, 50), drawn: Float64Array.from(drawn) });
+    // Drawn 50/30/20, spread only in stratum 0: 100 = 25 + 15 + 10 as drawn, + 50 to stratum 0.
+    expect([...growthAllocation(design([50, 30, 20]), Float64Array.of(1, 0, 0), 100)]).toEqual([75, 15, 10]);
+    // No spread measured anywhere: all as drawn.
+    expect([...growthAllocation(design([50, 30, 20]), Float64Array.of(0, 0, 0), 100)]).toEqual([50, 30, 20]);
+    // Stratum 2 has 5 left of its 40 + 100: the rest goes to the first stratum with room.
+    expect([...growthAllocation(design([50, 30, 45]), Float64Array.of(0, 0, 1), 200)]).toEqual([171, 24, 5]);
+  });
+
   it("grows a nested sample in batches that double it, a pure function of the seed, each pair counted once", async () => {
     const small = await growingCalibration(corpus.clusterOf, 5, { sample: 400 }, "stratified", referenceOf);
     const grown = await growingCalibration(corpus.clusterOf, 5, { sample: 400, maxWidth: 0.02, maxSample: 3000 }, "stratified", referenceOf);
