@@ -97,7 +97,7 @@ const def = <const O extends OptionDef>(o: O): O => o;
 const LSH: readonly MethodName[] = ["lsh-cosine"];
 const SETS: readonly MethodName[] = ["minhash", "paragraphs"];
 /** The methods `calibrate` and `--estimate-recall` calibrate. */
-const CALIBRATED: readonly MethodName[] = [...LSH, ...SETS];
+const CALIBRATED: readonly MethodName[] = [...LSH, ...SETS, "simhash384"];
 
 /** `--estimate-recall` of a method without calibration: refused, saying why (not "does not apply"). */
 const calibratedMethod: Check = (_name, value: boolean, argv) => {
@@ -142,9 +142,11 @@ export const OPTIONS = {
   "cosine-threshold": def({ type: "number", default: DEFAULT_COSINE_THRESHOLD, describe: "--verify: minimum exact cosine; the Hamming threshold is derived from it unless --threshold is given", check: fraction(false), methods: LSH, unusedBecause: (a) => (a.verify === false ? "does nothing with --no-verify (no pair is verified)" : undefined) }),
   "iterations-per-group": def({ type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)", check: integer(1, 100_000), methods: LSH }),
   // Recall on a document sample (README "Calibrating").
-  "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv; lsh-cosine, minhash, paragraphs)", check: calibratedMethod }),
+  "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv; lsh-cosine, minhash, paragraphs, simhash384)", check: calibratedMethod }),
   sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), methods: CALIBRATED, unusedBecause: withoutRecall }),
   sampling: def({ choices: ["stratified", "uniform"] as const, default: "stratified" as CalibrationSampling, describe: "the recall sample (calibration.tsv, PLEB's estimate while it iterates): strata from the run's clusters (PLEB's: the first iteration group's; narrower intervals), or uniform over the documents", methods: CALIBRATED, unusedBecause: withoutRecall }),
+  "max-width": def({ type: "number", describe: "grow the recall sample in batches until every threshold's 95 % recall interval is within ± this (e.g. 0.02) or --max-sample documents are drawn", check: fraction(false), methods: CALIBRATED, unusedBecause: withoutRecall }),
+  "max-sample": def({ type: "number", describe: "--max-width: most documents the grown sample may hold [10 × --sample]", check: integer(1, 10_000_000), methods: CALIBRATED, unusedBecause: (a) => withoutRecall(a) ?? (a["max-width"] === undefined ? "does nothing without --max-width (the sample does not grow)" : undefined) }),
   "target-recall": def({ type: "number", describe: "end PLEB's iterations once the sampled recall's lower 95 % bound reaches this (minhash, paragraphs: with --estimate-recall, the recall to recommend for)", check: fraction(false), methods: CALIBRATED }),
   // Other methods.
   "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024), methods: ["minhash"] }),
@@ -390,6 +392,11 @@ export function plebOptionsFrom(a: ParsedPleb, bits: number): PlebOptions {
   }
   if (a["target-recall"] !== undefined) opts.targetRecall = a["target-recall"];
   return opts;
+}
+
+/** How `--max-width` grows a calibration's sample (absent: it does not). */
+export function sampleGrowthFrom(a: { "max-width"?: number; "max-sample"?: number }): { maxWidth?: number; maxSample?: number } {
+  return a["max-width"] === undefined ? {} : { maxWidth: a["max-width"], ...(a["max-sample"] === undefined ? {} : { maxSample: a["max-sample"] }) };
 }
 
 export function maxDocBytesFrom(a: { "max-doc-bytes"?: string }): number | undefined {

@@ -4,6 +4,7 @@ import { minhashShard } from "../src/methods/minhash.js";
 import { extractSets, verifyPairs } from "../src/methods/minhash-sets.js";
 import { paragraphShard } from "../src/methods/paragraphs.js";
 import { sampleJaccards as scoreSampleSets, sampleSets as pickSampleSets } from "../src/methods/sample-jaccard.js";
+import { sampleTermCosines as scoreSampleTerms, sampleTermVectors as pickSampleTerms } from "../src/methods/sample-term-cosine.js";
 import { simhashShard } from "../src/methods/simhash384.js";
 
 export const exact = asTask(exactShard);
@@ -14,3 +15,5 @@ export const extract = asTask(extractSets);
 export const verify = asTask(verifyPairs);
 export const sampleSets = asTask(pickSampleSets);
 export const sampleJaccards = asTask(scoreSampleSets);
+export const sampleTermVectors = asTask(pickSampleTerms);
+export const sampleTermCosines = asTask(scoreSampleTerms);

@@ -1,12 +1,12 @@
 import type { Argv } from "yargs";
-import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, withOptions } from "../cli-options.js";
+import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, sampleGrowthFrom, withOptions } from "../cli-options.js";
 import { DEFAULT_TARGET_RECALL } from "../options.js";
 import { runSummary } from "./summary.js";
 
 const builder = (y: Argv) =>
   withOptions(
     y.option("report", HTML_REPORT_OPTION),
-    ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold", "estimate-recall", "sample", "sampling", "target-recall", "seed", "workers", "quiet"],
+    ["workdir", "outdir", "resume", "pairs", "pairs-limit", "keep", "reference", "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold", "estimate-recall", "sample", "sampling", "max-width", "max-sample", "target-recall", "seed", "workers", "quiet"],
     {
       workdir: { describe: "prepared work directory" },
       threshold: { default: undefined, describe: "minimum relative Hamming similarity [from --cosine-threshold, 0.9 with --no-verify]" },
@@ -36,7 +36,7 @@ export const plebCommand = {
       const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a, (await readPrepareManifest(a.w)).options.bits), exec, stderrReporter(exec.quiet), output);
       if (a["estimate-recall"]) {
         const then = a.report === false ? undefined : { warn: (m: string) => process.stderr.write(`vertdup: warning: ${m}\n`) };
-        process.stderr.write(`vertdup: ${await calibrateStep(a.w, a.o, { targetRecall: a["target-recall"] ?? DEFAULT_TARGET_RECALL, sampling: a.sampling }, exec.workers, then)}\n`);
+        process.stderr.write(`vertdup: ${await calibrateStep(a.w, a.o, { targetRecall: a["target-recall"] ?? DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) }, exec.workers, then)}\n`);
       }
       process.stdout.write(runSummary(a.o, manifest) + "\n");
     } finally {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
-import { HTML_REPORT_OPTION, METHOD_OPTIONS, METHOD_OPTION_VARIANTS, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
+import { HTML_REPORT_OPTION, METHOD_OPTIONS, METHOD_OPTION_VARIANTS, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom, withOptions } from "../cli-options.js";
 import { DEFAULT_TARGET_RECALL } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import { checkAgainstUse } from "../supplement/index-store.js";
@@ -11,7 +11,7 @@ import type { SetMethod } from "../methods/run-method.js";
 import { CALIBRATION_FILE, refuseUncalibrated } from "../eval/calibration.js";
 
 /** The options of every method; those a --method does not use are refused (cli-options.ts). */
-const RUN_OPTIONS = [...METHOD_OPTIONS, "outdir", "workdir", "tmp-dir", "resume", "estimate-recall", "sample", "sampling", "target-recall", "workers", "quiet", "against", "update", "against-scan"] as const;
+const RUN_OPTIONS = [...METHOD_OPTIONS, "outdir", "workdir", "tmp-dir", "resume", "estimate-recall", "sample", "sampling", "max-width", "max-sample", "target-recall", "workers", "quiet", "against", "update", "against-scan"] as const;
 
 const builder = (y: Argv) =>
   withOptions(y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }).option("report", HTML_REPORT_OPTION), RUN_OPTIONS, {
@@ -72,14 +72,14 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
         const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output, supplement);
         if (calibrateTo !== undefined) {
           const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
-          process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, { targetRecall: calibrateTo, sampling: a.sampling }, exec.workers, then)}\n`);
+          process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, { targetRecall: calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) }, exec.workers, then)}\n`);
         }
         if (supplement === undefined && a.w !== undefined) await saveRunIndex(workdir, prepared);
         if (supplement !== undefined && a.update) await supplement.indices[0].append(workdir, prepared, supplement.weights(batchTerms(workdir)).newTerms, digests);
         return { method, manifest, summary: runSummary(a.o, manifest) };
       });
     }
-    const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo, sampling: a.sampling };
+    const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) };
     const supplement = { against, update: a.update, saveIndex: a.w !== undefined };
     const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report, calibrate, resume: a.resume, ...supplement }, exec, reporter);
     return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };

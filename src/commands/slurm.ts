@@ -4,7 +4,8 @@ import { join, resolve } from "node:path";
 import type { Argv } from "yargs";
 import type { RunConfig } from "../coordinator/run-config.js";
 import { DEFAULT_TARGET_RECALL } from "../options.js";
-import { METHOD_OPTIONS, METHOD_OPTION_VARIANTS, inputPaths, maxDocBytesFrom, noStdio, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, withOptions } from "../cli-options.js";
+import { METHOD_OPTIONS, METHOD_OPTION_VARIANTS, inputPaths, maxDocBytesFrom, noStdio, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom, withOptions } from "../cli-options.js";
+import { refuseUncalibrated } from "../eval/calibration.js";
 import type { SlurmSettings as ScriptOptions } from "../slurm/batch-script.js";
 import type { SubmissionSettings } from "../slurm/slurm-run.js";
 import { VertdupError } from "../util/errors.js";
@@ -20,7 +21,7 @@ type SlurmJobArgs = { partition?: string; "array-parallelism"?: number; time?: s
 const runBuilder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" }),
-    [...METHOD_OPTIONS, ...SLURM_OPTIONS, "outdir", "estimate-recall", "sample", "sampling", "against", "update"],
+    [...METHOD_OPTIONS, ...SLURM_OPTIONS, "outdir", "estimate-recall", "sample", "sampling", "max-width", "max-sample", "against", "update"],
     {
       ...METHOD_OPTION_VARIANTS,
       workdir: { describe: "work directory on a filesystem all nodes share" },
@@ -30,9 +31,7 @@ const runBuilder = (y: Argv) =>
 type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 
 async function submitRun(given: RunArgs): Promise<void> {
-  if (given["estimate-recall"] && given.method !== "lsh-cosine") {
-    throw new VertdupError(`slurm run --estimate-recall takes --method lsh-cosine (a calibrate job after the outputs); calibrate --method ${given.method} with vertdup calibrate --method ${given.method} (the method again, on one machine)`);
-  }
+  if (given["estimate-recall"]) refuseUncalibrated(given.method);
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
   const [{ startPrepare }, { slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }] = await Promise.all([
     import("../coordinator/prepare.js"),
@@ -63,9 +62,10 @@ async function submitRun(given: RunArgs): Promise<void> {
           keep: a.keep,
           pairsLimit: pairsOutputFrom(a).limit,
           // --estimate-recall: a calibrate job after the outputs, for --target-recall's default (Slurm runs every group).
-          ...(a["estimate-recall"] ? { calibrate: { targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling } } : {}),
+          ...(a["estimate-recall"] ? { calibrate: { targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } } : {}),
         }
-      : { method: a.method, run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true }, exec };
+      : // --estimate-recall: the search job calibrates after the outputs, as `run --estimate-recall` does (the features it holds are the sets compared).
+        { method: a.method, run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true, ...(a["estimate-recall"] ? { calibrate: { sample: a.sample, targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } } : {}) }, exec };
   const settings = (token: string) => ({ ...common, ...methodSettings, token });
   if (methodSettings.method !== "lsh-cosine") {
     // Said before any work; the search job reads the indices again under their locks.

@@ -9,13 +9,9 @@ import type { MethodName } from "../methods/method-options.js";
 /** The calibration table of a run's output directory (`calibrate`, `--estimate-recall`). */
 export const CALIBRATION_FILE = "calibration.tsv";
 
-/**
- * Refuses a method `calibrate` and `--estimate-recall` cannot calibrate, saying why: exact
- * needs no calibration, simhash384 has none yet.
- */
+/** Refuses a method `calibrate` and `--estimate-recall` cannot calibrate, saying why: exact needs no calibration. */
 export function refuseUncalibrated(method: MethodName): void {
   if (method === "exact") throw new VertdupError("--method exact needs no calibration: it pairs exactly the documents with identical normalised token streams (recall and precision 1 by construction)");
-  if (method === "simhash384") throw new VertdupError("--method simhash384 cannot be calibrated yet (lsh-cosine, minhash and paragraphs can)");
 }
 
 /** How calibrate draws its documents (README "Calibrating"): stratified by the run's clusters, or uniformly. */
@@ -23,6 +19,14 @@ export type CalibrationSampling = "stratified" | "uniform";
 
 /** Exact-similarity thresholds of calibration.tsv: 0.50, 0.55, …, 1.00. */
 export const CALIBRATION_THRESHOLDS: readonly number[] = Array.from({ length: 11 }, (_, k) => (50 + 5 * k) / 100);
+
+/**
+ * simhash384's thresholds, cosine 0.90, 0.91, …, 1.00: its --max-distance aims at cosines
+ * near 1 (cos(π·5/384) = 0.9992 by default), and the cosine of raw token counts is high for
+ * any two texts of one language (function words), so that lower thresholds would hold most
+ * pairs of the corpus.
+ */
+export const SIMHASH_CALIBRATION_THRESHOLDS: readonly number[] = Array.from({ length: 11 }, (_, k) => (90 + k) / 100);
 
 export interface CalibrationRow {
   threshold: number;
@@ -36,6 +40,20 @@ export interface CalibrationRow {
    */
   recallTrials: number;
   precisionTrials: number;
+  /** Stratified: the recall residuals' standard deviation in each stratum (where more draws narrow the interval most). */
+  recallSpread?: Float64Array;
+}
+
+/** Half the width of a row's recall interval (the "± points" of a target); NaN where no pair was counted (no interval). */
+export function recallHalfWidth(row: CalibrationRow): number {
+  return Number.isNaN(row.recall.estimate) ? NaN : (row.recall.high - row.recall.low) / 2;
+}
+
+/** The largest recall half-width of the rows with pairs counted (0 without any). */
+export function widestRecall(rows: readonly CalibrationRow[]): number {
+  let widest = 0;
+  for (const r of rows) if (recallHalfWidth(r) > widest) widest = recallHalfWidth(r);
+  return widest;
 }
 
 /**
@@ -100,9 +118,9 @@ function stratifiedRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled:
         found[d] += hit;
       }
     }
-    const { trials: recallTrials, ...recall } = stratifiedRatio(design, docs, found, similar, total);
-    const { trials: precisionTrials, ...precision } = stratifiedRatio(design, docs, found, inCluster, clustered);
-    return { threshold, recall, precision, recallTrials, precisionTrials };
+    const { trials: recallTrials, spread: recallSpread, ...recall } = stratifiedRatio(design, docs, found, similar, total);
+    const { trials: precisionTrials, spread: _, ...precision } = stratifiedRatio(design, docs, found, inCluster, clustered);
+    return { threshold, recall, precision, recallTrials, precisionTrials, recallSpread };
   });
 }
 

@@ -26,18 +26,23 @@ export function sampleDocuments(documents: number, size: number, seed: number): 
   return flags;
 }
 
+/** Generator streams per batch of a growing sample: more than any number of strata. */
+const STREAMS_PER_BATCH = 256;
+
 /**
  * A seeded stratified sample: `sizes[h]` documents drawn uniformly among those of stratum h
- * (`stratumOf`), by Floyd's algorithm over each stratum's documents in corpus order, one
- * generator stream per stratum. A pure function of (stratumOf, sizes, seed).
+ * (`stratumOf`) not flagged in `taken`, by Floyd's algorithm over those documents in corpus
+ * order, one generator stream per stratum and `batch`. A pure function of (stratumOf, sizes,
+ * seed, taken, batch). Conditional on `taken`, a uniform draw from the rest, so that `taken`
+ * and the new documents together are a uniform sample of each stratum (a growing sample).
  */
-export function sampleWithin(stratumOf: Uint8Array, sizes: ArrayLike<number>, seed: number): Uint8Array {
+export function sampleWithin(stratumOf: Uint8Array, sizes: ArrayLike<number>, seed: number, taken?: Uint8Array, batch = 0): Uint8Array {
   const flags = new Uint8Array(stratumOf.length);
   const members = new Uint32Array(stratumOf.length);
   for (let h = 0; h < sizes.length; h++) {
     let count = 0;
-    for (let d = 0; d < stratumOf.length; d++) if (stratumOf[d] === h) members[count++] = d;
-    const random = new Sfc32(seed, SAMPLE_STREAM + 1 + h);
+    for (let d = 0; d < stratumOf.length; d++) if (stratumOf[d] === h && taken?.[d] !== 1) members[count++] = d;
+    const random = new Sfc32(seed, SAMPLE_STREAM + 1 + h + STREAMS_PER_BATCH * batch);
     const size = Math.min(sizes[h], count);
     for (let j = count - size; j < count; j++) {
       const t = below(random, j);

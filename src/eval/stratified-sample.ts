@@ -102,7 +102,7 @@ export function drawStratified(design: StratifiedDesign, seed: number): Uint8Arr
  * R̂ = 0 or 1 (no variance to measure) the sampled documents with x > 0. `trials`: that
  * effective number (0 without any pair).
  */
-export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: Float64Array, x: Float64Array, pairs: number): Proportion & { trials: number } {
+export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: Float64Array, x: Float64Array, pairs: number): Proportion & { trials: number; spread: Float64Array } {
   const strata = design.population.length;
   const weight = design.population.map((n, h) => (design.drawn[h] === 0 ? 0 : n / design.drawn[h]));
   let sy = 0;
@@ -114,7 +114,8 @@ export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: 
     sx += w * x[k];
     if (x[k] > 0) units++;
   }
-  if (sx === 0) return { estimate: NaN, low: 0, high: 1, trials: 0 };
+  const spread = new Float64Array(strata);
+  if (sx === 0) return { estimate: NaN, low: 0, high: 1, trials: 0, spread };
   const r = sy / sx;
   const sum = new Float64Array(strata);
   const sq = new Float64Array(strata);
@@ -128,15 +129,47 @@ export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: 
   for (let h = 0; h < strata; h++) {
     const n = design.drawn[h];
     const big = design.population[h];
-    if (n < 2 || n >= big) continue;
-    const s2 = (sq[h] - (sum[h] * sum[h]) / n) / (n - 1);
-    v += (big * big * (1 - n / big) * Math.max(0, s2)) / n;
+    if (n < 2) continue;
+    const s2 = Math.max(0, (sq[h] - (sum[h] * sum[h]) / n) / (n - 1));
+    spread[h] = Math.sqrt(s2);
+    if (n < big) v += (big * big * (1 - n / big) * s2) / n;
   }
   v /= sx * sx;
   const degenerate = r <= 0 || r >= 1;
   const trials = degenerate ? units : v > 0 ? Math.min(pairs, (r * (1 - r)) / v) : pairs;
   const interval = wilsonScore(r, trials);
-  return { estimate: r, low: r <= 0 ? 0 : interval.low, high: r >= 1 ? 1 : interval.high, trials };
+  return { estimate: r, low: r <= 0 ? 0 : interval.low, high: r >= 1 ? 1 : interval.high, trials, spread };
+}
+
+/**
+ * Where the next `size` draws of a growing sample go (README "Calibrating", --max-width):
+ * half as the design already drew (so that no stratum is starved on the evidence of a few
+ * draws: a stratum whose rare pairs the sample has not met yet shows no spread), half by
+ * Neyman's rule n_h ∝ N_h·S_h with S_h the spread measured so far (`spread`: the residuals'
+ * standard deviation in each stratum at the widest interval), never more than a stratum has
+ * left; what one cannot take goes to the others, in stratum order.
+ */
+export function growthAllocation(design: StratifiedDesign, spread: Float64Array, size: number): Float64Array {
+  const strata = design.population.length;
+  const add = new Float64Array(strata);
+  let drawn = 0;
+  let neyman = 0;
+  for (let h = 0; h < strata; h++) {
+    drawn += design.drawn[h];
+    neyman += design.population[h] * spread[h];
+  }
+  let given = 0;
+  for (let h = 0; h < strata; h++) {
+    const share = (drawn > 0 ? design.drawn[h] / drawn : 0) * (neyman > 0 ? 0.5 : 1) + (neyman > 0 ? (0.5 * design.population[h] * spread[h]) / neyman : 0);
+    add[h] = Math.min(design.population[h] - design.drawn[h], Math.floor(size * share));
+    given += add[h];
+  }
+  for (let h = 0; h < strata && given < size; h++) {
+    const more = Math.min(design.population[h] - design.drawn[h] - add[h], size - given);
+    add[h] += more;
+    given += more;
+  }
+  return add;
 }
 
 /**

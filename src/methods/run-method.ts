@@ -33,7 +33,8 @@ import { adoptRunConfig, stampInputs, type RunConfig } from "../coordinator/run-
 import { simhashGraph, type SimhashShard } from "./simhash384.js";
 import { writeReport } from "../report/write-report.js";
 import { refuseUncalibrated } from "../eval/calibration.js";
-import { calibrateMethod, isCalibrated, type CalibrationRequest } from "./method-calibration.js";
+import { calibrateMethod, isCalibrated } from "./method-calibration.js";
+import type { CalibrationRequest } from "../coordinator/steps/calibrate-step.js";
 import type { DuplicateGraph } from "../clusters/duplicate-graph.js";
 import { lockWorkdirs } from "../coordinator/workdir-lock.js";
 import { DocSources } from "../supplement/doc-sources.js";

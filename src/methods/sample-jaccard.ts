@@ -62,6 +62,8 @@ export interface SampleIndex {
   elements: Float64Array;
   ptr: Uint32Array;
   rows: Uint32Array;
+  /** Given to sampleIndex: the weight of each entry, weights[q] for rows[q]. */
+  weights?: Float64Array;
   /** Table of 2^bits slots: index + 1 into `elements`, 0 for an empty slot. */
   slots: Uint32Array;
   bits: number;
@@ -81,7 +83,8 @@ function inSharedMemory<T extends Uint32Array | Float64Array>(array: T): T {
   return copy;
 }
 
-function lookup(index: SampleIndex, value: number): number {
+/** The index of `value` in `index.elements`, −1 when no sampled set holds it. */
+export function lookup(index: SampleIndex, value: number): number {
   const mask = (1 << index.bits) - 1;
   for (let s = slotOf(value, index.bits); ; s = (s + 1) & mask) {
     const k = index.slots[s];
@@ -89,8 +92,12 @@ function lookup(index: SampleIndex, value: number): number {
   }
 }
 
-/** The index of the sample's rows: row r's set (sorted, without repeats; 53-bit integers) of sizes[r] elements follows those of rows < r in `values`. */
-export function sampleIndex(ordinals: Uint32Array, sizes: Uint32Array, values: Float64Array): SampleIndex {
+/**
+ * The index of the sample's rows: row r's set (sorted, without repeats; 53-bit integers) of
+ * sizes[r] elements follows those of rows < r in `values`; `weights`, when given, a weight
+ * per entry of `values`, which the index keeps beside its rows.
+ */
+export function sampleIndex(ordinals: Uint32Array, sizes: Uint32Array, values: Float64Array, weights?: Float64Array): SampleIndex {
   const n = values.length;
   const rowOf = new Uint32Array(n);
   for (let r = 0, at = 0; r < sizes.length; at += sizes[r++]) rowOf.fill(r, at, at + sizes[r]);
@@ -101,10 +108,12 @@ export function sampleIndex(ordinals: Uint32Array, sizes: Uint32Array, values: F
   const elements = new Float64Array(distinct);
   const ptr = new Uint32Array(distinct + 1);
   const rows = new Uint32Array(n);
+  const entryWeights = weights === undefined ? undefined : new Float64Array(n);
   let e = -1;
   for (let k = 0; k < n; k++) {
     if (k === 0 || values[order[k]] !== values[order[k - 1]]) elements[++e] = values[order[k]];
     rows[k] = rowOf[order[k]];
+    if (entryWeights !== undefined) entryWeights[k] = weights![order[k]];
     ptr[e + 1] = k + 1;
   }
   if (distinct > MAX_ELEMENTS) throw new VertdupError(`the sampled documents' sets hold ${distinct} distinct elements, more than ${MAX_ELEMENTS}: give a smaller --sample`);
@@ -116,7 +125,7 @@ export function sampleIndex(ordinals: Uint32Array, sizes: Uint32Array, values: F
     while (slots[s] !== 0) s = (s + 1) & mask;
     slots[s] = k + 1;
   }
-  return { ordinals: inSharedMemory(ordinals), sizes: inSharedMemory(sizes), elements: inSharedMemory(elements), ptr: inSharedMemory(ptr), rows: inSharedMemory(rows), slots: inSharedMemory(slots), bits };
+  return { ordinals: inSharedMemory(ordinals), sizes: inSharedMemory(sizes), elements: inSharedMemory(elements), ptr: inSharedMemory(ptr), rows: inSharedMemory(rows), ...(entryWeights === undefined ? {} : { weights: inSharedMemory(entryWeights) }), slots: inSharedMemory(slots), bits };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { CalibrationSampling } from "../eval/calibration.js";
+import type { CalibrationRequest } from "../coordinator/steps/calibrate-step.js";
 import type { KeepPolicy } from "../methods/method-options.js";
 import type { ExecutionOptions, PlebOptions } from "../options.js";
 import type { MethodRun, SetMethod } from "../methods/run-method.js";
@@ -59,7 +59,7 @@ export interface LshCosineSettings {
   /** `--pairs-limit` of the output task (the mode is part of `pleb`). */
   pairsLimit: number;
   /** `--estimate-recall`: a calibrate job after the outputs, as `run --estimate-recall` calibrates. */
-  calibrate?: { targetRecall: number; sampling: CalibrationSampling };
+  calibrate?: Omit<CalibrationRequest, "sample">;
 }
 
 /** Another method: what its search task runs (run-method.ts) over the features the array made. */

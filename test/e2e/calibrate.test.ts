@@ -83,13 +83,36 @@ describe("calibrate", () => {
       expect(recall, `recall at cosine ≥ ${threshold}`).toBeLessThanOrEqual(Number(high) + 5e-5);
     }
   }, 60_000);
+
+  it("grows the sample with --max-width: the same table with 1 and 2 workers, intervals that hold the recall over every pair", async () => {
+    const grown = [1, 2].map((workers) => {
+      const o = tempDir();
+      const r = vertdup(["pleb", "-w", work, "-o", o, "--estimate-recall", "--sample", "100", "--max-width", "0.03", "--max-sample", "1600", "--iterations", "20", "--workers", String(workers), "--quiet"]);
+      expect(r.status, r.stderr).toBe(0);
+      return { out: o, table: readFileSync(join(o, "calibration.tsv"), "utf8"), calibration: JSON.parse(readFileSync(join(o, "manifest.json"), "utf8")).calibration };
+    });
+    expect(grown[1].table).toBe(grown[0].table);
+    expect(grown[1].calibration).toEqual(grown[0].calibration);
+    const { growth, sampledDocuments } = grown[0].calibration;
+    expect(growth.batches[0]).toBe(100);
+    expect(growth.batches.length).toBeGreaterThan(1);
+    expect(growth.batches.at(-1)).toBe(sampledDocuments);
+    const rows = readTsv(join(grown[0].out, "calibration.tsv"));
+    for (const [threshold, , low, high] of rows) expect((Number(high) - Number(low)) / 2 <= 0.03, threshold).toBe(growth.withinWidth.includes(Number(threshold)));
+    const reference = join(tempDir(), "sim.tsv");
+    expect(vertdup(["similarity", "-w", work, "-o", reference, "--threshold", "0.5"]).status).toBe(0);
+    for (const [threshold, , low, high] of rows) {
+      const recall = await fullRecall(work, grown[0].out, reference, Number(threshold));
+      expect(recall, `recall at cosine ≥ ${threshold}`).toBeGreaterThanOrEqual(Number(low) - 5e-5);
+      expect(recall, `recall at cosine ≥ ${threshold}`).toBeLessThanOrEqual(Number(high) + 5e-5);
+    }
+  }, 180_000);
 });
 
 describe("calibrate's methods", () => {
-  it("refuses exact (it needs no calibration) and simhash384, saying why, before any work", () => {
+  it("refuses exact (it needs no calibration), saying why, before any work", () => {
     for (const [args, message] of [
       [["calibrate", KJV, "--method", "exact"], /vertdup: error: --method exact needs no calibration: it pairs exactly the documents with identical normalised token streams/],
-      [["run", KJV, "--method", "simhash384", "--estimate-recall"], /vertdup: error: --method simhash384 cannot be calibrated yet \(lsh-cosine, minhash and paragraphs can\)/],
       [["run", KJV, "--method", "minhash", "--target-recall", "0.9"], /vertdup: error: --target-recall on --method minhash needs --estimate-recall/],
     ] as const) {
       const out = tempDir();
@@ -113,17 +136,18 @@ describe("calibrate's methods", () => {
     expect(vertdup(["slurm", "run", KJV, "-w", plain, "-o", tempDir(), "--dry-run"]).status).toBe(0);
     expect(existsSync(join(plain, "slurm", "8-calibrate.sbatch"))).toBe(false);
     expect(vertdup(["slurm", "run", KJV, "-w", join(tempDir(), "w"), "-o", tempDir(), "--sample", "300", "--dry-run"]).stderr).toMatch(/--sample does nothing without --estimate-recall/);
-    const m = vertdup(["slurm", "run", KJV, "-w", join(tempDir(), "m"), "-o", tempDir(), "--method", "minhash", "--estimate-recall"]);
-    expect(m.stderr).toMatch(/vertdup: error: slurm run --estimate-recall takes --method lsh-cosine .*; calibrate --method minhash with vertdup calibrate --method minhash \(the method again, on one machine\)/);
-    expect(m.status).toBe(1);
+    // minhash, paragraphs, simhash384: the search job calibrates, as `run --estimate-recall` does.
+    const m = join(tempDir(), "m");
+    expect(vertdup(["slurm", "run", KJV, "-w", m, "-o", tempDir(), "--method", "minhash", "--estimate-recall", "--sample", "300", "--max-width", "0.05", "--dry-run"]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(m, "slurm", "run.json"), "utf8")).run.calibrate).toEqual({ sample: 300, targetRecall: 0.99, sampling: "stratified", maxWidth: 0.05 });
   });
 
-  it("calibrates minhash (calibrate) and paragraphs (run --estimate-recall): calibration.tsv, the manifest's recommendation and the report's table", () => {
-    for (const [command, method, measure] of [["calibrate", "minhash", "Jaccard of shingles"], ["run", "paragraphs", "Jaccard of long paragraphs"]] as const) {
+  it("calibrates minhash, simhash384 (calibrate) and paragraphs (run --estimate-recall): calibration.tsv, the manifest's recommendation and the report's table", () => {
+    for (const [command, method, measure] of [["calibrate", "minhash", "Jaccard of shingles"], ["run", "paragraphs", "Jaccard of long paragraphs"], ["calibrate", "simhash384", "cosine of the token-count vectors"]] as const) {
       const out = tempDir();
       const r = vertdup([command, KJV, "-o", out, "--method", method, "--sample", "500", "--seed", "3", "--workers", "2", "--quiet", ...(command === "run" ? ["--estimate-recall", "--sampling", "uniform"] : [])]);
       expect(r.status).toBe(0);
-      expect(r.stderr).toMatch(/vertdup: calibration: 500 documents sampled, \d+ pairs with Jaccard ≥ 0.5 in/);
+      expect(r.stderr).toMatch(method === "simhash384" ? /vertdup: calibration: 500 documents sampled, \d+ pairs with cosine ≥ 0.9 in/ : /vertdup: calibration: 500 documents sampled, \d+ pairs with Jaccard ≥ 0.5 in/);
       const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
       expect(manifest.calibration).toMatchObject({ similarity: measure, sampling: command === "run" ? "uniform" : "stratified", sampledDocuments: 500, targetRecall: 0.99 });
       if (command === "calibrate") expect(manifest.calibration.strata.sampled.reduce((x: number, y: number) => x + y)).toBe(500);
@@ -132,6 +156,7 @@ describe("calibrate's methods", () => {
       const report = readFileSync(join(out, "report.html"), "utf8");
       expect(/<section id="calibration">.*?<\/section>/s.exec(report)?.[0] ?? "").toContain("Recall and precision against the exact reference");
       if (method === "minhash") expect(r.stderr).toMatch(/at --threshold 0.8 the run's bands × rows \d+ × \d+ \(S-curve 0\.\d{4}\), --bands \d+ --rows \d+ reaches it/);
+      if (method === "simhash384") expect(r.stderr).toContain("--max-distance 5 aims at pairs of cosine ≥ cos(π·5/384) = 0.9992");
     }
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { calibrationRows } from "../../src/eval/calibration.js";
+import { CALIBRATION_THRESHOLDS, calibrationRows, widestRecall } from "../../src/eval/calibration.js";
+import { growingCalibration } from "../../src/eval/growing-sample.js";
 import { sampleDocuments } from "../../src/eval/document-sample.js";
 import { wilsonScore } from "../../src/eval/binomial-interval.js";
 import { allocate, drawStratified, kishEffectiveSize, stratifiedDesign } from "../../src/eval/stratified-sample.js";
@@ -132,5 +133,28 @@ describe("stratified calibration", () => {
     expect(width.stratified).toBeLessThan(0.9 * width.uniform);
     // Wilson over the pairs, as if they were independent, covers less than it says.
     expect(covered.pairWilson / (replicates * THRESHOLDS.length)).toBeLessThan(0.9);
+  });
+
+  it("covers the true recall 95 % of the time at every threshold when the sample grows to --max-width (data-driven allocation and stopping)", async () => {
+    const replicates = 200;
+    // Thresholds with reference pairs in the corpus (none is identical).
+    const thresholds = CALIBRATION_THRESHOLDS.filter((t) => corpus.similarity.some((s) => s >= t));
+    const truths = thresholds.map((t) => truth(t).recall);
+    const covered = thresholds.map(() => 0);
+    const widest = { first: 0, grown: 0 };
+    for (let seed = 1; seed <= replicates; seed++) {
+      const grown = await growingCalibration(corpus.clusterOf, seed, { sample: 200, maxWidth: 0.04, maxSample: 1600 }, "stratified", referenceOf);
+      grown.rows.slice(0, thresholds.length).forEach((r, t) => {
+        if (r.recall.low <= truths[t] && truths[t] <= r.recall.high) covered[t]++;
+      });
+      widest.grown += widestRecall(grown.rows);
+      const first = await growingCalibration(corpus.clusterOf, seed, { sample: 200 }, "stratified", referenceOf);
+      widest.first += widestRecall(first.rows);
+    }
+    for (const c of covered) {
+      expect(c / replicates).toBeGreaterThanOrEqual(0.91);
+      expect(c / replicates).toBeLessThanOrEqual(0.99);
+    }
+    expect(widest.grown).toBeLessThan(0.5 * widest.first);
   });
 });

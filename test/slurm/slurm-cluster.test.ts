@@ -175,6 +175,35 @@ describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm clu
   }, 300_000);
 });
 
+describe.skipIf(reason !== null)("vertdup slurm run --method simhash384|minhash|paragraphs --estimate-recall on a real Slurm cluster", () => {
+  it("calibrates in the search job: calibration.tsv and the manifest's calibration as a local run's", async () => {
+    const corpus = resolve(CORPUS);
+    const recall = ["--estimate-recall", "--sample", "300", "--max-width", "0.05", "--max-sample", "900"];
+    const runs = METHODS.slice(1).map(([method, options]) => ({ options: ["--method", method, ...options, ...recall], local: tempDir(), work: join(tempDir(), "w"), out: tempDir() }));
+    for (const r of runs) {
+      const local = vertdup(["run", corpus, "-o", r.local, "--quiet", ...r.options]);
+      expect(local.status, local.stderr).toBe(0);
+      const submitted = vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]);
+      expect(submitted.status, submitted.stderr).toBe(0);
+      expect(submitted.stdout).toMatch(/submitted: features \d+, search \d+/);
+    }
+    await waitFor(() => runs.every((r) => !active(jobIds(r.work))), 400);
+    for (const r of runs) {
+      expect(readFileSync(join(r.out, "calibration.tsv"), "utf8")).toBe(readFileSync(join(r.local, "calibration.tsv"), "utf8"));
+      expect(methodOutputs(r.out)).toEqual(methodOutputs(r.local));
+      const calibration = (methodOutputs(r.out).manifest as { calibration: { sampledDocuments: number; growth: { batches: number[] } } }).calibration;
+      expect(calibration.growth.batches[0]).toBe(300);
+      expect(calibration.sampledDocuments).toBe(calibration.growth.batches.at(-1));
+    }
+  }, 500_000);
+
+  it("refuses exact (it needs no calibration), saying why", () => {
+    const r = vertdup(["slurm", "run", CORPUS, "-w", join(tempDir(), "w"), "-o", tempDir(), "--method", "exact", "--estimate-recall"]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain("--method exact needs no calibration");
+  });
+});
+
 describe.skipIf(reason !== null)("vertdup slurm run --method --against on a real Slurm cluster", () => {
   const dir = tempDir();
   const [base, batch1, batch2] = writeBatches(dir, [60, 30, 30]);

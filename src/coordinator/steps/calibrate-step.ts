@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CLUSTERS_FILE, readClustersTsv } from "../../clusters/clusters-tsv.js";
-import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationRows, calibrationTsv, recommendedThreshold, type CalibrationSampling } from "../../eval/calibration.js";
-import { drawStratified, stratifiedDesign, type StratifiedDesign } from "../../eval/stratified-sample.js";
+import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationTsv, recommendedThreshold, type CalibrationSampling } from "../../eval/calibration.js";
+import { growingCalibration, type SampleGrowth } from "../../eval/growing-sample.js";
 import type { ScoredPairs } from "../../eval/pairs-file.js";
 import type { Banding } from "../../methods/lsh-bands.js";
-import { sampleDocuments } from "../../eval/document-sample.js";
 import { sampleCosines } from "../../reference/sample-cosine.js";
 import { writeManifest, type RunManifest } from "../../output/manifest.js";
 import { writeAtomic } from "../../util/atomic.js";
@@ -21,6 +20,11 @@ export interface CalibrationManifest {
   sampledDocuments: number;
   /** Stratified: documents in each stratum and drawn from it (alone; clusters of 2, 3–4, 5–8, 9–16, ≥ 17). */
   strata?: { documents: number[]; sampled: number[] };
+  /**
+   * --max-width: the recall intervals' largest half-width asked for, the documents sampled
+   * after each batch of the growing sample, and the thresholds whose interval is within it.
+   */
+  growth?: { maxWidth: number; maxSample: number; batches: number[]; withinWidth: number[] };
   /** Pairs with a sampled document at exact similarity ≥ the smallest threshold. */
   referencePairs: number;
   targetRecall: number;
@@ -32,45 +36,39 @@ export interface CalibrationManifest {
   banding?: { threshold: number; configured: Banding; recommended?: Banding };
 }
 
-/** A calibration's documents, with the design they were drawn by (absent: uniform). */
-export interface CalibrationSample {
-  sampled: Uint8Array;
-  design?: StratifiedDesign;
+/** What a calibration samples: `sample` documents, grown by --max-width up to `maxSample`. */
+export interface CalibrationRequest extends SampleGrowth {
+  sample: number;
+  targetRecall: number;
+  sampling: CalibrationSampling;
 }
 
 /**
- * The documents a calibration compares with the corpus: `size` of them drawn with `seed`,
- * uniformly or stratified by the run's clusters.tsv in `outdir` (README "Calibrating").
+ * The part of a calibration every method shares: a seeded sample of the run's documents (the
+ * run's clusters.tsv in `outdir` gives the strata; grown by --max-width, growingCalibration),
+ * the exact reference of the sampled documents (`referenceOf`: every pair with a flagged
+ * document at exact similarity ≥ the smallest of `thresholds`, once) → calibration.tsv in
+ * `outdir`, and the manifest's record.
  */
-export async function calibrationSample(outdir: string, documents: number, size: number, seed: number, sampling: CalibrationSampling): Promise<CalibrationSample> {
-  if (sampling === "uniform") return { sampled: sampleDocuments(documents, size, seed) };
-  const design = stratifiedDesign((await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(documents), size);
-  return { sampled: drawStratified(design, seed), design };
-}
-
-/**
- * The part of a calibration every method shares: the run's clusters.tsv against the exact
- * reference of a document sample → calibration.tsv in `outdir`, and the manifest's record.
- */
-export async function writeCalibration(outdir: string, sample: CalibrationSample, reference: ScoredPairs, targetRecall: number, similarity: string): Promise<CalibrationManifest> {
-  const { sampled, design } = sample;
-  const clusterOf = (await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(sampled.length);
-  const rows = calibrationRows(reference, clusterOf, sampled, CALIBRATION_THRESHOLDS, design);
+export async function calibrate(outdir: string, documents: number, seed: number, request: CalibrationRequest, referenceOf: (sampled: Uint8Array) => Promise<ScoredPairs>, similarity: string, thresholds: readonly number[] = CALIBRATION_THRESHOLDS): Promise<CalibrationManifest> {
+  const clusterOf = (await readClustersTsv(join(outdir, CLUSTERS_FILE))).clusterOf(documents);
+  const grown = await growingCalibration(clusterOf, seed, request, request.sampling, referenceOf, thresholds);
+  const { rows, design, reference } = grown;
   await writeAtomic(join(outdir, CALIBRATION_FILE), calibrationTsv(rows));
-  let sampledDocuments = 0;
-  for (const s of sampled) sampledDocuments += s;
+  const sampledDocuments = grown.batches[grown.batches.length - 1];
   const strata = design === undefined ? {} : { strata: { documents: [...design.population], sampled: [...design.drawn] } };
-  return { similarity, sampling: design === undefined ? "uniform" : "stratified", sampledDocuments, ...strata, referencePairs: reference.a.length, targetRecall, threshold: recommendedThreshold(rows, targetRecall) };
+  const growth = request.maxWidth === undefined ? {} : { growth: { maxWidth: request.maxWidth, maxSample: grown.maxSample, batches: grown.batches, withinWidth: grown.withinWidth } };
+  return { similarity, sampling: design === undefined ? "uniform" : "stratified", sampledDocuments, ...strata, ...growth, referencePairs: reference.a.length, targetRecall: request.targetRecall, threshold: recommendedThreshold(rows, request.targetRecall) };
 }
 
 /** The summary's first line: what was sampled and found, and where the table is. */
-export function calibrationLine(outdir: string, c: CalibrationManifest, measure: string, seconds: number): string {
-  return `calibration: ${c.sampledDocuments} documents sampled, ${c.referencePairs} pairs with ${measure} ≥ ${CALIBRATION_THRESHOLDS[0]} in ${seconds.toFixed(1)} s → ${join(outdir, CALIBRATION_FILE)}`;
+export function calibrationLine(outdir: string, c: CalibrationManifest, measure: string, seconds: number, lowest = CALIBRATION_THRESHOLDS[0]): string {
+  return `calibration: ${c.sampledDocuments} documents sampled, ${c.referencePairs} pairs with ${measure} ≥ ${lowest} in ${seconds.toFixed(1)} s → ${join(outdir, CALIBRATION_FILE)}`;
 }
 
 /** What the recommended threshold says, for the summary. */
-export function thresholdText(c: CalibrationManifest, measure: string): string {
-  const at = c.threshold === undefined ? `no ${measure} threshold ≥ ${CALIBRATION_THRESHOLDS[0]}` : `${measure} ≥ ${c.threshold.toFixed(2)}`;
+export function thresholdText(c: CalibrationManifest, measure: string, lowest = CALIBRATION_THRESHOLDS[0]): string {
+  const at = c.threshold === undefined ? `no ${measure} threshold ≥ ${lowest}` : `${measure} ≥ ${c.threshold.toFixed(2)}`;
   return `recall ≥ ${c.targetRecall} (95 % lower bound) for pairs at ${at}`;
 }
 
@@ -81,21 +79,20 @@ export function thresholdText(c: CalibrationManifest, measure: string): string {
  * clusters.tsv → calibration.tsv, the recommendation in manifest.json, and a line for stderr;
  * then report.html when `report` is given (written last, so that it shows the calibration).
  */
-export async function calibrateStep(workdir: string, outdir: string, request: { targetRecall: number; sampling: CalibrationSampling }, workers: number, report?: Omit<ReportOptions, "seed">): Promise<string> {
+export async function calibrateStep(workdir: string, outdir: string, request: Omit<CalibrationRequest, "sample">, workers: number, report?: Omit<ReportOptions, "seed">): Promise<string> {
   const { targetRecall } = request;
   const t0 = performance.now();
   const prepared = await readPrepareManifest(workdir);
   const manifest = JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as RunManifest;
   const documents = prepared.counts.documents;
-  const sample = await calibrationSample(outdir, documents, manifest.pleb.recallSample ?? documents, manifest.pleb.seed, request.sampling);
   const pool = new WorkerPool("reference", workers);
-  let reference;
+  let calibration;
   try {
-    reference = await sampleCosines(workdir, prepared, sample.sampled, CALIBRATION_THRESHOLDS[0], pool);
+    const referenceOf = (sampled: Uint8Array) => sampleCosines(workdir, prepared, sampled, CALIBRATION_THRESHOLDS[0], pool);
+    calibration = await calibrate(outdir, documents, manifest.pleb.seed, { ...request, sample: manifest.pleb.recallSample ?? documents }, referenceOf, `cosine of the ${prepared.options.weighting} vectors`);
   } finally {
     await pool.close();
   }
-  const calibration = await writeCalibration(outdir, sample, reference, targetRecall, `cosine of the ${prepared.options.weighting} vectors`);
   calibration.iterations = manifest.recallEstimate?.byGroup.find((g) => g.low >= targetRecall)?.iteration;
   const seconds = (performance.now() - t0) / 1000;
   manifest.calibration = calibration;
