@@ -37,20 +37,14 @@ export class KeySet {
   /** The keys, sorted by (hi, lo) unsigned, as `lo, hi` pairs. */
   sorted(): Uint32Array {
     const n = this.size + (this.zeroSeen ? 1 : 0);
-    const lo = new Uint32Array(n);
-    const hi = new Uint32Array(n);
-    let k = this.zeroSeen ? 1 : 0;
+    const out = new Uint32Array(2 * n);
+    let k = this.zeroSeen ? 2 : 0;
     for (let i = 0; i < this.table.length; i += 2) {
       if (this.table[i] === 0 && this.table[i + 1] === 0) continue;
-      lo[k] = this.table[i];
-      hi[k++] = this.table[i + 1];
+      out[k++] = this.table[i];
+      out[k++] = this.table[i + 1];
     }
-    const order = sortOrder(hi, lo, n);
-    const out = new Uint32Array(2 * n);
-    for (let i = 0; i < n; i++) {
-      out[2 * i] = lo[order[i]];
-      out[2 * i + 1] = hi[order[i]];
-    }
+    sortPairs(out, 0, n, new Uint32Array(2 * n));
     return out;
   }
 
@@ -92,6 +86,74 @@ export class KeySet {
       this.table[slot * 2 + 1] = old[i + 1];
     }
   }
+}
+
+/** Ranges this small are sorted by insertion. */
+const INSERTION_MAX = 32;
+/**
+ * Bins of one spreading pass: up to 2^16 (one pass to about 4 keys a bin, its counters in
+ * cache); a larger range goes first to 2^11 bins, whose write positions stay in cache.
+ */
+const FINAL_BIN_BITS = 16;
+const SPREAD_BIN_BITS = 11;
+
+/**
+ * Sorts the `lo, hi` pairs from pair `from` to pair `to` of `pairs` by (hi, lo) unsigned, in
+ * place (`tmp`: as long as `pairs`). The keys are uniform hashes: a counting pass spreads them
+ * over bins by their high lanes' top varying bits, about 4 keys a bin at the last level, and
+ * each bin is sorted the same way. A general LSD radix sort (sortOrder) made 6
+ * passes of scattered reads, which for the large tables of a big corpus cost more than the
+ * repeats search itself (README "Resuming an interrupted run").
+ */
+function sortPairs(pairs: Uint32Array, from: number, to: number, tmp: Uint32Array): void {
+  const n = to - from;
+  if (n <= INSERTION_MAX) {
+    for (let i = from + 1; i < to; i++) {
+      const l = pairs[2 * i];
+      const h = pairs[2 * i + 1];
+      let j = i - 1;
+      for (; j >= from && (pairs[2 * j + 1] > h || (pairs[2 * j + 1] === h && pairs[2 * j] > l)); j--) {
+        pairs[2 * j + 2] = pairs[2 * j];
+        pairs[2 * j + 3] = pairs[2 * j + 1];
+      }
+      pairs[2 * j + 2] = l;
+      pairs[2 * j + 3] = h;
+    }
+    return;
+  }
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = from; i < to; i++) {
+    const h = pairs[2 * i + 1];
+    if (h < min) min = h;
+    if (h > max) max = h;
+  }
+  if (min === max) {
+    // One high lane (not met with hashes): by the low lanes.
+    const lo = new Uint32Array(n);
+    for (let i = 0; i < n; i++) lo[i] = pairs[2 * (from + i)];
+    const order = sortOrder(new Uint32Array(n), lo, n);
+    for (let i = 0; i < n; i++) pairs[2 * (from + i)] = lo[order[i]];
+    return;
+  }
+  const span = (max - min) >>> 0;
+  const last = Math.max(1, Math.ceil(Math.log2(n / 4)));
+  const binBits = last <= FINAL_BIN_BITS ? last : SPREAD_BIN_BITS;
+  const shift = Math.max(0, 32 - Math.clz32(span) - binBits);
+  // At least two bins (min's and max's differ): every bin is smaller than the range.
+  const bins = (span >>> shift) + 1;
+  const start = new Uint32Array(bins + 1);
+  for (let i = from; i < to; i++) start[(((pairs[2 * i + 1] - min) >>> 0) >>> shift) + 1]++;
+  for (let b = 0; b < bins; b++) start[b + 1] += start[b];
+  const at = start.slice(0, bins);
+  for (let i = from; i < to; i++) {
+    const h = pairs[2 * i + 1];
+    const j = 2 * (from + at[((h - min) >>> 0) >>> shift]++);
+    tmp[j] = pairs[2 * i];
+    tmp[j + 1] = h;
+  }
+  pairs.set(tmp.subarray(2 * from, 2 * to), 2 * from);
+  for (let b = 0; b < bins; b++) sortPairs(pairs, from + start[b], from + start[b + 1], tmp);
 }
 
 /**
