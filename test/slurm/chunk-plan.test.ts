@@ -127,29 +127,19 @@ describe("slurm run: the chunk plan of plain inputs", () => {
     }
   }, 600_000);
 
-  it("a set method's features task refuses an input changed since the plan was made", async () => {
-    const copy = join(root, "copy-exact.vert");
+  it.each([
+    { task: "features", name: "exact", options: ["--method", "exact", "--chunk-size", "300000"] },
+    { task: "count", name: "lsh-cosine", options: OPTIONS },
+  ])("a $task task ($name) refuses an input changed since the plan was made", async ({ task, name, options }) => {
+    const copy = join(root, `copy-${name}.vert`);
     writeFileSync(copy, readFileSync(corpus));
-    const work = join(root, "w-exact-changed");
-    expect((await vertdupAsync(["slurm", "run", copy, "-w", work, "-o", join(root, "o-exact"), "--method", "exact", "--tasks", "2", "--chunk-size", "300000", "--dry-run"])).status).toBe(0);
+    const work = join(root, `w-changed-${name}`);
+    expect((await vertdupAsync(["slurm", "run", copy, "-w", work, "-o", join(root, `o-${name}`), "--tasks", "2", ...options, "--dry-run"])).status).toBe(0);
     expect((await runTask(work, "plan", 0, 1)).status).toBe(0);
     const later = new Date(Date.now() + 5000);
     utimesSync(copy, later, later);
-    const features = await runTask(work, "features", 0, 2);
-    expect(features.status).toBe(1);
-    expect(features.stderr).toContain(`${copy}: the input changed since its chunks were planned (${join(work, "chunk-plan.json")}): the run cannot continue on it`);
-  }, 120_000);
-
-  it("a count task refuses an input changed since the plan was made", async () => {
-    const copy = join(root, "copy.vert");
-    writeFileSync(copy, readFileSync(corpus));
-    const work = join(root, "w-changed");
-    expect((await vertdupAsync(["slurm", "run", copy, "-w", work, "-o", join(root, "o"), "--tasks", "2", ...OPTIONS, "--dry-run"])).status).toBe(0);
-    expect((await runTask(work, "plan", 0, 1)).status).toBe(0);
-    const later = new Date(Date.now() + 5000);
-    utimesSync(copy, later, later);
-    const count = await runTask(work, "count", 0, 2);
-    expect(count.status).toBe(1);
-    expect(count.stderr).toContain(`${copy}: the input changed since its chunks were planned (${join(work, "chunk-plan.json")}): the run cannot continue on it`);
+    const result = await runTask(work, task, 0, 2);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`${copy}: the input changed since its chunks were planned (${join(work, "chunk-plan.json")}): the run cannot continue on it`);
   }, 120_000);
 });
