@@ -7,8 +7,7 @@ import { runCommand, runFromOptions, type RunResult } from "./commands/run.js";
 import { VertdupError } from "./util/errors.js";
 
 export type { RunResult } from "./commands/run.js";
-export type { RunManifest } from "./output/manifest.js";
-export type { MethodManifest } from "./methods/method-manifest.js";
+export type { MethodManifest, OutputManifest, RunManifest } from "./output/manifest.js";
 export { InputError, VertdupError } from "./util/errors.js";
 
 /**

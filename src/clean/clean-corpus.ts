@@ -12,7 +12,7 @@ import { clearStep, startStep, stepFolder, stepMarker, type StepDir } from "../e
 import { markerStats, runWholeTask, TaskRunner } from "../executor/tasks.js";
 import { InputError, VertdupError } from "../util/errors.js";
 import { refuseOverwritingInputs } from "../util/output-dir.js";
-import { CorpusOutput } from "./corpus-output.js";
+import { fillOutput, type OutputFile } from "../output/output-file.js";
 import { actionFor, type DocAction } from "./doc-marks.js";
 import { DocFilter } from "./doc-filter.js";
 
@@ -91,9 +91,9 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
   const clusters = join(opts.from, CLUSTERS_FILE);
   const rows = await readClustersTsv(clusters);
   const idAttr = idAttrOf(opts.from);
-  const cleanOne = (i: number, first: number, output: CorpusOutput) => cleanInput(inputs[i], first, opts, rows, idAttr, output);
+  const cleanOne = (i: number, first: number, output: OutputFile) => cleanInput(inputs[i], first, opts, rows, idAttr, output);
   if (opts.workdir === undefined) {
-    return new CorpusOutput(opts.output).fill((output) => cleanInputs(inputs, opts.from, rows, null, (i, first) => cleanOne(i, first, output)));
+    return fillOutput(opts.output, (output) => cleanInputs(inputs, opts.from, rows, null, (i, first) => cleanOne(i, first, output)), CORPUS_ZSTD_LEVEL);
   }
   const workdir = opts.workdir;
   const lock = await takeWorkdir(workdir, { create: true });
@@ -102,12 +102,16 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
     const config = { inputs: await stampInputs([...inputs, clusters]), "--from": resolve(opts.from), "--output": resolve(opts.output), "--mark": opts.mark, "--max-doc-bytes": opts.maxDocBytes ?? null, "--oversize": opts.oversize ?? null };
     await startStep(step, config, opts.resume === true);
     const part = (i: number) => join(stepFolder(step), `${shardName(i)}.vert.zst`);
-    const stats = await cleanInputs(inputs, opts.from, rows, step, (i, first) => new CorpusOutput(part(i), PART_ZSTD_LEVEL).fill((output) => cleanOne(i, first, output)));
+    const stats = await cleanInputs(inputs, opts.from, rows, step, (i, first) => fillOutput(part(i), (output) => cleanOne(i, first, output), PART_ZSTD_LEVEL));
     await runWholeTask(workdir, stepMarker(step.name, "output"), () =>
-      new CorpusOutput(opts.output).fill(async (output) => {
-        for (let i = 0; i < inputs.length; i++) for await (const piece of pieces(part(i))) await output.write(piece);
-        return {};
-      }),
+      fillOutput(
+        opts.output,
+        async (output) => {
+          for (let i = 0; i < inputs.length; i++) for await (const piece of pieces(part(i))) await output.write(piece);
+          return {};
+        },
+        CORPUS_ZSTD_LEVEL,
+      ),
     );
     // The parts are as large as the output: gone once it is in place.
     await clearStep(step);
@@ -117,7 +121,9 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
   }
 }
 
-/** Parts are read back once: fast compression (the output's own is level 9). */
+/** A cleaned corpus is kept: zstd level 9. */
+const CORPUS_ZSTD_LEVEL = 9;
+/** Parts are read back once: fast compression. */
 const PART_ZSTD_LEVEL = 3;
 
 /**
@@ -160,7 +166,7 @@ async function cleanInputs(
 }
 
 /** Cleans one input, whose first document is corpus ordinal `first`, into `output`. */
-async function cleanInput(input: string, first: number, opts: CleanOptions, rows: ClusterTable, idAttr: string, output: CorpusOutput): Promise<CleanPart> {
+async function cleanInput(input: string, first: number, opts: CleanOptions, rows: ClusterTable, idAttr: string, output: OutputFile): Promise<CleanPart> {
   const file = displayName(input);
   const part: CleanPart = { nextOrdinal: first, removed: 0, marked: 0 };
   const decide = (doc: number, docLine: Buffer | null, line: number): DocAction => {

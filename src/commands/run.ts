@@ -5,8 +5,7 @@ import { DEFAULT_TARGET_RECALL } from "../options.js";
 import { VertdupError } from "../util/errors.js";
 import { checkAgainstUse } from "../supplement/index-store.js";
 import { methodSummary, runSummary } from "./summary.js";
-import type { RunManifest } from "../output/manifest.js";
-import type { MethodManifest } from "../methods/method-manifest.js";
+import type { MethodManifest, RunManifest } from "../output/manifest.js";
 import type { SetMethod } from "../methods/run-method.js";
 import { CALIBRATION_FILE, refuseUncalibrated } from "../eval/calibration.js";
 

@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import type { RunManifest } from "../output/manifest.js";
-import type { MethodManifest } from "../methods/method-manifest.js";
+import type { MethodManifest, RunManifest } from "../output/manifest.js";
 
 /** Where the pairs are and a one-line summary of the run. */
 export function runSummary(outdir: string, m: RunManifest): string {

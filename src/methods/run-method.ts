@@ -16,7 +16,7 @@ import { VertdupError } from "../util/errors.js";
 import { ensureWritableDir } from "../util/output-dir.js";
 import { packageVersion } from "../util/package-info.js";
 import { exactGraph, type ExactShard } from "./exact.js";
-import { writeMethodManifest, type MethodManifest } from "./method-manifest.js";
+import { writeManifest, type MethodManifest } from "../output/manifest.js";
 import type { FeatureOptions, KeepPolicy, MethodName, SearchOptions } from "./method-options.js";
 import type { MinhashShard } from "./minhash.js";
 import { minhashGraph, type KnownEdges } from "./minhash-search.js";
@@ -344,7 +344,7 @@ export async function runMethod(
       ...(calibration === undefined ? {} : { calibration }),
       phases: clock.timings(),
     };
-    await writeMethodManifest(outdir, manifest);
+    await writeManifest(outdir, manifest);
     if (run.report !== false) await writeReport(outdir, { seed: run.features.seed, maxDocBytes: exec.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
     const batch = { run, shards: fresh, ids, graph: found.graph };
     if (run.saveIndex) await appendBatch(new IndexUpdate(workdir, newIndex(run.method, indexOptions(run.method, run.features)), inputs, digests, newDocuments), batch, firstNew);

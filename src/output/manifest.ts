@@ -7,16 +7,38 @@ import { writeAtomic } from "../util/atomic.js";
 import type { CalibrationManifest } from "../coordinator/steps/calibrate-step.js";
 import type { IterationRow } from "../pleb/pleb-log.js";
 import type { ClusterCounts } from "../clusters/graph-clusters.js";
+import type { RunWarnings } from "./run-warnings.js";
+import type { KernelStatus } from "../util/wasm-kernel.js";
+import type { FeatureOptions, MethodName, SearchOptions } from "../methods/method-options.js";
 
-/** manifest.json of an output directory: how its pairs were made, and at what cost. */
-export interface RunManifest {
+/**
+ * What manifest.json of every output directory holds, whatever the method: which method and
+ * version made it from which inputs, what its similarity column means, its clusters, warnings,
+ * kernels, timings and calibration. Each method adds its options (`prepare`, and `pleb` or
+ * `search`) and its `counts`.
+ */
+export interface OutputManifest<Method extends string> {
   version: string;
   created: string;
-  method: "lsh-cosine";
-  similarity: "relative Hamming similarity of random-hyperplane signatures (estimates 1 - angle/pi)";
+  method: Method;
+  /** What the similarity column of pairs.tsv measures. */
+  similarity: string;
   inputs: string[];
-  /** `--against`: the indices compared with, in order, and their documents (`counts` are the batch's). */
+  /** `--against`: the indices compared with, in order, and their documents. */
   against?: { index: string; documents: number }[];
+  /** clusters.tsv: components of the pairs and the keep rule. */
+  clusters?: ClusterCounts;
+  warnings: RunWarnings;
+  /** What ran each WebAssembly kernel's loop: "webassembly" or "typescript (why)". */
+  kernels?: Record<string, KernelStatus>;
+  phases: Record<string, PhaseTiming>;
+  /** `calibrate`, `--estimate-recall`: recall against the exact similarity on a sample and what to choose. */
+  calibration?: CalibrationManifest;
+}
+
+/** manifest.json of an lsh-cosine output directory: how its pairs were made, and at what cost. */
+export interface RunManifest extends OutputManifest<"lsh-cosine"> {
+  similarity: "relative Hamming similarity of random-hyperplane signatures (estimates 1 - angle/pi)";
   /** `--against`: how PLEB searched (`new` only where the first index had links of the same search). */
   againstScan?: AgainstScan;
   prepare: PrepareManifest["options"];
@@ -37,18 +59,38 @@ export interface RunManifest {
     verifiedCandidates?: number;
     rejectedCandidates?: number;
   };
-  /** clusters.tsv: components of the pairs and the keep rule. */
-  clusters?: ClusterCounts;
-  warnings: PrepareManifest["warnings"];
-  phases: Record<string, PhaseTiming>;
-  kernels?: PrepareManifest["kernels"];
   /**
    * `--estimate-recall`/`--target-recall`: PLEB's sampled recall after each iteration group;
    * stratified, the strata (of the first group's clusters) as in `calibration.strata`.
    */
   recallEstimate?: { referencePairs: number; iterations: number; sampling: "stratified" | "uniform"; strata?: { documents: number[]; sampled: number[] }; byGroup: GroupEstimate[] };
-  /** `calibrate`, `run --estimate-recall`: recall against the exact cosine and what to choose. */
-  calibration?: CalibrationManifest;
+}
+
+/** manifest.json of an output directory made by a method other than lsh-cosine. */
+export interface MethodManifest extends OutputManifest<Exclude<MethodName, "lsh-cosine">> {
+  /** Reader and feature options; `prepare.idAttr` names the documents (read by `clean`). */
+  prepare: FeatureOptions;
+  search: SearchOptions;
+  counts: {
+    shards: number;
+    documents: number;
+    tokens: number;
+    /** Documents without any feature (no kept token, no paragraph): never paired. */
+    emptyDocuments: number;
+    candidates: number;
+    /** minhash with --against: candidates verified; the others were pairs inside an index, answered by its edges. */
+    verifiedCandidates?: number;
+    /** minhash: shared-memory blocks the candidates' sets were verified in (1 when they fit --memory / 2). */
+    verifyBlocks?: number;
+    /** Identity groups of two or more documents (groups.tsv) and the documents in them. */
+    groups: number;
+    documentsInGroups: number;
+    /** Edges between group leaders: pairs of distinct features found similar. */
+    edges: number;
+    /** Lines of pairs.tsv (the edges, or with --pairs all every document pair). */
+    pairs: number;
+  };
+  clusters: ClusterCounts;
 }
 
 /** The sampled recall of PLEB after the iterations up to `iteration` (0: identical signatures only). */
@@ -59,7 +101,8 @@ export interface GroupEstimate {
   high: number;
 }
 
-export async function writeManifest(outdir: string, manifest: RunManifest): Promise<void> {
+/** Writes manifest.json into `outdir`, atomically. */
+export async function writeManifest(outdir: string, manifest: OutputManifest<string>): Promise<void> {
   await writeAtomic(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
 }
 

@@ -32,7 +32,7 @@ import { InputPlaces } from "../corpus/input-places.js";
 import { problemError } from "./line-problem.js";
 import { OCC_WORDS, type LineWarnings } from "./occurrences.js";
 import { DEFAULT_MEMORY, type ParagraphOptions } from "./options.js";
-import { openOutput, type OutputFile } from "./output-file.js";
+import { openOutput, type OutputFile } from "../output/output-file.js";
 import type { Rendered, RenderStats, RenderTask } from "./render.js";
 import { RepeatedEnds } from "./repeated-ends.js";
 import { splitBuckets, tableKeys } from "./split-plan.js";

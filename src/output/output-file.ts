@@ -1,9 +1,11 @@
 import type { Writable } from "node:stream";
 import { compressorFor } from "../corpus/open-input.js";
-import { drained, openAtomic, openAtomicHandle } from "../util/atomic.js";
-import { VertdupError } from "../util/errors.js";
+import { drained, openAtomic, openAtomicHandle, writeError } from "../util/atomic.js";
 
-/** An output written in order, compressed by its name, put in place only by `commit`. */
+/**
+ * An output written in order (a cleaned or deduplicated corpus, a work directory's part),
+ * compressed by its name, put in place only by `commit`.
+ */
 export interface OutputFile {
   /** Queues the bytes; `released` is called once they are written and may be reused. */
   write(bytes: Uint8Array, released?: () => void): Promise<void>;
@@ -28,7 +30,7 @@ async function openPlain(path: string): Promise<OutputFile> {
     for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
   };
   const check = () => {
-    if (failure !== null) throw new VertdupError(`${path}: cannot write output (${failure.message})`);
+    if (failure !== null) throw writeError(path, failure);
   };
   const settle = () => Promise.all(inFlight);
   return {
@@ -54,10 +56,10 @@ async function openPlain(path: string): Promise<OutputFile> {
 }
 
 /**
- * Opens `path` (`.gz` → gzip, `.zst`/`.zstd` → zstd, else plain) under a temporary name;
- * `-` is standard output, written as it comes.
+ * Opens `path` (`.gz` → gzip, `.zst`/`.zstd` → zstd at `zstdLevel`, else plain) under a
+ * temporary name; `-` is standard output, written as it comes.
  */
-export async function openOutput(path: string): Promise<OutputFile> {
+export async function openOutput(path: string, zstdLevel?: number): Promise<OutputFile> {
   if (path === "-") {
     return {
       write: async (bytes, released) => {
@@ -67,7 +69,7 @@ export async function openOutput(path: string): Promise<OutputFile> {
       abort: async () => undefined,
     };
   }
-  const head: Writable | null = compressorFor(path);
+  const head: Writable | null = compressorFor(path, zstdLevel);
   if (head === null) return openPlain(path);
   const target = openAtomic(path);
   let failure: Error | null = null;
@@ -75,7 +77,7 @@ export async function openOutput(path: string): Promise<OutputFile> {
   head.on("error", (err) => (failure ??= err));
   head.pipe(target.stream, { end: false });
   const check = () => {
-    if (failure !== null) throw new VertdupError(`${path}: cannot write output (${failure.message})`);
+    if (failure !== null) throw writeError(path, failure);
   };
   return {
     async write(bytes, released) {
@@ -96,4 +98,17 @@ export async function openOutput(path: string): Promise<OutputFile> {
     },
     abort: () => target.abort(),
   };
+}
+
+/** Opens `path`, runs `body`, which writes into it, then commits it, or aborts it if `body` fails. */
+export async function fillOutput<T>(path: string, body: (output: OutputFile) => Promise<T>, zstdLevel?: number): Promise<T> {
+  const output = await openOutput(path, zstdLevel);
+  try {
+    const result = await body(output);
+    await output.commit();
+    return result;
+  } catch (err) {
+    await output.abort();
+    throw err;
+  }
 }
