@@ -146,7 +146,7 @@ describe("each command shows and accepts only the options it uses (#12 item 16)"
     const out = join(tempDir(), "out");
     expectRefused(["run", input, "-o", out, "--method", "minhash", "--bits", "128"], /--bits does not apply to --method minhash \(it is an option of lsh-cosine\)/, out);
     expectRefused(["run", input, "-o", out, "--method", "exact", "--threshold", "0.5"], /--threshold does not apply to --method exact/, out);
-    expectRefused(["run", input, "-o", out, "--method", "simhash384", "--seed", "2"], /--seed does not apply to --method simhash384/, out);
+    expectRefused(["run", input, "-o", out, "--method", "simhash384", "--shift-count", "2"], /--shift-count does not apply to --method simhash384/, out);
     expectRefused(["run", input, "-o", out, "--method", "paragraphs", "--no-lowercase", "--beam", "9"], /--beam does not apply to --method paragraphs/, out);
     expectRefused(["run", input, "-o", out, "--num-perm", "64"], /--num-perm does not apply to --method lsh-cosine \(it is an option of minhash\)/, out);
   });

@@ -185,7 +185,7 @@ describe.skipIf(reason !== null)("vertdup slurm run --method simhash384|minhash|
       expect(local.status, local.stderr).toBe(0);
       const submitted = vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]);
       expect(submitted.status, submitted.stderr).toBe(0);
-      expect(submitted.stdout).toMatch(/submitted: features \d+, search \d+/);
+      expect(submitted.stdout).toMatch(/submitted: plan \d+, features \d+, search \d+/);
     }
     await waitFor(() => runs.every((r) => !active(jobIds(r.work))), 400);
     for (const r of runs) {
