@@ -17,10 +17,7 @@ export const SUPPLEMENT_PHASE = "supplement";
  * updated index are the local run's, byte for byte, since it is the local run.
  */
 export function lshAgainstPhases(workdir: string, settings: SlurmRunCommon & LshAgainstSettings): SlurmPhase[] {
-  // The job's marker names what decides its outputs: a submission with other options or
-  // another -o runs it again; with --update not for another -o, so that the batch is appended once.
-  const decides = settings.supplement.update ? { supplement: settings.supplement } : { supplement: settings.supplement, outdir: settings.outdir };
-  const marker = `${SUPPLEMENT_PHASE}-${createHash("sha256").update(JSON.stringify(decides)).digest("hex").slice(0, 16)}`;
+  const marker = supplementMarker(settings);
   return [
     {
       name: SUPPLEMENT_PHASE,
@@ -33,4 +30,13 @@ export function lshAgainstPhases(workdir: string, settings: SlurmRunCommon & Lsh
       progress: async () => markerDone(workdir, marker),
     },
   ];
+}
+
+/**
+ * The supplement job's marker names what decides its outputs: a submission with other options
+ * or another -o runs it again; with --update not for another -o, so that the batch is appended once.
+ */
+export function supplementMarker(settings: SlurmRunCommon & LshAgainstSettings): string {
+  const decides = settings.supplement.update ? { supplement: settings.supplement } : { supplement: settings.supplement, outdir: settings.outdir };
+  return `${SUPPLEMENT_PHASE}-${createHash("sha256").update(JSON.stringify(decides)).digest("hex").slice(0, 16)}`;
 }
