@@ -73,6 +73,16 @@ const lshIndexed = () => supplemented(["run", "-o", tempDir(), "--quiet", ...LSH
 const paragraphsIndexed = () => supplemented(["paragraphs", "-o", join(tempDir(), "base.vert"), "--quiet", ...PARAGRAPHS], ["paragraphs", "--quiet", ...PARAGRAPHS]);
 
 const task = (work: string, step: string, slice: string[] = []) => vertdupAsync(["task", step, "-w", work, ...slice, "--token", lockToken(work)]);
+
+/** A job's task killed (SIGKILL) at a kill point of the index update (util/kill-point.ts). */
+async function killedTask(work: string, step: string, point: string): Promise<void> {
+  process.env.VERTDUP_FAULT = `kill:${point}`;
+  try {
+    expect((await task(work, step)).status).toBe(null);
+  } finally {
+    delete process.env.VERTDUP_FAULT;
+  }
+}
 const scripts = (work: string) => readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch"));
 
 // The jobs' commands run by hand, as the batch scripts run them: no cluster needed.
@@ -84,8 +94,11 @@ describe("slurm --against --update, the jobs run by hand", () => {
     const out = join(s.dir, "slurm");
     expect(ok(submit(out)).stderr).toBe("");
     expect(scripts(work)).toEqual(["1-supplement.sbatch"]);
-    // Nothing is read or appended before the job runs.
-    expect(await indexContent(s.index)).not.toEqual(s.updated);
+    const before = await indexContent(s.index);
+    expect(before).not.toEqual(s.updated);
+    // Killed with every file of the update written but not committed: the index is as it was; the job run again appends.
+    await killedTask(work, "supplement", "update-files");
+    expect(await indexContent(s.index)).toEqual(before);
     ok(await task(work, "supplement"));
     expect(lshOutputs(out)).toEqual(lshOutputs(s.local));
     expect(await indexContent(s.index)).toEqual(s.updated);
@@ -107,7 +120,11 @@ describe("slurm --against --update, the jobs run by hand", () => {
     expect(ok(vertdup(args)).stderr).toBe("");
     expect(scripts(work)).toEqual(["1-ngrams.sbatch", "2-output.sbatch"]);
     for (const index of ["0", "1"]) ok(await task(work, "ngrams", ["--index", index, "--count", "2"]));
-    expect(await indexContent(s.index)).not.toEqual(s.updated);
+    const before = await indexContent(s.index);
+    expect(before).not.toEqual(s.updated);
+    // Killed with the batch's keys written but not committed: the index is as it was; the job run again resumes and appends.
+    await killedTask(work, "output", "paragraphs-before-commit");
+    expect(await indexContent(s.index)).toEqual(before);
     ok(await task(work, "output"));
     expect(paragraphOutputs(output)).toEqual(paragraphOutputs(s.local));
     expect(await indexContent(s.index)).toEqual(s.updated);
