@@ -53,12 +53,12 @@ async function submitRun(given: RunArgs): Promise<void> {
   const scriptOptions = scriptOptionsFrom(a, workdir, slurmDir);
   const common = { outdir, tasks: a.tasks };
   const resolved = inputs.map((i) => resolve(i));
-  // A work directory given to `run -w` is left as an index of the inputs: so is this one.
   // lsh-cosine against indices: one job runs `vertdup run --against [--update]` as a unit (slurm/lsh-against-phases.ts).
   const supplement =
     a.method === "lsh-cosine" && against.length > 0
       ? { inputs: resolved, prepare: prepareOptionsFrom(a), pleb: plebOptionsFrom({ ...a, threshold: given.threshold }, a.bits), keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, report: true, against, againstScan: a["against-scan"], update: a.update }
       : undefined;
+  // A work directory given to `run -w` is left as an index of the inputs: so is this one (not with --against, as with run).
   const methodSettings =
     supplement !== undefined
       ? { method: "lsh-cosine" as const, supplement, exec: { ...exec, iterationsPerGroup: a["iterations-per-group"] } }
@@ -86,8 +86,9 @@ async function submitRun(given: RunArgs): Promise<void> {
   } else if (a.update) checkAgainstUse(against, { update: true, workdir });
   await submitPhases(workdir, settings, scriptOptions, a["dry-run"], async () => {
     await ensureWritableDir(outdir);
-    // Re-submitting into the same work directory resumes: finished tasks are skipped.
+    // The supplement job starts over when it runs (run --against does not resume): nothing to set up.
     if (supplement !== undefined) return;
+    // Re-submitting into the same work directory resumes: finished tasks are skipped.
     if (methodSettings.method === "lsh-cosine") await startPrepare(resolved, workdir, prepareOptionsFrom(a), exec, true);
     else await startFeatures(workdir, await featuresConfig(resolved, methodSettings.method, methodSettings.run.features, exec), true);
   });
