@@ -83,11 +83,12 @@ async function killedTask(work: string, step: string, point: string): Promise<vo
     delete process.env.VERTDUP_FAULT;
   }
 }
+
 const scripts = (work: string) => readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch"));
 
 // The jobs' commands run by hand, as the batch scripts run them: no cluster needed.
 describe("slurm --against --update, the jobs run by hand", () => {
-  it("lsh-cosine: one supplement job writes the local run's outputs and updated index, byte for byte; submitted again, it runs nothing", async () => {
+  it("lsh-cosine: one supplement job writes the local run's outputs and updated index, byte for byte; killed before the commit, it leaves the index as it was; submitted again after it finished, it runs nothing", async () => {
     const s = await lshIndexed();
     const work = join(s.dir, "w");
     const submit = (out: string) => vertdup(["slurm", "run", s.batch, "--against", s.index, "--update", "-w", work, "-o", out, ...SLURM, ...LSH, "--dry-run"]);
@@ -112,7 +113,7 @@ describe("slurm --against --update, the jobs run by hand", () => {
     expect(await indexContent(s.index)).toEqual(s.updated);
   }, 120_000);
 
-  it("paragraphs: the output job appends the batch as the local run does, byte for byte; an input the index holds is refused at submission", async () => {
+  it("paragraphs: the output job appends the batch as the local run does, byte for byte; killed before the commit, it leaves the index as it was; an input the index holds is refused at submission", async () => {
     const s = await paragraphsIndexed();
     const work = join(s.dir, "w");
     const output = join(s.dir, "slurm.vert");
