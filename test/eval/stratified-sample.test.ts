@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CALIBRATION_THRESHOLDS, calibrationRows, widestRecall } from "../../src/eval/calibration.js";
 import { growingCalibration } from "../../src/eval/growing-sample.js";
 import { sampleDocuments } from "../../src/eval/document-sample.js";
-import { wilsonScore } from "../../src/eval/binomial-interval.js";
+import { clopperPearson } from "../../src/eval/binomial-interval.js";
 import { allocate, drawStratified, kishEffectiveSize, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 
@@ -79,15 +79,15 @@ describe("stratified calibration", () => {
     expect(kishEffectiveSize([0], [0])).toBe(0);
   });
 
-  it("gives each interval's effective number of trials: Wilson's interval at that many trials is the one given", () => {
+  it("gives each interval's effective number of trials: the Clopper–Pearson interval at that many trials is the one given", () => {
     const design = stratifiedDesign(corpus.clusterOf, 400);
     const sampled = drawStratified(design, 5);
     for (const r of calibrationRows(referenceOf(sampled), corpus.clusterOf, sampled, THRESHOLDS, design)) {
       for (const [p, trials] of [[r.recall, r.recallTrials], [r.precision, r.precisionTrials]] as const) {
         expect(trials).toBeGreaterThan(0);
-        const wilson = wilsonScore(p.estimate, trials);
-        if (p.estimate > 0) expect(p.low).toBeCloseTo(wilson.low, 12);
-        if (p.estimate < 1) expect(p.high).toBeCloseTo(wilson.high, 12);
+        const exact = clopperPearson(p.estimate * trials, trials);
+        expect(p.low).toBeCloseTo(exact.low, 12);
+        expect(p.high).toBeCloseTo(exact.high, 12);
       }
     }
   });
@@ -151,10 +151,8 @@ describe("stratified calibration", () => {
       const first = await growingCalibration(corpus.clusterOf, seed, { sample: 200 }, "stratified", referenceOf);
       widest.first += widestRecall(first.rows);
     }
-    for (const c of covered) {
-      expect(c / replicates).toBeGreaterThanOrEqual(0.91);
-      expect(c / replicates).toBeLessThanOrEqual(0.99);
-    }
+    // Clopper–Pearson at the effective size with few degrees of freedom is conservative by construction (≥ 95 %).
+    for (const c of covered) expect(c / replicates).toBeGreaterThanOrEqual(0.93);
     expect(widest.grown).toBeLessThan(0.5 * widest.first);
   });
 });
