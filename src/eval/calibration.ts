@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { errorCode } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { wilsonInterval, type Proportion } from "./binomial-interval.js";
-import { stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
+import { pairShare, stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
 import type { ScoredPairs } from "./pairs-file.js";
 import type { MethodName } from "../methods/method-options.js";
 
@@ -126,20 +126,6 @@ function stratifiedRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled:
     const { trials: precisionTrials, spread: _, ...precision } = stratifiedRatio(design, docs, found, inCluster, clustered);
     return { threshold, recall, precision, recallTrials, precisionTrials, recallSpread };
   });
-}
-
-/**
- * The share of a pair that each of its documents brings (multiplicity weights, Birnbaum and
- * Sirken 1965): π_a / (π_a + π_b) to document a of stratum ha, π = n_h/N_h its chance to be
- * drawn. The two shares sum to 1, so Σ_h (N_h/n_h) Σ share over the sampled documents is
- * unbiased for the pairs whatever the shares; these make a pair weigh 1 / (π_a + π_b) from
- * either side, so that a pair between a document alone (rarely drawn, weight N_0/n_0) and a
- * clustered one (often drawn) is counted mostly through the clustered one: the misses the run
- * left between them no longer hang on drawing the rare document alone (README "Calibrating").
- */
-export function pairShare(design: StratifiedDesign): (ha: number, hb: number) => number {
-  const chance = design.population.map((n, h) => (n === 0 ? 0 : design.drawn[h] / n));
-  return (ha, hb) => (ha === hb ? 0.5 : chance[ha] / (chance[ha] + chance[hb]));
 }
 
 /** The smallest threshold whose recall's lower bound reaches `target`: the run finds that share of the pairs at least this similar. */

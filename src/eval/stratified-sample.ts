@@ -93,6 +93,20 @@ export function drawStratified(design: StratifiedDesign, seed: number): Uint8Arr
 }
 
 /**
+ * The share of a pair that each of its documents brings (multiplicity weights, Birnbaum and
+ * Sirken 1965): π_a / (π_a + π_b) to document a of stratum ha, π = n_h/N_h its chance to be
+ * drawn. The two shares sum to 1, so Σ_h (N_h/n_h) Σ share over the sampled documents is
+ * unbiased for the pairs whatever the shares; these make a pair weigh 1 / (π_a + π_b) from
+ * either side, so that a pair between a document alone (rarely drawn, weight N_0/n_0) and a
+ * clustered one (often drawn) is counted mostly through the clustered one: the misses the run
+ * left between them no longer hang on drawing the rare document alone (README "Calibrating").
+ */
+export function pairShare(design: StratifiedDesign): (ha: number, hb: number) => number {
+  const chance = design.population.map((n, h) => (n === 0 ? 0 : design.drawn[h] / n));
+  return (ha, hb) => (ha === hb ? 0.5 : chance[ha] / (chance[ha] + chance[hb]));
+}
+
+/**
  * The combined ratio estimate R̂ = Σ_h (N_h/n_h) Σ y_d / Σ_h (N_h/n_h) Σ x_d over the sampled
  * documents (`docs`, with their y and x) and its 95 % interval. Documents are the units, so
  * the pairs of one document count as one draw, not as independent ones.

@@ -3,7 +3,7 @@ import { CALIBRATION_THRESHOLDS, calibrationRows, widestRecall } from "../../src
 import { growingCalibration } from "../../src/eval/growing-sample.js";
 import { sampleDocuments } from "../../src/eval/document-sample.js";
 import { clopperPearson } from "../../src/eval/binomial-interval.js";
-import { allocate, drawStratified, kishEffectiveSize, stratifiedDesign } from "../../src/eval/stratified-sample.js";
+import { allocate, drawStratified, kishEffectiveSize, pairShare, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 
 /**
@@ -70,6 +70,21 @@ describe("stratified calibration", () => {
     expect([...allocate(Float64Array.from([1000, 100, 300]), Float64Array.from([0, 1, 3]), 200)]).toEqual([100, 11, 89]);
     expect([...allocate(Float64Array.from([1000, 5, 1]), Float64Array.from([0, 1, 3]), 100)]).toEqual([94, 5, 1]);
     expect([...allocate(Float64Array.from([3, 50]), Float64Array.from([0, 1]), 1000)]).toEqual([3, 50]);
+  });
+
+  it("shares a pair between its documents so that either side weighs it 1 / (π_a + π_b), the shares summing to 1", () => {
+    const design = { stratumOf: Uint8Array.of(0, 1), population: Float64Array.of(1000, 100), drawn: Float64Array.of(50, 40) };
+    const share = pairShare(design);
+    expect(share(0, 1) + share(1, 0)).toBeCloseTo(1, 15);
+    expect(share(1, 1)).toBe(0.5);
+    // Weight N_h/n_h of a drawn document times its share: the same from both sides.
+    expect((1000 / 50) * share(0, 1)).toBeCloseTo(1 / (50 / 1000 + 40 / 100), 12);
+    expect((100 / 40) * share(1, 0)).toBeCloseTo(1 / (50 / 1000 + 40 / 100), 12);
+    // Every document drawn: the recall of the pairs exactly.
+    const census = { ...stratifiedDesign(corpus.clusterOf, corpus.clusterOf.length) };
+    const all = new Uint8Array(corpus.clusterOf.length).fill(1);
+    const rows = calibrationRows(referenceOf(all), corpus.clusterOf, all, THRESHOLDS, census);
+    rows.forEach((r, t) => expect(r.recall.estimate).toBeCloseTo(truth(THRESHOLDS[t]).recall, 12));
   });
 
   it("has Kish's effective size: the sample size under proportional allocation, less when uneven", () => {
