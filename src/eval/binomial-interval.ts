@@ -26,8 +26,8 @@ export function wilsonInterval(successes: number, trials: number, z = Z95): Prop
   return { estimate: p, low: successes === 0 ? 0 : low, high: successes === trials ? 1 : high };
 }
 
-/** Wilson's interval around a proportion p of `trials` trials, which may be an effective, non-integer number (> 0). */
-export function wilsonScore(p: number, trials: number, z = Z95): Proportion {
+/** Wilson's interval around a proportion p of `trials` trials (> 0). */
+function wilsonScore(p: number, trials: number, z = Z95): Proportion {
   if (!(trials > 0)) return { estimate: p, low: 0, high: 1 };
   const z2 = z * z;
   const centre = (p + z2 / (2 * trials)) / (1 + z2 / trials);

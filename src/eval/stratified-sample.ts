@@ -158,21 +158,22 @@ export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: 
     const h = design.stratumOf[docs[k]];
     fourth[h] += (y[k] - r * x[k] - sum[h] / design.drawn[h]) ** 4;
   }
-  let v = 0;
+  // V̂ = Σ_h a_h s²_h, the variance of Ŷ − R̂X̂, and its own variance.
+  let big = 0;
   let vv = 0;
   for (let h = 0; h < strata; h++) {
     const n = design.drawn[h];
-    const big = design.population[h];
+    const size = design.population[h];
     if (n < 2) continue;
     const s2 = Math.max(0, (sq[h] - (sum[h] * sum[h]) / n) / (n - 1));
     spread[h] = Math.sqrt(s2);
-    if (n >= big) continue;
-    const a = (big * big * (1 - n / big)) / n;
-    v += a * s2;
+    if (n >= size) continue;
+    const a = (size * size * (1 - n / size)) / n;
+    big += a * s2;
     const m2 = ((n - 1) / n) * s2;
     vv += a * a * Math.max(0, (fourth[h] / n - (m2 * m2 * (n - 3)) / (n - 1)) / n);
   }
-  v /= sx * sx;
+  const v = big / (sx * sx);
   const degenerate = r <= 0 || r >= 1;
   const effective = degenerate ? units : v > 0 ? Math.min(pairs, (r * (1 - r)) / v) : pairs;
   // Degrees of freedom of the variance (Satterthwaite 1946 with the residuals' own kurtosis):
@@ -180,8 +181,7 @@ export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: 
   let strataDrawn = 0;
   for (let h = 0; h < strata; h++) if (design.drawn[h] > 0) strataDrawn++;
   const designDf = docs.length - strataDrawn;
-  const vScaled = v * sx * sx;
-  const df = vv > 0 ? Math.max(1, Math.min(designDf, (2 * vScaled * vScaled) / vv)) : designDf;
+  const df = vv > 0 ? Math.max(1, Math.min(designDf, (2 * big * big) / vv)) : designDf;
   const trials = df > 0 && !degenerate ? effective * (Z95 / studentT975(df)) ** 2 : effective;
   const interval = clopperPearson(Math.min(trials, r * trials), trials);
   return { estimate: r, low: interval.low, high: interval.high, trials, spread };
