@@ -1,3 +1,4 @@
+import { concatU32 } from "../util/typed-arrays.js";
 import { encodeKeyFrames } from "./key-frames.js";
 import { markKnown, type KeyRange, type KeySegment } from "./ngram-index.js";
 import { OCC_WORDS } from "./occurrences.js";
@@ -45,31 +46,35 @@ function marked(sorted: Uint32Array, found: Uint8Array, mark: number): Uint32Arr
 
 /**
  * The repeats task of one bucket, whichever way the coordinator kept its occurrences. With
- * saved indices, the bucket's keys that they hold are put in the table first, so that their
- * occurrences count as repeated: what one run over the indices' corpora and then this one
- * would find. Those are found by a merge: the bucket's distinct keys, sorted, against the
- * indices' sorted segments, frame by frame (markKnown) — no table probe per index key, and at
- * most the bucket's own keys and one frame held.
+ * saved indices, every occurrence of a key they hold counts as repeated, the bucket's first
+ * too: what one run over the indices' corpora and then this one would find. The bucket's own
+ * repeats come first, as without indices, leaving its distinct keys in the table; those,
+ * sorted, are merged with the indices' sorted segments frame by frame (markKnown: no table
+ * probe per index key, at most the bucket's keys and one frame held); then one more pass adds
+ * the occurrences of the keys found, looked up in a table of those alone (small, in cache).
+ * An occurrence both passes name sets its bit twice (repeated-ends.ts), which is the same.
  */
 export function bucketRepeats(task: RepeatsTask): RepeatsResult {
   const s = task.source;
   const parts = () => ("parts" in s ? s.parts : readRecords(s.path, OCC_WORDS));
+  const keys = new KeySet(task.expected);
+  const repeats = findRepeats(parts(), task.expected, keys);
   if (task.known.length === 0) {
-    const keys = new KeySet(task.expected);
-    const repeats = findRepeats(parts(), task.expected, keys);
     if (!task.all && !task.fresh) return { repeats };
     const all = keys.sorted();
     return { repeats, all: task.all ? encodeKeyFrames(all) : undefined, fresh: task.fresh ? encodeKeyFrames(all) : undefined };
   }
-  const own = new KeySet(task.expected);
-  for (const { data } of parts()) for (let i = 0; i < data.length; i += OCC_WORDS) own.seen(data[i], data[i + 1]);
-  const all = own.sorted();
+  const all = keys.sorted();
   const found = new Uint8Array(all.length / 2);
   for (const segment of task.known) markKnown(segment, all, found);
-  // `own` is done with: the new set takes the thread's table.
-  const keys = new KeySet(task.expected);
   const known = marked(all, found, 1);
-  for (let i = 0; i < known.length; i += 2) keys.seen(known[i], known[i + 1]);
-  const repeats = findRepeats(parts(), task.expected, keys);
-  return { repeats, all: task.all ? encodeKeyFrames(all) : undefined, fresh: task.fresh ? encodeKeyFrames(marked(all, found, 0)) : undefined };
+  // The bucket's table is done with: the set of the keys found takes the thread's table.
+  const indexKeys = new KeySet(known.length / 2);
+  for (let i = 0; i < known.length; i += 2) indexKeys.seen(known[i], known[i + 1]);
+  const ofIndex = known.length === 0 ? new Uint32Array(0) : findRepeats(parts(), known.length / 2, indexKeys, false);
+  return {
+    repeats: concatU32([repeats, ofIndex]),
+    all: task.all ? encodeKeyFrames(all) : undefined,
+    fresh: task.fresh ? encodeKeyFrames(marked(all, found, 0)) : undefined,
+  };
 }
