@@ -1,10 +1,10 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { decodeRecords, encodeRecords } from "../runs/run-file.js";
 import { readIndex, requireCompatible, type IndexManifest, type IndexUpdate } from "../supplement/index-store.js";
 import { openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
+import { decodeFrame, FRAME_HEADER_WORDS, frameBodyWords, frameWindow, markFrameKeys } from "./key-frames.js";
 import type { ParagraphOptions } from "./options.js";
 
 /**
@@ -12,8 +12,8 @@ import type { ParagraphOptions } from "./options.js";
  * the set of n-gram keys of every occurrence in its corpora, which is all a later batch needs,
  * since an occurrence is repeated when its key occurred anywhere earlier ("first occurrence
  * wins"). Each run (or update) adds one keys file: per key range — a bucket table of the run
- * that wrote it — a segment of sorted unique keys in compressed frames (run-file.ts records),
- * and a ranges file saying where each range's segment is. A batch's bucket table then checks
+ * that wrote it — a segment of sorted unique keys in Elias–Fano frames (key-frames.ts), and a
+ * ranges file saying where each range's segment is. A batch's bucket table then checks
  * membership reading only the segments it overlaps, one frame at a time, never a whole index.
  */
 export const PARAGRAPHS_METHOD = "paragraphs";
@@ -27,10 +27,6 @@ export function keyOptions(o: ParagraphOptions): Record<string, unknown> {
 export interface KeyRange {
   prefix: number;
   bits: number;
-}
-
-export function inRange(hi: number, r: KeyRange): boolean {
-  return hi >>> (32 - r.bits) === r.prefix;
 }
 
 /** Whether two ranges share keys: one's prefix starts the other's. */
@@ -53,9 +49,29 @@ export const rangesRole = (generation: number) => `ngram ranges g${generation}`;
 export const KEYS_FILE = "ngrams.keys";
 export const RANGES_FILE = "ngrams.ranges.json";
 
+/**
+ * The keys files' format, in the ranges file beside each. Format 1 (vertdup 0.2.0: zstd
+ * frames, a ranges file that is a bare list) is refused: its index must be built again.
+ */
+export const KEY_FORMAT = 2;
+
 interface RangeEntry extends KeyRange {
   offset: number;
   length: number;
+}
+
+interface RangesFile {
+  format: number;
+  ranges: RangeEntry[];
+}
+
+async function readRanges(path: string): Promise<RangeEntry[]> {
+  const file = JSON.parse(await readFile(path, "utf8")) as RangesFile | RangeEntry[];
+  const format = Array.isArray(file) ? 1 : file.format;
+  if (format !== KEY_FORMAT) {
+    throw new VertdupError(`${path}: n-gram keys of key format ${String(format)}; this vertdup reads key format ${KEY_FORMAT}: build the index again (vertdup paragraphs CORPUS -o OUTPUT -w DIR)`);
+  }
+  return (file as RangesFile).ranges;
 }
 
 /** The key segments an index lists, over all its generations. */
@@ -64,72 +80,63 @@ export async function keySegments(dir: string, manifest: IndexManifest): Promise
   for (const [role, path] of Object.entries(manifest.files)) {
     const m = ROLE.exec(role);
     if (m === null) continue;
-    const ranges = JSON.parse(await readFile(join(dir, manifest.files[rangesRole(Number(m[1]))]), "utf8")) as RangeEntry[];
-    for (const { prefix, bits, offset, length } of ranges) segments.push({ path: join(dir, path), offset, length, range: { prefix, bits } });
+    for (const { prefix, bits, offset, length } of await readRanges(join(dir, manifest.files[rangesRole(Number(m[1]))]))) segments.push({ path: join(dir, path), offset, length, range: { prefix, bits } });
   }
   return segments;
 }
 
-/** Keys per block: one compressed frame (hi as deltas, which zstd packs well), read one at a time. */
-const BLOCK_KEYS = 1 << 16;
-const FRAME_HEADER = 4;
+/** Frames a thread reads into, one at a time. */
+let frameBuffer = new Uint32Array(FRAME_HEADER_WORDS);
 
-interface KeyBlock {
-  hiDelta: Uint32Array;
-  lo: Uint32Array;
-}
-
-/** A segment's bytes for sorted unique keys (`lo, hi` pairs, by hi then lo): frames, each after its length. */
-export function encodeKeys(sorted: Uint32Array): Uint8Array {
-  const frames: Uint8Array[] = [];
-  for (let start = 0; start < sorted.length; start += 2 * BLOCK_KEYS) {
-    const pairs = sorted.subarray(start, Math.min(sorted.length, start + 2 * BLOCK_KEYS));
-    const n = pairs.length / 2;
-    const block: KeyBlock = { hiDelta: new Uint32Array(n), lo: new Uint32Array(n) };
-    for (let i = 0, prev = 0; i < n; i++) {
-      block.lo[i] = pairs[2 * i];
-      block.hiDelta[i] = (pairs[2 * i + 1] - prev) >>> 0;
-      prev = pairs[2 * i + 1];
-    }
-    const frame = encodeRecords([block]);
-    const header = Buffer.alloc(FRAME_HEADER);
-    header.writeUInt32LE(frame.length);
-    frames.push(header, frame);
-  }
-  // Not Buffer.concat, which may return a slice of Node's shared pool: the result is moved between threads.
-  const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
-  frames.reduce((at, f) => (out.set(f, at), at + f.length), 0);
-  return out;
-}
-
-/** A block of sorted keys as read: `lo[i]`, `hi[i]`. */
-export interface Keys {
-  lo: Uint32Array;
-  hi: Uint32Array;
-}
-
-/** The keys of a segment, one block at a time: a frame in memory, never the segment. */
-export function* readSegment(s: KeySegment): Generator<Keys> {
+/**
+ * The frames of a segment that `wanted` accepts by their header, in order: a frame in memory,
+ * never the segment; each valid until the next. A frame not wanted is passed over without
+ * reading more than its header.
+ */
+function* frames(s: KeySegment, wanted: (header: Uint32Array) => boolean = () => true): Generator<Uint32Array> {
   const fd = openSync(s.path, "r");
   try {
-    const header = Buffer.alloc(FRAME_HEADER);
-    for (let at = s.offset; at < s.offset + s.length; ) {
-      readFully(fd, header, at, s.path);
-      const frame = Buffer.allocUnsafe(header.readUInt32LE());
-      readFully(fd, frame, at + FRAME_HEADER, s.path);
-      at += FRAME_HEADER + frame.length;
-      const [block] = decodeRecords<KeyBlock>(frame);
-      // The deltas become the high lanes in place.
-      const hi = block.hiDelta;
-      for (let i = 0, h = 0; i < hi.length; i++) hi[i] = h = (h + hi[i]) >>> 0;
-      yield { lo: block.lo, hi };
+    const end = s.offset + s.length;
+    for (let at = s.offset; at < end; ) {
+      const header = frameBuffer.subarray(0, FRAME_HEADER_WORDS);
+      readFully(fd, new Uint8Array(header.buffer, 0, 4 * FRAME_HEADER_WORDS), at, s.path);
+      const words = FRAME_HEADER_WORDS + frameBodyWords(header);
+      if (at + 4 * words > end) throw new VertdupError(`${s.path}: a frame of n-gram keys runs past its range's end at byte ${at} (damaged index)`);
+      if (wanted(header)) {
+        if (frameBuffer.length < words) {
+          frameBuffer = new Uint32Array(Math.max(words, 2 * frameBuffer.length));
+          frameBuffer.set(header);
+        }
+        readFully(fd, new Uint8Array(frameBuffer.buffer, 4 * FRAME_HEADER_WORDS, 4 * (words - FRAME_HEADER_WORDS)), at + 4 * FRAME_HEADER_WORDS, s.path);
+        yield frameBuffer.subarray(0, words);
+      }
+      at += 4 * words;
     }
   } finally {
     closeSync(fd);
   }
 }
 
-function readFully(fd: number, buf: Buffer, position: number, path: string): void {
+/** The keys of a segment as sorted `lo, hi` pairs, one frame at a time. */
+export function* readSegment(s: KeySegment): Generator<Uint32Array> {
+  for (const frame of frames(s)) yield decodeFrame(frame);
+}
+
+/**
+ * Sets `found[k]` for every key k of `sorted` (a bucket table's sorted unique `lo, hi` pairs)
+ * that the segment holds: a merge of the two sorted sequences, reading only the frames that
+ * span some of the table's keys.
+ */
+export function markKnown(s: KeySegment, sorted: Uint32Array, found: Uint8Array): void {
+  let window: [number, number] = [0, 0];
+  const spansSome = (header: Uint32Array) => {
+    window = frameWindow(header, sorted);
+    return window[0] < window[1];
+  };
+  for (const frame of frames(s, spansSome)) markFrameKeys(frame, sorted, window[0], window[1], found);
+}
+
+function readFully(fd: number, buf: Uint8Array, position: number, path: string): void {
   for (let done = 0; done < buf.length; ) {
     const got = readSync(fd, buf, done, buf.length - done, position + done);
     if (got === 0) throw new VertdupError(`${path}: index file shorter than its ranges say (damaged index)`);
@@ -165,7 +172,8 @@ export class KeysWriter {
   /** Puts both files in place (durably): call before the update commits. */
   async finish(): Promise<void> {
     await this.file.commit();
-    await writeAtomic(this.rangesPath, `${JSON.stringify(this.ranges)}\n`);
+    const file: RangesFile = { format: KEY_FORMAT, ranges: this.ranges };
+    await writeAtomic(this.rangesPath, `${JSON.stringify(file)}\n`);
   }
 
   async abort(): Promise<void> {

@@ -166,10 +166,11 @@ function sortPairs(pairs: Uint32Array, from: number, to: number, tmp: Uint32Arra
  * (record-file.ts; `end` as in occurrences.ts), one per chunk with repeats: one buffer,
  * however many chunks.
  *
- * `keys` may hold keys seen before the bucket's first occurrence (those of saved indices):
- * their occurrences all count as repeated. It ends holding every key of the bucket.
+ * `keys` may hold keys seen before the bucket's first occurrence: their occurrences all count
+ * as repeated. It ends holding every key of the bucket, unless `add` is false: then only the
+ * occurrences of the keys it holds are returned (those of saved indices, bucket-task.ts).
  */
-export function findRepeats(parts: Iterable<RecordPart>, expected: number, keys = new KeySet(expected)): Uint32Array {
+export function findRepeats(parts: Iterable<RecordPart>, expected: number, keys = new KeySet(expected), add = true): Uint32Array {
   let out = new Uint32Array(1024);
   let used = 0;
   let header = -1;
@@ -196,7 +197,11 @@ export function findRepeats(parts: Iterable<RecordPart>, expected: number, keys 
     }
     const occ = part.data;
     room(occ.length / OCC_WORDS);
-    for (let i = 0; i < occ.length; i += OCC_WORDS) if (keys.seen(occ[i], occ[i + 1])) out[used++] = occ[i + 2];
+    if (add) {
+      for (let i = 0; i < occ.length; i += OCC_WORDS) if (keys.seen(occ[i], occ[i + 1])) out[used++] = occ[i + 2];
+    } else {
+      for (let i = 0; i < occ.length; i += OCC_WORDS) if (keys.has(occ[i], occ[i + 1])) out[used++] = occ[i + 2];
+    }
   }
   finish();
   return out.slice(0, used);

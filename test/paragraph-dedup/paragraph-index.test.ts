@@ -1,9 +1,9 @@
-import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { silentReporter } from "../../src/coordinator/progress.js";
 import { lockWorkdir } from "../../src/coordinator/workdir-lock.js";
-import { keySegments, readSegment } from "../../src/paragraph-dedup/ngram-index.js";
+import { KEY_FORMAT, keySegments, rangesRole, readSegment } from "../../src/paragraph-dedup/ngram-index.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/paragraph-dedup/options.js";
 import { paragraphs, type ParagraphRun } from "../../src/paragraph-dedup/run-paragraphs.js";
 import { indexContent, IndexUpdate, newIndex, readIndex } from "../../src/supplement/index-store.js";
@@ -57,7 +57,7 @@ async function incremental(parts: string[], opts: Partial<ParagraphOptions>, s: 
 async function sortedIndexKeys(dir: string): Promise<string[]> {
   const keys: string[] = [];
   for (const segment of await keySegments(dir, await readIndex(dir))) {
-    for (const { lo, hi } of readSegment(segment)) lo.forEach((l, i) => keys.push(`${hi[i]}:${l}`));
+    for (const pairs of readSegment(segment)) for (let i = 0; i < pairs.length; i += 2) keys.push(`${pairs[i + 1]}:${pairs[i]}`);
   }
   return keys.sort();
 }
@@ -220,6 +220,17 @@ describe("vertdup paragraphs --against: refusals", () => {
     await expect(dedup([batch], {}, { against: [tempDir()] })).rejects.toThrow("not an index (no index.json");
     await expect(dedup([batch], {}, { against: [join(tempDir(), "missing.idx")], update: true })).rejects.toThrow("missing.idx: no such index");
     await expect(dedup([batch], { ngram: 5 }, { against: [dir], update: true })).rejects.toThrow("--ngram: index 7, this run 5");
+    expect((await readIndex(dir)).batches.length).toBe(1);
+  });
+
+  it("an index of vertdup 0.2.0's key format 1 (its ranges file a bare list): refused, naming the file and the formats", async () => {
+    const dir = await base();
+    const ranges = join(dir, (await readIndex(dir)).files[rangesRole(1)]);
+    writeFileSync(ranges, JSON.stringify((JSON.parse(readFileSync(ranges, "utf8")) as { ranges: unknown[] }).ranges));
+    const batch = writeVert(threeParts(8, 40)[1]);
+    const refusal = `${ranges}: n-gram keys of key format 1; this vertdup reads key format ${KEY_FORMAT}: build the index again`;
+    await expect(dedup([batch], {}, { against: [dir] })).rejects.toThrow(refusal);
+    await expect(dedup([batch], {}, { against: [dir], update: true })).rejects.toThrow(refusal);
     expect((await readIndex(dir)).batches.length).toBe(1);
   });
 
