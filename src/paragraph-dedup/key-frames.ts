@@ -132,20 +132,26 @@ export function frameWindow(header: Uint32Array, sorted: Uint32Array): [number, 
 }
 
 /**
+ * Where a frame keeps its parts: n keys, l low bits each (split into the wLo bits of the first
+ * word array and the wHi bits of the second), then the unary upper bit vector.
+ */
+function frameLayout(frame: Uint32Array) {
+  const n = frame[N];
+  const l = frame[L_BITS];
+  const wLo = Math.min(l, 32);
+  const wHi = Math.max(0, l - 32);
+  const loAt = FRAME_HEADER_WORDS;
+  const hiAt = loAt + packedWords(n, wLo);
+  return { n, l, firstLo: frame[FIRST_LO], firstHi: frame[FIRST_HI], wLo, wHi, loAt, hiAt, upperAt: hiAt + packedWords(n, wHi) };
+}
+
+/**
  * Sets `found[k]` for each key k of `sorted` (sorted unique `lo, hi` pairs) in [from, to) —
  * frameWindow's — that the frame (header at `frame[0]`) holds. One pass over the frame's bit
  * vector: the keys are looked up in order.
  */
 export function markFrameKeys(frame: Uint32Array, sorted: Uint32Array, from: number, to: number, found: Uint8Array): void {
-  const n = frame[N];
-  const l = frame[L_BITS];
-  const firstLo = frame[FIRST_LO];
-  const firstHi = frame[FIRST_HI];
-  const wLo = Math.min(l, 32);
-  const wHi = Math.max(0, l - 32);
-  const loAt = FRAME_HEADER_WORDS;
-  const hiAt = loAt + packedWords(n, wLo);
-  const upperAt = hiAt + packedWords(n, wHi);
+  const { l, firstLo, firstHi, wLo, wHi, loAt, hiAt, upperAt } = frameLayout(frame);
   // The scan: `pos` is just past the `high`-th zero bit (key `pos - high` is the next one bit).
   let pos = 0;
   let high = 0;
@@ -206,15 +212,7 @@ function select32(x: number, k: number): number {
 
 /** All keys of a frame, as sorted `lo, hi` pairs. */
 export function decodeFrame(frame: Uint32Array): Uint32Array {
-  const n = frame[N];
-  const l = frame[L_BITS];
-  const firstLo = frame[FIRST_LO];
-  const firstHi = frame[FIRST_HI];
-  const wLo = Math.min(l, 32);
-  const wHi = Math.max(0, l - 32);
-  const loAt = FRAME_HEADER_WORDS;
-  const hiAt = loAt + packedWords(n, wLo);
-  const upperAt = hiAt + packedWords(n, wHi);
+  const { n, l, firstLo, firstHi, wLo, wHi, loAt, hiAt, upperAt } = frameLayout(frame);
   const out = new Uint32Array(2 * n);
   for (let i = 0, pos = 0; i < n; pos++) {
     if (((frame[upperAt + (pos >>> 5)] >>> (pos & 31)) & 1) === 0) continue;
