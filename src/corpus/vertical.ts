@@ -264,11 +264,24 @@ export interface DocSink {
    */
   tokenAt?(bytes: Buffer, start: number, limit: number): number;
   /**
+   * Optional, for column 0: the token lines of the open document from `start` (a token
+   * line's first byte), as many as the sink takes in one go; it sets in `run` where it
+   * stopped (at the start of a line it leaves to the parser, which reads that line as usual)
+   * and how many lines it read. Each line it reads ends with a newline, and not with CRLF.
+   */
+  tokenRun?(bytes: Buffer, start: number, run: TokenRun): void;
+  /**
    * The open document ends; with `ReaderOptions.paragraphs`, the token ranges of its `<p>`
    * elements, flat as [start0, end0, start1, end1, …] (an unclosed `<p>` ends at the next
    * `<p>` or `</doc>`).
    */
   close(paragraphs: number[] | undefined): void;
+}
+
+/** Where a sink's `tokenRun` stopped and how many token lines it read. */
+export interface TokenRun {
+  end: number;
+  lines: number;
 }
 
 /**
@@ -299,7 +312,19 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
   // A byte-order mark at the start is not part of the first line (as TextDecoder drops it).
   let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const tokenAt = column === 0 && sink.tokenAt !== undefined;
+  const tokenRun = column === 0 && sink.tokenRun !== undefined;
+  const run: TokenRun = { end: 0, lines: 0 };
   while (pos < n) {
+    if (tokenRun && docLine >= 0 && bytes[pos] !== LT && bytes[pos] !== NL) {
+      sink.tokenRun!(bytes, pos, run);
+      lineNo += run.lines;
+      docTokens += run.lines;
+      // A line it left that is not a tag or empty goes on to tokenAt or the line scan.
+      if (run.lines > 0) {
+        pos = run.end;
+        continue;
+      }
+    }
     if (tokenAt && docLine >= 0 && bytes[pos] !== LT && bytes[pos] !== NL) {
       let end = sink.tokenAt!(bytes, pos, n);
       while (end < n && bytes[end] !== NL) end++;

@@ -1,12 +1,13 @@
-import type { StoredChunk } from "../corpus/chunker.js";
+import type { Chunk, StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { loadStored } from "../corpus/stored.js";
-import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings } from "../corpus/vertical.js";
+import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
 import { encodeRecords } from "../runs/run-file.js";
 import { writeAtomic } from "../util/atomic.js";
 import { InputError } from "../util/errors.js";
 import { hashSequence } from "./hash.js";
 import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
+import { TokenHashRuns } from "./token-hash-wasm.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
@@ -99,9 +100,10 @@ export interface CountTask {
 /**
  * Counts the terms of a chunk's documents as the parser reports them: kept token hashes go
  * to one reused buffer, and each document's distinct terms and counts straight to the
- * shard's arrays, so no list is made per document or token.
+ * shard's arrays, so no list is made per document or token. Runs of token lines are hashed
+ * by the WebAssembly kernel where there is one (the same hashes), the rest by `TokenHasher`.
  */
-class ShardCounter implements DocSink {
+export class ShardCounter implements DocSink {
   readonly ids: string[] = [];
   readonly tokens = growableU32(1 << 10);
   readonly ordinals = growableU32(1 << 10);
@@ -110,13 +112,28 @@ class ShardCounter implements DocSink {
   readonly counts = growableU32();
   keptTokens = 0;
   private readonly hasher: TokenHasher;
-  private kept = new Float64Array(1 << 12);
+  private kept: Float64Array;
   private keptLength = 0;
   private docTokens = 0;
   private shingled = new Float64Array(0);
+  readonly tokenRun?: (bytes: Buffer, start: number, run: TokenRun) => void;
 
-  constructor(private readonly options: TermOptions) {
+  /**
+   * `chunk`: the bytes the parser will report, loaded into the WebAssembly kernel (valid
+   * until the next chunk is loaded); null for the TypeScript loop alone.
+   */
+  constructor(private readonly options: TermOptions, chunk: Uint8Array | null) {
     this.hasher = new TokenHasher(options);
+    const runs = chunk === null ? null : TokenHashRuns.load(chunk, options);
+    // The kernel's room for a document's hashes (always enough) or a growing array.
+    this.kept = runs?.kept ?? new Float64Array(1 << 12);
+    if (runs !== null) {
+      this.tokenRun = (_bytes, start, run) => {
+        const length = runs.runs(start, this.keptLength, run);
+        this.docTokens += run.lines;
+        this.keptLength = length;
+      };
+    }
   }
 
   open(ordinal: number, id: string): void {
@@ -163,6 +180,13 @@ class ShardCounter implements DocSink {
   }
 }
 
+/** Parses a chunk and counts its documents' terms (`kernel`: false for the TypeScript loop alone). */
+export function countChunk(chunk: Chunk, options: ReaderOptions & TermOptions, warnings: ReaderWarnings, kernel = true): ShardCounter {
+  const counter = new ShardCounter(options, kernel ? chunk.bytes : null);
+  scanChunk(chunk, options, warnings, counter);
+  return counter;
+}
+
 // A worker's buffer for the chunks it reads from their files (nothing keeps their bytes).
 const readBuffer = { bytes: new Uint8Array(0) };
 
@@ -174,9 +198,8 @@ const readBuffer = { bytes: new Uint8Array(0) };
 export async function countShard(task: CountTask): Promise<ShardStats> {
   const { chunk, options, workdir } = task;
   const warnings = emptyWarnings();
-  const counter = new ShardCounter(options);
   const raw = loadStored(chunk.bytes, readBuffer);
-  scanChunk({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings, counter);
+  const counter = countChunk({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings);
   const { ids } = counter;
   if (ids.length !== chunk.docCount) {
     throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);

@@ -1,0 +1,86 @@
+/**
+ * The count pass's line scan and token hash in WebAssembly (token-hash.wat): runs of token
+ * lines hashed from the chunk's UTF-8 bytes, with the term hash of `TokenHasher.hashWord`
+ * (two MurmurHash3 lanes per UTF-16 code unit), so the outputs are identical; any line it
+ * leaves (tags, empty lines, tokens for the string path, errors) goes on to the TypeScript
+ * parser. In TypeScript the per-byte loop, its bounds checks and a call per token cost about
+ * twice the whole rest of the pass.
+ */
+
+import type { TokenRun } from "../corpus/vertical.js";
+import { WasmKernel, type KernelStatus } from "../util/wasm-kernel.js";
+import type { NormalizeOptions } from "./normalize.js";
+import { LOWER_2BYTE } from "./terms.js";
+import { wasm } from "./token-hash.wat.js";
+
+const tokenHashKernel = new WasmKernel("token-hash", wasm);
+
+/** On the coordinator, before the count pass: its status for the manifest (a fallback is told once through `warn`). */
+export function tokenHashKernelStatus(warn: (message: string) => void): KernelStatus {
+  return tokenHashKernel.report(warn);
+}
+
+const PAGE = 65536;
+/** Where the chunk's bytes start in the kernel's memory (after the results and the lowercase table). */
+const INPUT = 8192;
+
+interface TokenHashExports {
+  run: (pos: number, n: number, out: number, flags: number) => number;
+}
+
+/** The kernel's memory of this thread, replaced by a larger one when a chunk does not fit. */
+interface Instance {
+  exports: TokenHashExports;
+  bytes: Uint8Array;
+  results: Int32Array;
+}
+
+let instance: Instance | null = null;
+
+/**
+ * One chunk's bytes in the kernel's memory, followed by room for one hash per two bytes of
+ * it: each kept token takes at least two (a character and its newline), so a document's
+ * hashes always fit.
+ */
+export class TokenHashRuns {
+  /** Room for the kept hashes of the open document (`runs` appends to them). */
+  readonly kept: Float64Array;
+  private readonly flags: number;
+
+  private constructor(
+    private readonly on: Instance,
+    private readonly keptByte: number,
+    private readonly length: number,
+    opts: NormalizeOptions,
+  ) {
+    this.flags = (opts.lowercase ? 1 : 0) | (opts.keepNumbers ? 2 : 0);
+    this.kept = new Float64Array(on.bytes.buffer, keptByte, Math.floor(length / 2) + 1);
+  }
+
+  /** The kernel loaded with `chunk`, or null where the module is unavailable. */
+  static load(chunk: Uint8Array, opts: NormalizeOptions): TokenHashRuns | null {
+    if (tokenHashKernel.module() === null) return null;
+    const keptByte = INPUT + Math.ceil(chunk.length / 8) * 8;
+    const need = keptByte + 8 * (Math.floor(chunk.length / 2) + 1);
+    if (instance === null || instance.bytes.length < need) {
+      const memory = tokenHashKernel.memory(Math.ceil(need / PAGE));
+      new Uint16Array(memory.buffer, 64, LOWER_2BYTE.length).set(LOWER_2BYTE);
+      const exports = tokenHashKernel.instantiate(memory) as unknown as TokenHashExports;
+      instance = { exports, bytes: new Uint8Array(memory.buffer), results: new Int32Array(memory.buffer, 0, 2) };
+    }
+    instance.bytes.set(chunk, INPUT);
+    return new TokenHashRuns(instance, keptByte, chunk.length, opts);
+  }
+
+  /**
+   * Hashes the token lines of the loaded chunk from `start`, appending the kept hashes to
+   * `kept` from `keptLength`: returns the new length of `kept`; `run` says where it stopped
+   * and how many lines it read.
+   */
+  runs(start: number, keptLength: number, run: TokenRun): number {
+    const { exports, results } = this.on;
+    run.end = exports.run(INPUT + start, INPUT + this.length, this.keptByte + 8 * keptLength, this.flags) - INPUT;
+    run.lines = results[0];
+    return (results[1] - this.keptByte) / 8;
+  }
+}

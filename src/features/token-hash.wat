@@ -1,0 +1,114 @@
+;; `TokenHasher.hashWord` over a run of token lines (token-hash-wasm.ts): the same two
+;; MurmurHash3 lanes per UTF-16 code unit, decoded from the UTF-8 bytes of the word column, so
+;; the term hashes are identical. It hashes line after line and stops, leaving the line to the
+;; TypeScript parser, at anything else: a line that starts with `<` (maybe a tag) or is empty,
+;; a line without its newline at the end of the chunk, a CRLF line end (an error), and a token
+;; whose hash needs the string path (a code point of 3 or 4 bytes, one whose lowercase is not
+;; one code unit, no ASCII letter but a non-ASCII character: Unicode classes decide).
+;;
+;; Memory (imported as e.m): [0, 8) the results of the last run (lines read, the byte offset
+;; after the last hash written); [64, 4160) the lowercase table of code points below 0x800
+;; (u16, 0 = string path; written by the caller); the chunk and the hashes where the caller
+;; says. flags: 1 = lowercase, 2 = keep digit-only tokens.
+(module
+  (import "e" "m" (memory 1))
+
+  (func $fmix (param $h i32) (result i32)
+    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))) (i32.const 0x85ebca6b)))
+    (local.set $h (i32.mul (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))) (i32.const 0xc2b2ae35)))
+    (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+
+  ;; Hashes the token lines from byte pos (below n) and writes each kept token's 53-bit hash
+  ;; as an f64 from byte out; returns where it stopped (the start of the line it left).
+  (func (export "run") (param $pos i32) (param $n i32) (param $out i32) (param $flags i32) (result i32)
+    (local $lines i32) (local $i i32) (local $c i32) (local $k i32)
+    (local $a i32) (local $b i32) (local $len i32)
+    (local $letter i32) (local $digit i32) (local $other i32) (local $nonAscii i32)
+    (local $lower i32) (local $keepNumbers i32)
+    (local.set $lower (i32.and (local.get $flags) (i32.const 1)))
+    (local.set $keepNumbers (i32.and (local.get $flags) (i32.const 2)))
+    (block $stop
+      (loop $line
+        (br_if $stop (i32.ge_u (local.get $pos) (local.get $n)))
+        (local.set $c (i32.load8_u (local.get $pos)))
+        (br_if $stop (i32.eq (local.get $c) (i32.const 0x3c)))
+        (br_if $stop (i32.eq (local.get $c) (i32.const 0x0a)))
+        (local.set $a (i32.const 0x9747b28c))
+        (local.set $b (i32.const 0x2545f491))
+        (local.set $len (i32.const 0))
+        (local.set $letter (i32.const 0))
+        (local.set $digit (i32.const 0))
+        (local.set $other (i32.const 0))
+        (local.set $nonAscii (i32.const 0))
+        (local.set $i (local.get $pos))
+        (block $tokenEnd
+          (loop $unit
+            (br_if $stop (i32.ge_u (local.get $i) (local.get $n)))
+            (local.set $c (i32.load8_u (local.get $i)))
+            (if (i32.lt_u (local.get $c) (i32.const 0x80))
+              (then
+                (br_if $tokenEnd (i32.eq (local.get $c) (i32.const 0x09)))
+                (br_if $tokenEnd (i32.eq (local.get $c) (i32.const 0x0a)))
+                ;; c | 0x20 folds A–Z onto a–z
+                (local.set $k (i32.or (local.get $c) (i32.const 0x20)))
+                (if (i32.lt_u (i32.sub (local.get $k) (i32.const 0x61)) (i32.const 26))
+                  (then
+                    (local.set $letter (i32.const 1))
+                    (if (local.get $lower) (then (local.set $c (local.get $k)))))
+                  (else
+                    (if (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))
+                      (then (local.set $digit (i32.const 1)))
+                      (else (local.set $other (i32.const 1))))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1))))
+              (else
+                ;; a 2-byte sequence (the chunk is valid UTF-8); longer ones take the string path
+                (br_if $stop (i32.ge_u (local.get $c) (i32.const 0xe0)))
+                (br_if $stop (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $n)))
+                (local.set $c (i32.or
+                  (i32.shl (i32.and (local.get $c) (i32.const 0x1f)) (i32.const 6))
+                  (i32.and (i32.load8_u offset=1 (local.get $i)) (i32.const 0x3f))))
+                (if (local.get $lower)
+                  (then
+                    (local.set $c (i32.load16_u offset=64 (i32.shl (local.get $c) (i32.const 1))))
+                    (br_if $stop (i32.eqz (local.get $c)))))
+                (local.set $nonAscii (i32.const 1))
+                (local.set $i (i32.add (local.get $i) (i32.const 2)))))
+            ;; lane A, then lane B (hash.ts mixA, mixB)
+            (local.set $k (i32.mul (i32.rotl (i32.mul (local.get $c) (i32.const 0xcc9e2d51)) (i32.const 15)) (i32.const 0x1b873593)))
+            (local.set $a (i32.add (i32.mul (i32.rotl (i32.xor (local.get $a) (local.get $k)) (i32.const 13)) (i32.const 5)) (i32.const 0xe6546b64)))
+            (local.set $k (i32.mul (i32.rotl (i32.mul (local.get $c) (i32.const 0x85ebca77)) (i32.const 15)) (i32.const 0xc2b2ae3d)))
+            (local.set $b (i32.add (i32.mul (i32.rotl (i32.xor (local.get $b) (local.get $k)) (i32.const 13)) (i32.const 5)) (i32.const 0xe6546b64)))
+            (local.set $len (i32.add (local.get $len) (i32.const 1)))
+            (br $unit)))
+        ;; the token ends at a tab or the newline: on to the newline
+        (block $lineEnd
+          (loop $scan
+            (br_if $stop (i32.ge_u (local.get $i) (local.get $n)))
+            (br_if $lineEnd (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x0a)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $scan)))
+        (br_if $stop (i32.eq (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 0x0d)))
+        (if (i32.eqz (local.get $letter))
+          (then
+            (br_if $stop (local.get $nonAscii))
+            ;; dropped: no digit, or digits only (and other ASCII) unless kept
+            (if (i32.or
+                  (i32.eqz (local.get $digit))
+                  (i32.and (i32.eqz (local.get $keepNumbers)) (i32.eqz (local.get $other))))
+              (then
+                (local.set $lines (i32.add (local.get $lines) (i32.const 1)))
+                (local.set $pos (i32.add (local.get $i) (i32.const 1)))
+                (br $line)))))
+        ;; hash.ts finishString: (fmix(b ^ len) & 0x1fffff) · 2^32 + fmix(a ^ len), exact in an f64
+        (f64.store (local.get $out) (f64.convert_i64_u (i64.or
+          (i64.shl
+            (i64.extend_i32_u (i32.and (call $fmix (i32.xor (local.get $b) (local.get $len))) (i32.const 0x1fffff)))
+            (i64.const 32))
+          (i64.extend_i32_u (call $fmix (i32.xor (local.get $a) (local.get $len)))))))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $lines (i32.add (local.get $lines) (i32.const 1)))
+        (local.set $pos (i32.add (local.get $i) (i32.const 1)))
+        (br $line)))
+    (i32.store (i32.const 0) (local.get $lines))
+    (i32.store (i32.const 4) (local.get $out))
+    (local.get $pos)))
