@@ -117,6 +117,7 @@ export class ShardCounter implements DocSink {
   private docTokens = 0;
   private shingled = new Float64Array(0);
   readonly tokenRun?: (bytes: Buffer, start: number, run: TokenRun) => void;
+  private readonly runs: TokenHashRuns | null;
 
   /**
    * `chunk`: the bytes the parser will report, loaded into the WebAssembly kernel (valid
@@ -124,7 +125,7 @@ export class ShardCounter implements DocSink {
    */
   constructor(private readonly options: TermOptions, chunk: Uint8Array | null) {
     this.hasher = new TokenHasher(options);
-    const runs = chunk === null ? null : TokenHashRuns.load(chunk, options);
+    const runs = (this.runs = chunk === null ? null : TokenHashRuns.load(chunk, options));
     // The kernel's room for a document's hashes (always enough) or a growing array.
     this.kept = runs?.kept ?? new Float64Array(1 << 12);
     if (runs !== null) {
@@ -138,7 +139,7 @@ export class ShardCounter implements DocSink {
 
   open(ordinal: number, id: string): void {
     this.ids.push(id);
-    this.ordinals.append([ordinal]);
+    this.ordinals.push(ordinal);
     this.keptLength = 0;
     this.docTokens = 0;
   }
@@ -174,8 +175,9 @@ export class ShardCounter implements DocSink {
       for (let i = 0; i < length; i++) this.shingled[i] = hashSequence(this.kept, i, k);
       sequence = this.shingled;
     }
-    this.lengths.append([countInto(sequence, 0, length, this.terms, this.counts)]);
-    this.tokens.append([this.docTokens]);
+    const found = k === 1 && this.runs !== null ? this.runs.countKept(length, this.terms, this.counts) : -1;
+    this.lengths.push(found >= 0 ? found : countInto(sequence, 0, length, this.terms, this.counts));
+    this.tokens.push(this.docTokens);
     this.keptTokens += n;
   }
 }

@@ -9,6 +9,7 @@
 
 import type { TokenRun } from "../corpus/vertical.js";
 import { WasmKernel, type KernelStatus } from "../util/wasm-kernel.js";
+import type { GrowableArray } from "../util/typed-arrays.js";
 import type { NormalizeOptions } from "./normalize.js";
 import { LOWER_2BYTE } from "./terms.js";
 import { wasm } from "./token-hash.wat.js";
@@ -21,11 +22,17 @@ export function tokenHashKernelStatus(warn: (message: string) => void): KernelSt
 }
 
 const PAGE = 65536;
-/** Where the chunk's bytes start in the kernel's memory (after the results and the lowercase table). */
-const INPUT = 8192;
+/** Where `count` writes a document's distinct terms and their counts (token-hash.wat). */
+const COUNT_TERMS = 0x182000;
+const COUNT_COUNTS = 0x202000;
+/** The most values `count` takes (its table has 2^17 slots). */
+const COUNT_LIMIT = 1 << 16;
+/** Where the chunk's bytes start in the kernel's memory (after the results, the lowercase table and `count`'s table). */
+const INPUT = 0x242000;
 
 interface TokenHashExports {
   run: (pos: number, n: number, out: number, flags: number) => number;
+  count: (seq: number, n: number, size: number) => number;
 }
 
 /** The kernel's memory of this thread, replaced by a larger one when a chunk does not fit. */
@@ -33,6 +40,8 @@ interface Instance {
   exports: TokenHashExports;
   bytes: Uint8Array;
   results: Int32Array;
+  terms: Float64Array;
+  counts: Uint32Array;
 }
 
 let instance: Instance | null = null;
@@ -66,7 +75,13 @@ export class TokenHashRuns {
       const memory = tokenHashKernel.memory(Math.ceil(need / PAGE));
       new Uint16Array(memory.buffer, 64, LOWER_2BYTE.length).set(LOWER_2BYTE);
       const exports = tokenHashKernel.instantiate(memory) as unknown as TokenHashExports;
-      instance = { exports, bytes: new Uint8Array(memory.buffer), results: new Int32Array(memory.buffer, 0, 2) };
+      instance = {
+        exports,
+        bytes: new Uint8Array(memory.buffer),
+        results: new Int32Array(memory.buffer, 0, 2),
+        terms: new Float64Array(memory.buffer, COUNT_TERMS, COUNT_LIMIT),
+        counts: new Uint32Array(memory.buffer, COUNT_COUNTS, COUNT_LIMIT),
+      };
     }
     instance.bytes.set(chunk, INPUT);
     return new TokenHashRuns(instance, keptByte, chunk.length, opts);
@@ -82,5 +97,20 @@ export class TokenHashRuns {
     run.end = exports.run(INPUT + start, INPUT + this.length, this.keptByte + 8 * keptLength, this.flags) - INPUT;
     run.lines = results[0];
     return (results[1] - this.keptByte) / 8;
+  }
+
+  /**
+   * `countInto(kept, 0, n, terms, counts)` (the same terms in the same order) for documents of
+   * up to 2^16 kept hashes; returns how many terms it appended, or −1 for a longer document.
+   */
+  countKept(n: number, terms: GrowableArray<Float64Array>, counts: GrowableArray<Uint32Array>): number {
+    if (n > COUNT_LIMIT) return -1;
+    let size = 16;
+    while (size < n * 2) size *= 2;
+    const { exports, terms: found, counts: foundCounts } = this.on;
+    const m = exports.count(this.keptByte, n, size);
+    terms.append(found.subarray(0, m));
+    counts.append(foundCounts.subarray(0, m));
+    return m;
   }
 }

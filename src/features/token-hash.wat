@@ -6,10 +6,14 @@
 ;; whose hash needs the string path (a code point of 3 or 4 bytes, one whose lowercase is not
 ;; one code unit, no ASCII letter but a non-ASCII character: Unicode classes decide).
 ;;
+;; `count` is `countInto` of terms.ts for one document's kept hashes: its distinct terms in
+;; order of first occurrence and their counts.
+;;
 ;; Memory (imported as e.m): [0, 8) the results of the last run (lines read, the byte offset
 ;; after the last hash written); [64, 4160) the lowercase table of code points below 0x800
-;; (u16, 0 = string path; written by the caller); the chunk and the hashes where the caller
-;; says. flags: 1 = lowercase, 2 = keep digit-only tokens.
+;; (u16, 0 = string path; written by the caller); from 8192 `count`'s table and output (the
+;; offsets below, for up to 2^16 values); the chunk and the hashes where the caller says.
+;; flags: 1 = lowercase, 2 = keep digit-only tokens.
 (module
   (import "e" "m" (memory 1))
 
@@ -111,4 +115,43 @@
         (br $line)))
     (i32.store (i32.const 0) (local.get $lines))
     (i32.store (i32.const 4) (local.get $out))
-    (local.get $pos)))
+    (local.get $pos))
+
+  ;; The n f64 values from byte seq into an open-addressing table of size slots (a power of
+  ;; two ≥ 2n, at most 2^17): keys (the value's bits + 1, 0 = empty) at 8192, the slot's
+  ;; output index at 0x102000 (after 2^17 keys); the distinct values, in order of first
+  ;; occurrence, to 0x182000 (f64) and their counts to 0x202000 (u32). Returns how many.
+  (func (export "count") (param $seq i32) (param $n i32) (param $size i32) (result i32)
+    (local $m i32) (local $end i32) (local $mask i32) (local $slot i32) (local $at i32) (local $key i64) (local $found i64)
+    (memory.fill (i32.const 8192) (i32.const 0) (i32.shl (local.get $size) (i32.const 3)))
+    (local.set $mask (i32.sub (local.get $size) (i32.const 1)))
+    (local.set $end (i32.add (local.get $seq) (i32.shl (local.get $n) (i32.const 3))))
+    (block $done
+      (br_if $done (i32.ge_u (local.get $seq) (local.get $end)))
+      (loop $values
+        (local.set $key (i64.add (i64.load (local.get $seq)) (i64.const 1)))
+        (local.set $slot (i32.and
+          (i32.xor (i32.wrap_i64 (local.get $key)) (i32.mul (i32.wrap_i64 (i64.shr_u (local.get $key) (i64.const 32))) (i32.const 0x9e3779b1)))
+          (local.get $mask)))
+        (block $placed
+          (loop $probe
+            (local.set $found (i64.load offset=8192 (i32.shl (local.get $slot) (i32.const 3))))
+            (if (i64.eqz (local.get $found))
+              (then
+                (i64.store offset=8192 (i32.shl (local.get $slot) (i32.const 3)) (local.get $key))
+                (i32.store offset=0x102000 (i32.shl (local.get $slot) (i32.const 2)) (local.get $m))
+                (f64.store offset=0x182000 (i32.shl (local.get $m) (i32.const 3)) (f64.load (local.get $seq)))
+                (i32.store offset=0x202000 (i32.shl (local.get $m) (i32.const 2)) (i32.const 1))
+                (local.set $m (i32.add (local.get $m) (i32.const 1)))
+                (br $placed)))
+            (if (i64.eq (local.get $found) (local.get $key))
+              (then
+                (local.set $at (i32.shl (i32.load offset=0x102000 (i32.shl (local.get $slot) (i32.const 2))) (i32.const 2)))
+                (i32.store offset=0x202000 (local.get $at) (i32.add (i32.load offset=0x202000 (local.get $at)) (i32.const 1)))
+                (br $placed)))
+            (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+            (br $probe)))
+        (br_if $values (i32.lt_u
+          (local.tee $seq (i32.add (local.get $seq) (i32.const 8)))
+          (local.get $end)))))
+    (local.get $m)))

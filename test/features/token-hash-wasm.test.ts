@@ -59,6 +59,15 @@ describe("the token-hash kernel", () => {
     );
   });
 
+  it("counts documents longer than its table holds (2^16 kept tokens) as TokenHasher alone does", () => {
+    const words = Array.from({ length: 70_000 }, (_, i) => `w${(i * 7919) % 50_000}`);
+    const chunk = chunkOf(`<doc id="long">\n${words.join("\n")}\n</doc>\n<doc id="short">\nw1\n</doc>\n`, 2);
+    const opts = { lowercase: true, keepNumbers: false, shingleSize: 1 };
+    const kernel = counted(chunk, opts, true) as { arrays: number[][] };
+    expect(kernel.arrays[1]).toEqual([50_000, 1]);
+    expect(kernel).toEqual(counted(chunk, opts, false));
+  });
+
   it("gives the same hash to a term wherever it occurs: in a run, after a tag, before another column, in any case", () => {
     const opts = { lowercase: true, keepNumbers: false, shingleSize: 1 };
     const text = '<doc id="a">\nŠtěkají\n<g/>\nštěkají\nPsi\n</doc>\n<doc id="b">\npsi\nštěKají\tx\n</doc>\n<doc id="c">\nŠTĚKAJÍ\n</doc>\n';
