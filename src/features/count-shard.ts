@@ -7,7 +7,7 @@ import { writeAtomic } from "../util/atomic.js";
 import { InputError } from "../util/errors.js";
 import { hashSequence } from "./hash.js";
 import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
-import { TokenHashRuns } from "./token-hash-wasm.js";
+import { kernelDocumentFrequencies, TokenHashRuns } from "./token-hash-wasm.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
@@ -49,12 +49,16 @@ export interface ShardStats {
  * sort. Equal terms share a bucket and cost nothing to insert, so a frequent term does not
  * make a bucket quadratic. With `partial`, each entry is a partial document frequency of its
  * term (the shards' df merged by the vocabulary step), and those are summed instead.
+ * `kernel`: false for the TypeScript loop alone.
  */
-export function documentFrequencies(docTerms: Float64Array, partial?: Uint32Array): ShardDf {
+export function documentFrequencies(docTerms: Float64Array, partial?: Uint32Array, kernel = true): ShardDf {
   const n = docTerms.length;
   // At most 2^22 buckets (16 MiB of offsets): a larger input has a few values per bucket.
   let bits = 1;
   while (bits < 22 && 1 << bits < n) bits++;
+  // The shard's own dfs (not partial ones) in WebAssembly where there is a kernel: the same loops.
+  const fromKernel = partial === undefined && kernel ? kernelDocumentFrequencies(docTerms, bits) : null;
+  if (fromKernel !== null) return fromKernel;
   // Multiplying by a power of two is exact: bucket order is value order.
   const scale = 2 ** (bits - 53);
   const starts = new Uint32Array((1 << bits) + 1);

@@ -29,10 +29,16 @@ const COUNT_COUNTS = 0x202000;
 const COUNT_LIMIT = 1 << 16;
 /** Where the chunk's bytes start in the kernel's memory (after the results, the lowercase table and `count`'s table). */
 const INPUT = 0x242000;
+/**
+ * The largest chunk the kernel takes: its memory holds 5 bytes per byte of chunk (the chunk,
+ * room for its hashes). Larger chunks (`--chunk-size` above 16 MiB) take the TypeScript loop.
+ */
+const MAX_CHUNK = 16 << 20;
 
 interface TokenHashExports {
   run: (pos: number, n: number, out: number, flags: number) => number;
   count: (seq: number, n: number, size: number) => number;
+  df: (terms: number, n: number, bits: number, starts: number, fill: number, sorted: number, dfs: number) => number;
 }
 
 /** The kernel's memory of this thread, replaced by a larger one when a chunk does not fit. */
@@ -66,9 +72,9 @@ export class TokenHashRuns {
     this.kept = new Float64Array(on.bytes.buffer, keptByte, Math.floor(length / 2) + 1);
   }
 
-  /** The kernel loaded with `chunk`, or null where the module is unavailable. */
+  /** The kernel loaded with `chunk`, or null where the module is unavailable or the chunk too large. */
   static load(chunk: Uint8Array, opts: NormalizeOptions): TokenHashRuns | null {
-    if (tokenHashKernel.module() === null) return null;
+    if (chunk.length > MAX_CHUNK || tokenHashKernel.module() === null) return null;
     const keptByte = INPUT + Math.ceil(chunk.length / 8) * 8;
     const need = keptByte + 8 * (Math.floor(chunk.length / 2) + 1);
     if (instance === null || instance.bytes.length < need) {
@@ -113,4 +119,31 @@ export class TokenHashRuns {
     counts.append(foundCounts.subarray(0, m));
     return m;
   }
+}
+
+/** The df kernel's instance of this thread (a memory of its own), replaced by a larger one when a shard does not fit. */
+let dfInstance: { exports: TokenHashExports; buffer: ArrayBuffer } | null = null;
+
+/**
+ * `documentFrequencies(terms)` (count-shard.ts) by the kernel, bucket-sorted on the same top
+ * `bits` bits: the same distinct terms, sorted, and their numbers; null where the module is
+ * unavailable.
+ */
+export function kernelDocumentFrequencies(terms: Float64Array, bits: number): { terms: Float64Array; dfs: Uint32Array } | null {
+  if (tokenHashKernel.module() === null) return null;
+  const n = terms.length;
+  const buckets = 2 ** bits + 1;
+  const sorted = 64 + 8 * n;
+  const dfs = sorted + 8 * n;
+  const starts = dfs + 4 * n;
+  const fill = starts + 4 * buckets;
+  const need = fill + 4 * buckets;
+  if (dfInstance === null || dfInstance.buffer.byteLength < need) {
+    const memory = tokenHashKernel.memory(Math.ceil((need * 1.25) / PAGE));
+    dfInstance = { exports: tokenHashKernel.instantiate(memory) as unknown as TokenHashExports, buffer: memory.buffer };
+  }
+  const { exports, buffer } = dfInstance;
+  new Float64Array(buffer, 64, n).set(terms);
+  const m = exports.df(64, n, bits, starts, fill, sorted, dfs);
+  return { terms: new Float64Array(buffer, sorted, m).slice(), dfs: new Uint32Array(buffer, dfs, m).slice() };
 }

@@ -7,7 +7,8 @@
 ;; one code unit, no ASCII letter but a non-ASCII character: Unicode classes decide).
 ;;
 ;; `count` is `countInto` of terms.ts for one document's kept hashes: its distinct terms in
-;; order of first occurrence and their counts.
+;; order of first occurrence and their counts; `df` is `documentFrequencies` of count-shard.ts
+;; (without partial dfs) for the shard's terms, on a memory of its own.
 ;;
 ;; Memory (imported as e.m): [0, 8) the results of the last run (lines read, the byte offset
 ;; after the last hash written); [64, 4160) the lowercase table of code points below 0x800
@@ -154,4 +155,77 @@
         (br_if $values (i32.lt_u
           (local.tee $seq (i32.add (local.get $seq) (i32.const 8)))
           (local.get $end)))))
+    (local.get $m))
+
+  ;; documentFrequencies: the n terms (f64 integers below 2^53) at byte terms, bucket-sorted
+  ;; by their top `bits` bits (bucket starts at byte starts, their fill points at byte fill,
+  ;; 2^bits + 1 of each, zeroed here) into byte sorted, insertion-sorted within a bucket;
+  ;; then equal terms merged in place with their number at byte dfs (u32). Returns how many
+  ;; distinct terms. Non-negative f64 compare as their bits do, so the sort moves bits.
+  (func (export "df") (param $terms i32) (param $n i32) (param $bits i32) (param $starts i32) (param $fill i32) (param $sorted i32) (param $dfs i32) (result i32)
+    (local $k i32) (local $b i32) (local $i i32) (local $from i32) (local $m i32) (local $buckets i32)
+    (local $shift i64) (local $term i64) (local $prev i64)
+    (local.set $shift (i64.extend_i32_u (i32.sub (i32.const 53) (local.get $bits))))
+    (local.set $buckets (i32.add (i32.shl (i32.const 1) (local.get $bits)) (i32.const 1)))
+    (memory.fill (local.get $starts) (i32.const 0) (i32.shl (local.get $buckets) (i32.const 2)))
+    ;; counts per bucket, at b + 1
+    (local.set $k (i32.const 0))
+    (block $counted
+      (loop $count
+        (br_if $counted (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $b (i32.wrap_i64 (i64.shr_u
+          (i64.trunc_f64_u (f64.load (i32.add (local.get $terms) (i32.shl (local.get $k) (i32.const 3)))))
+          (local.get $shift))))
+        (local.set $i (i32.add (local.get $starts) (i32.shl (i32.add (local.get $b) (i32.const 1)) (i32.const 2))))
+        (i32.store (local.get $i) (i32.add (i32.load (local.get $i)) (i32.const 1)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $count)))
+    ;; prefix sums: bucket starts; fill points start there
+    (local.set $k (i32.const 1))
+    (block $summed
+      (loop $sum
+        (br_if $summed (i32.ge_u (local.get $k) (local.get $buckets)))
+        (local.set $i (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))))
+        (i32.store (local.get $i) (i32.add (i32.load (local.get $i)) (i32.load offset=0 (i32.sub (local.get $i) (i32.const 4)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $sum)))
+    (memory.copy (local.get $fill) (local.get $starts) (i32.shl (local.get $buckets) (i32.const 2)))
+    ;; scatter, each term inserted into its bucket's filled part
+    (local.set $k (i32.const 0))
+    (block $scattered
+      (loop $scatter
+        (br_if $scattered (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $term (i64.load (i32.add (local.get $terms) (i32.shl (local.get $k) (i32.const 3)))))
+        (local.set $b (i32.shl (i32.wrap_i64 (i64.shr_u (i64.trunc_f64_u (f64.reinterpret_i64 (local.get $term))) (local.get $shift))) (i32.const 2)))
+        (local.set $i (i32.load (i32.add (local.get $fill) (local.get $b))))
+        (i32.store (i32.add (local.get $fill) (local.get $b)) (i32.add (local.get $i) (i32.const 1)))
+        (local.set $from (i32.load (i32.add (local.get $starts) (local.get $b))))
+        (block $inserted
+          (loop $shiftUp
+            (br_if $inserted (i32.le_u (local.get $i) (local.get $from)))
+            (local.set $prev (i64.load (i32.add (local.get $sorted) (i32.shl (i32.sub (local.get $i) (i32.const 1)) (i32.const 3)))))
+            (br_if $inserted (i64.le_u (local.get $prev) (local.get $term)))
+            (i64.store (i32.add (local.get $sorted) (i32.shl (local.get $i) (i32.const 3))) (local.get $prev))
+            (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+            (br $shiftUp)))
+        (i64.store (i32.add (local.get $sorted) (i32.shl (local.get $i) (i32.const 3))) (local.get $term))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $scatter)))
+    ;; equal terms merged in place (m ≤ k)
+    (local.set $k (i32.const 0))
+    (block $merged
+      (loop $merge
+        (br_if $merged (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $term (i64.load (i32.add (local.get $sorted) (i32.shl (local.get $k) (i32.const 3)))))
+        (if (i32.and (i32.ne (local.get $m) (i32.const 0))
+              (i64.eq (local.get $term) (i64.load (i32.add (local.get $sorted) (i32.shl (i32.sub (local.get $m) (i32.const 1)) (i32.const 3))))))
+          (then
+            (local.set $i (i32.add (local.get $dfs) (i32.shl (i32.sub (local.get $m) (i32.const 1)) (i32.const 2))))
+            (i32.store (local.get $i) (i32.add (i32.load (local.get $i)) (i32.const 1))))
+          (else
+            (i64.store (i32.add (local.get $sorted) (i32.shl (local.get $m) (i32.const 3))) (local.get $term))
+            (i32.store (i32.add (local.get $dfs) (i32.shl (local.get $m) (i32.const 2))) (i32.const 1))
+            (local.set $m (i32.add (local.get $m) (i32.const 1)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $merge)))
     (local.get $m)))
