@@ -264,10 +264,12 @@ export interface DocSink {
    */
   tokenAt?(bytes: Buffer, start: number, limit: number): number;
   /**
-   * Optional, for column 0: the token lines of the open document from `start` (a token
-   * line's first byte), as many as the sink takes in one go; it sets in `run` where it
+   * Optional, for column 0: the token lines of the open document from `start` (the start of
+   * a line that is not empty), as many as the sink takes in one go, and empty elements such as
+   * `<g/>` among them (as the parser would, it passes over them); it sets in `run` where it
    * stopped (at the start of a line it leaves to the parser, which reads that line as usual)
-   * and how many lines it read. Each line it reads ends with a newline, and not with CRLF.
+   * and how many lines and token lines it read. Each line it reads ends with a newline, and
+   * not with CRLF.
    */
   tokenRun?(bytes: Buffer, start: number, run: TokenRun): void;
   /**
@@ -278,10 +280,11 @@ export interface DocSink {
   close(paragraphs: number[] | undefined): void;
 }
 
-/** Where a sink's `tokenRun` stopped and how many token lines it read. */
+/** Where a sink's `tokenRun` stopped and how many lines, and of them token lines, it read. */
 export interface TokenRun {
   end: number;
   lines: number;
+  tokens: number;
 }
 
 /**
@@ -313,13 +316,13 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
   let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const tokenAt = column === 0 && sink.tokenAt !== undefined;
   const tokenRun = column === 0 && sink.tokenRun !== undefined;
-  const run: TokenRun = { end: 0, lines: 0 };
+  const run: TokenRun = { end: 0, lines: 0, tokens: 0 };
   while (pos < n) {
-    if (tokenRun && docLine >= 0 && bytes[pos] !== LT && bytes[pos] !== NL) {
+    if (tokenRun && docLine >= 0 && bytes[pos] !== NL) {
       sink.tokenRun!(bytes, pos, run);
       lineNo += run.lines;
-      docTokens += run.lines;
-      // A line it left that is not a tag or empty goes on to tokenAt or the line scan.
+      docTokens += run.tokens;
+      // The line it left goes on to tokenAt or the line scan.
       if (run.lines > 0) {
         pos = run.end;
         continue;

@@ -135,7 +135,7 @@ export class ShardCounter implements DocSink {
     if (runs !== null) {
       this.tokenRun = (_bytes, start, run) => {
         const length = runs.runs(start, this.keptLength, run);
-        this.docTokens += run.lines;
+        this.docTokens += run.tokens;
         this.keptLength = length;
       };
     }

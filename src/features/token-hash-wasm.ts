@@ -84,7 +84,7 @@ export class TokenHashRuns {
       instance = {
         exports,
         bytes: new Uint8Array(memory.buffer),
-        results: new Int32Array(memory.buffer, 0, 2),
+        results: new Int32Array(memory.buffer, 0, 3),
         terms: new Float64Array(memory.buffer, COUNT_TERMS, COUNT_LIMIT),
         counts: new Uint32Array(memory.buffer, COUNT_COUNTS, COUNT_LIMIT),
       };
@@ -94,14 +94,15 @@ export class TokenHashRuns {
   }
 
   /**
-   * Hashes the token lines of the loaded chunk from `start`, appending the kept hashes to
-   * `kept` from `keptLength`: returns the new length of `kept`; `run` says where it stopped
-   * and how many lines it read.
+   * Hashes the token lines of the loaded chunk from `start` (passing over empty elements),
+   * appending the kept hashes to `kept` from `keptLength`: returns the new length of `kept`;
+   * `run` says where it stopped and how many lines and token lines it read.
    */
   runs(start: number, keptLength: number, run: TokenRun): number {
     const { exports, results } = this.on;
     run.end = exports.run(INPUT + start, INPUT + this.length, this.keptByte + 8 * keptLength, this.flags) - INPUT;
     run.lines = results[0];
+    run.tokens = results[2];
     return (results[1] - this.keptByte) / 8;
   }
 

@@ -17,6 +17,10 @@ const line = fc.oneof(
   { arbitrary: token, weight: 10 },
   { arbitrary: fc.tuple(token, token).map(([t, lemma]) => `${t}\t${lemma}\tX`), weight: 3 },
   { arbitrary: fc.constantFrom("<s>", "</s>", "<g/>", "<p>", "</p>", "<3", "<", ""), weight: 3 },
+  // Empty elements the kernel passes over, and lines like them that it leaves to the parser.
+  { arbitrary: fc.constantFrom("<g/>", "<_x.y:z-1/>", "<G9/>", "<g />", "<1/>", "</g/>", "<g/", "<g/>x", "<gé/>", "</>"), weight: 2 },
+  // Errors: CRLF, an empty document element.
+  { arbitrary: fc.constantFrom("<g/>\r", "<doc/>"), weight: 1 },
   { arbitrary: token.map((t) => `${t}\r`), weight: 1 },
 );
 const doc = fc.array(line, { maxLength: 30 });
