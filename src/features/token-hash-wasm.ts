@@ -1,10 +1,11 @@
 /**
- * The count pass's line scan and token hash in WebAssembly (token-hash.wat): runs of token
- * lines hashed from the chunk's UTF-8 bytes, with the term hash of `TokenHasher.hashWord`
- * (two MurmurHash3 lanes per UTF-16 code unit), so the outputs are identical; any line it
- * leaves (tags, empty lines, tokens for the string path, errors) goes on to the TypeScript
- * parser. In TypeScript the per-byte loop, its bounds checks and a call per token cost about
- * twice the whole rest of the pass.
+ * The count pass's hot loops in WebAssembly (token-hash.wat), with the results of the
+ * TypeScript ones, so the outputs are identical: runs of token lines hashed from the chunk's
+ * UTF-8 bytes with the term hash of `TokenHasher.hashWord` (two MurmurHash3 lanes per UTF-16
+ * code unit), any line it leaves (tags, empty lines, tokens for the string path, errors)
+ * going on to the TypeScript parser; each document's term counts (`countInto`); the shard's
+ * document frequencies (`documentFrequencies`). In TypeScript the line scan and the hash
+ * alone took half of the pass's CPU time (README "Target 2, session 10").
  */
 
 import type { TokenRun } from "../corpus/vertical.js";
