@@ -127,7 +127,7 @@ export class ShardCounter implements DocSink {
    * `chunk`: the bytes the parser will report, loaded into the WebAssembly kernel (valid
    * until the next chunk is loaded); null for the TypeScript loop alone.
    */
-  constructor(private readonly options: TermOptions, chunk: Uint8Array | null) {
+  constructor(private readonly options: TermOptions & Pick<ReaderOptions, "paragraphs">, chunk: Uint8Array | null) {
     this.hasher = new TokenHasher(options);
     const runs = (this.runs = chunk === null ? null : TokenHashRuns.load(chunk, options));
     // The kernel's room for a document's hashes (always enough) or a growing array.

@@ -35,6 +35,9 @@ const INPUT = 0x242000;
  * room for its hashes). Larger chunks (`--chunk-size` above 16 MiB) take the TypeScript loop.
  */
 const MAX_CHUNK = 16 << 20;
+/** The most elements a run keeps open (its stack, at byte 4224 = int 1056 of the results). */
+const OPEN_LIMIT = 64;
+const OPENED = 1056;
 
 interface TokenHashExports {
   run: (pos: number, n: number, out: number, flags: number) => number;
@@ -67,14 +70,14 @@ export class TokenHashRuns {
     private readonly on: Instance,
     private readonly keptByte: number,
     private readonly length: number,
-    opts: NormalizeOptions,
+    opts: NormalizeOptions & { paragraphs?: boolean },
   ) {
-    this.flags = (opts.lowercase ? 1 : 0) | (opts.keepNumbers ? 2 : 0);
+    this.flags = (opts.lowercase ? 1 : 0) | (opts.keepNumbers ? 2 : 0) | (opts.paragraphs === true ? 4 : 0);
     this.kept = new Float64Array(on.bytes.buffer, keptByte, Math.floor(length / 2) + 1);
   }
 
   /** The kernel loaded with `chunk`, or null where the module is unavailable or the chunk too large. */
-  static load(chunk: Uint8Array, opts: NormalizeOptions): TokenHashRuns | null {
+  static load(chunk: Uint8Array, opts: NormalizeOptions & { paragraphs?: boolean }): TokenHashRuns | null {
     if (chunk.length > MAX_CHUNK || tokenHashKernel.module() === null) return null;
     const keptByte = INPUT + Math.ceil(chunk.length / 8) * 8;
     const need = keptByte + 8 * (Math.floor(chunk.length / 2) + 1);
@@ -85,7 +88,7 @@ export class TokenHashRuns {
       instance = {
         exports,
         bytes: new Uint8Array(memory.buffer),
-        results: new Int32Array(memory.buffer, 0, 3),
+        results: new Int32Array(memory.buffer, 0, OPENED + 2 * OPEN_LIMIT),
         terms: new Float64Array(memory.buffer, COUNT_TERMS, COUNT_LIMIT),
         counts: new Uint32Array(memory.buffer, COUNT_COUNTS, COUNT_LIMIT),
       };
@@ -95,15 +98,19 @@ export class TokenHashRuns {
   }
 
   /**
-   * Hashes the token lines of the loaded chunk from `start` (passing over empty elements),
-   * appending the kept hashes to `kept` from `keptLength`: returns the new length of `kept`;
-   * `run` says where it stopped and how many lines and token lines it read.
+   * Hashes the token lines of the loaded chunk from `start` (and reads the structure lines
+   * the kernel takes, see `DocSink.tokenRun`), appending the kept hashes to `kept` from
+   * `keptLength`: returns the new length of `kept`;
+   * `run` says where it stopped, how many lines and token lines it read and what it left open.
    */
   runs(start: number, keptLength: number, run: TokenRun): number {
     const { exports, results } = this.on;
     run.end = exports.run(INPUT + start, INPUT + this.length, this.keptByte + 8 * keptLength, this.flags) - INPUT;
     run.lines = results[0];
     run.tokens = results[2];
+    const opened = results[3];
+    run.opened.length = 2 * opened;
+    for (let k = 0; k < 2 * opened; k++) run.opened[k] = results[OPENED + k] - INPUT;
     return (results[1] - this.keptByte) / 8;
   }
 

@@ -1,8 +1,9 @@
 ;; `TokenHasher.hashWord` over a run of token lines (token-hash-wasm.ts): the same two
 ;; MurmurHash3 lanes per UTF-16 code unit, decoded from the UTF-8 bytes of the word column, so
 ;; the term hashes are identical. It hashes line after line and stops, leaving the line to the
-;; TypeScript parser, at anything else but an empty element such as `<g/>` (a line `<name/>`,
-;; name not `doc`, which the parser would pass over): a line that starts with `<` or is empty,
+;; TypeScript parser, at anything else but structure lines without attributes (`<name>`,
+;; `</name>` closing the innermost element the run opened, `<name/>`; not `doc`, nor `p` when
+;; its ranges are recorded): another line that starts with `<` or is empty,
 ;; a line without its newline at the end of the chunk, a CRLF line end (an error), and a token
 ;; whose hash needs the string path (a code point of 3 or 4 bytes, one whose lowercase is not
 ;; one code unit, no ASCII letter but a non-ASCII character: Unicode classes decide).
@@ -11,11 +12,12 @@
 ;; order of first occurrence and their counts; `df` is `documentFrequencies` of count-shard.ts
 ;; (without partial dfs) for the shard's terms, on a memory of its own.
 ;;
-;; Memory (imported as e.m): [0, 12) the results of the last run (lines read, the byte offset
-;; after the last hash written, token lines read); [64, 4160) the lowercase table of code points below 0x800
+;; Memory (imported as e.m): [0, 16) the results of the last run (lines read, the byte offset
+;; after the last hash written, token lines read, elements it opened and left open, whose
+;; names' byte ranges are at [4224, 4736) as (start, end) pairs, outermost first); [64, 4160) the lowercase table of code points below 0x800
 ;; (u16, 0 = string path; written by the caller); from 8192 `count`'s table and output (the
 ;; offsets below, for up to 2^16 values); the chunk and the hashes where the caller says.
-;; flags: 1 = lowercase, 2 = keep digit-only tokens.
+;; flags: 1 = lowercase, 2 = keep digit-only tokens, 4 = p elements are the parser's.
 (module
   (import "e" "m" (memory 1))
 
@@ -28,46 +30,91 @@
   ;; as an f64 from byte out; returns where it stopped (the start of the line it left).
   (func (export "run") (param $pos i32) (param $n i32) (param $out i32) (param $flags i32) (result i32)
     (local $lines i32) (local $elements i32) (local $i i32) (local $c i32) (local $k i32)
+    (local $closing i32) (local $name i32) (local $nameLen i32) (local $top i32) (local $depth i32) (local $paragraphs i32)
     (local $a i32) (local $b i32) (local $len i32)
     (local $letter i32) (local $digit i32) (local $other i32) (local $nonAscii i32)
     (local $lower i32) (local $keepNumbers i32)
     (local.set $lower (i32.and (local.get $flags) (i32.const 1)))
     (local.set $keepNumbers (i32.and (local.get $flags) (i32.const 2)))
+    (local.set $paragraphs (i32.and (local.get $flags) (i32.const 4)))
     (block $stop
       (loop $line
         (br_if $stop (i32.ge_u (local.get $pos) (local.get $n)))
         (local.set $c (i32.load8_u (local.get $pos)))
         (if (i32.eq (local.get $c) (i32.const 0x3c))
           (then
-            ;; `<name/>` and its newline: a name start (letter or _), name characters
-            ;; (letters, digits, _ . : -), not the name doc
+            ;; a structure line without attributes, `<name>`, `</name>` or `<name/>`: a name
+            ;; start (letter or _), name characters (letters, digits, _ . : -), the end, the
+            ;; newline. The doc element (and p when its ranges are recorded) is the parser's.
             (local.set $i (i32.add (local.get $pos) (i32.const 1)))
             (br_if $stop (i32.ge_u (local.get $i) (local.get $n)))
+            (local.set $closing (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x2f)))
+            (local.set $i (i32.add (local.get $i) (local.get $closing)))
+            (br_if $stop (i32.ge_u (local.get $i) (local.get $n)))
+            (local.set $name (local.get $i))
             (local.set $k (i32.or (i32.load8_u (local.get $i)) (i32.const 0x20)))
             (br_if $stop (i32.and
               (i32.ge_u (i32.sub (local.get $k) (i32.const 0x61)) (i32.const 26))
               (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x5f))))
             (block $nameEnd
-              (loop $name
+              (loop $nameChar
                 (local.set $i (i32.add (local.get $i) (i32.const 1)))
                 (br_if $stop (i32.ge_u (local.get $i) (local.get $n)))
                 (local.set $c (i32.load8_u (local.get $i)))
-                (br_if $name (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 26)))
-                (br_if $name (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10)))
-                (br_if $name (i32.eq (local.get $c) (i32.const 0x5f)))
-                (br_if $name (i32.eq (local.get $c) (i32.const 0x2e)))
-                (br_if $name (i32.eq (local.get $c) (i32.const 0x3a)))
-                (br_if $name (i32.eq (local.get $c) (i32.const 0x2d)))))
-            (br_if $stop (i32.ge_u (i32.add (local.get $i) (i32.const 2)) (local.get $n)))
-            (br_if $stop (i32.ne (i32.load16_u (local.get $i)) (i32.const 0x3e2f)))
-            (br_if $stop (i32.ne (i32.load8_u offset=2 (local.get $i)) (i32.const 0x0a)))
-            ;; <doc/> is an error: the parser says so
+                (br_if $nameChar (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 26)))
+                (br_if $nameChar (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10)))
+                (br_if $nameChar (i32.eq (local.get $c) (i32.const 0x5f)))
+                (br_if $nameChar (i32.eq (local.get $c) (i32.const 0x2e)))
+                (br_if $nameChar (i32.eq (local.get $c) (i32.const 0x3a)))
+                (br_if $nameChar (i32.eq (local.get $c) (i32.const 0x2d)))))
+            (local.set $nameLen (i32.sub (local.get $i) (local.get $name)))
             (br_if $stop (i32.and
-              (i32.eq (i32.sub (local.get $i) (local.get $pos)) (i32.const 4))
-              (i32.eq (i32.load offset=1 (local.get $pos)) (i32.const 0x2f636f64))))
+              (i32.eq (local.get $nameLen) (i32.const 3))
+              (i32.eq (i32.and (i32.load (local.get $name)) (i32.const 0xffffff)) (i32.const 0x636f64))))
+            (br_if $stop (i32.and
+              (i32.and (local.get $paragraphs) (i32.eq (local.get $nameLen) (i32.const 1)))
+              (i32.eq (i32.load8_u (local.get $name)) (i32.const 0x70))))
+            (if (i32.eq (local.get $c) (i32.const 0x2f))
+              (then
+                ;; `<name/>`: an empty element, which the parser passes over
+                (br_if $stop (local.get $closing))
+                (br_if $stop (i32.ge_u (i32.add (local.get $i) (i32.const 2)) (local.get $n)))
+                (br_if $stop (i32.ne (i32.load16_u (local.get $i)) (i32.const 0x3e2f)))
+                (br_if $stop (i32.ne (i32.load8_u offset=2 (local.get $i)) (i32.const 0x0a)))
+                (local.set $lines (i32.add (local.get $lines) (i32.const 1)))
+                (local.set $elements (i32.add (local.get $elements) (i32.const 1)))
+                (local.set $pos (i32.add (local.get $i) (i32.const 3)))
+                (br $line)))
+            (br_if $stop (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $n)))
+            (br_if $stop (i32.ne (i32.load16_u (local.get $i)) (i32.const 0x0a3e)))
+            (if (local.get $closing)
+              (then
+                ;; `</name>` closes the innermost element opened in this run if it has this
+                ;; name; anything else is for the parser's stack of open elements
+                (br_if $stop (i32.eqz (local.get $depth)))
+                (local.set $k (i32.add (i32.const 4224) (i32.shl (i32.sub (local.get $depth) (i32.const 1)) (i32.const 3))))
+                (local.set $top (i32.load (local.get $k)))
+                (br_if $stop (i32.ne (i32.sub (i32.load offset=4 (local.get $k)) (local.get $top)) (local.get $nameLen)))
+                (local.set $k (i32.const 0))
+                (block $same
+                  (loop $compare
+                    (br_if $same (i32.ge_u (local.get $k) (local.get $nameLen)))
+                    (br_if $stop (i32.ne
+                      (i32.load8_u (i32.add (local.get $top) (local.get $k)))
+                      (i32.load8_u (i32.add (local.get $name) (local.get $k)))))
+                    (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                    (br $compare)))
+                (local.set $depth (i32.sub (local.get $depth) (i32.const 1))))
+              (else
+                ;; `<name>`: its name's bytes on the run's stack (64 at most)
+                (br_if $stop (i32.ge_u (local.get $depth) (i32.const 64)))
+                (local.set $k (i32.add (i32.const 4224) (i32.shl (local.get $depth) (i32.const 3))))
+                (i32.store (local.get $k) (local.get $name))
+                (i32.store offset=4 (local.get $k) (local.get $i))
+                (local.set $depth (i32.add (local.get $depth) (i32.const 1)))))
             (local.set $lines (i32.add (local.get $lines) (i32.const 1)))
             (local.set $elements (i32.add (local.get $elements) (i32.const 1)))
-            (local.set $pos (i32.add (local.get $i) (i32.const 3)))
+            (local.set $pos (i32.add (local.get $i) (i32.const 2)))
             (br $line)))
         (br_if $stop (i32.eq (local.get $c) (i32.const 0x0a)))
         (local.set $a (i32.const 0x9747b28c))
@@ -149,6 +196,7 @@
     (i32.store (i32.const 0) (local.get $lines))
     (i32.store (i32.const 4) (local.get $out))
     (i32.store (i32.const 8) (i32.sub (local.get $lines) (local.get $elements)))
+    (i32.store (i32.const 12) (local.get $depth))
     (local.get $pos))
 
   ;; The n f64 values from byte seq into an open-addressing table of size slots (a power of

@@ -17,6 +17,8 @@ const line = fc.oneof(
   { arbitrary: token, weight: 10 },
   { arbitrary: fc.tuple(token, token).map(([t, lemma]) => `${t}\t${lemma}\tX`), weight: 3 },
   { arbitrary: fc.constantFrom("<s>", "</s>", "<g/>", "<p>", "</p>", "<3", "<", ""), weight: 3 },
+  // Elements nested, crossed and unclosed, with and without attributes.
+  { arbitrary: fc.constantFrom("<s>", "</s>", "<s>", "</s>", "<x>", "</x>", "</y>", "<s a=\"1\">", "<s >", "</s >", "<p>", "</p>", "<ps>", "</pp>", "<do>", "</docs>"), weight: 4 },
   // Empty elements the kernel passes over, and lines like them that it leaves to the parser.
   { arbitrary: fc.constantFrom("<g/>", "<_x.y:z-1/>", "<G9/>", "<g />", "<1/>", "</g/>", "<g/", "<g/>x", "<gé/>", "</>"), weight: 2 },
   // Errors: CRLF, an empty document element.
@@ -28,14 +30,14 @@ const chunkText = fc.tuple(fc.array(doc, { minLength: 1, maxLength: 5 }), fc.boo
   const text = docs.map((lines, d) => [`<doc id="d${d}">`, ...lines, "</doc>"].join("\n")).join("\n");
   return { text: finalNewline ? `${text}\n` : text, docs: docs.length };
 });
-const options = fc.record({ lowercase: fc.boolean(), keepNumbers: fc.boolean(), shingleSize: fc.constantFrom(1, 2) });
+const options = fc.record({ lowercase: fc.boolean(), keepNumbers: fc.boolean(), shingleSize: fc.constantFrom(1, 2), paragraphs: fc.boolean() });
 
 function chunkOf(text: string, docCount: number): Chunk {
   return { index: 0, file: "test.vert", firstLine: 1, firstDoc: 0, docCount, bytes: Buffer.from(text) };
 }
 
 /** What a counter made of a chunk, or the error it threw. */
-function counted(chunk: Chunk, opts: TermOptions, kernel: boolean) {
+function counted(chunk: Chunk, opts: TermOptions & { paragraphs?: boolean }, kernel: boolean) {
   const warnings = emptyWarnings();
   let counter: ShardCounter;
   try {
@@ -53,7 +55,7 @@ describe("the token-hash kernel", () => {
     expect(tokenHashKernelStatus(() => undefined)).toBe("webassembly");
   });
 
-  it("counts a chunk as TokenHasher alone does: the same terms, counts, tokens, warnings and errors (property)", () => {
+  it("counts a chunk as TokenHasher and the parser alone do: the same terms, counts, tokens, warnings and errors (property)", () => {
     fc.assert(
       fc.property(chunkText, options, ({ text, docs }, opts) => {
         const chunk = chunkOf(text, docs);
