@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describeSystemError, errorCode, writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
+import type { KernelStatus } from "../util/wasm-kernel.js";
 import { makeDirectory } from "../util/output-dir.js";
 import { removeIndex } from "../supplement/index-store.js";
 
@@ -137,4 +138,30 @@ export async function readMarker<T>(workdir: string, task: string): Promise<T | 
   const path = markerFile(workdir, task);
   if (!existsSync(path)) return undefined;
   return JSON.parse(await readFile(path, "utf8")) as T;
+}
+
+/**
+ * Markers of what ran each kernel of a slice's pass: `kernels-<pass>-<index>-of-<count>`
+ * (the count and the sign pass).
+ */
+const KERNELS_MARKER = "kernels-";
+
+/** Records what ran the kernels of a slice's `pass`. */
+export async function writeKernelsMarker(workdir: string, pass: "count" | "sign", slice: Slice, kernels: Record<string, KernelStatus>): Promise<void> {
+  await writeMarker(workdir, `${KERNELS_MARKER}${pass}-${slice.index}-of-${slice.count}`, kernels);
+}
+
+/**
+ * What ran each kernel of the preparatory phase, for prepare.json (`kernels`): "webassembly"
+ * unless a slice fell back (then that slice's reason); undefined when no slice recorded it.
+ */
+export async function prepareKernels(workdir: string): Promise<Record<string, KernelStatus> | undefined> {
+  let out: Record<string, KernelStatus> | undefined;
+  for (const task of (await completedTasks(workdir)).filter((n) => n.startsWith(KERNELS_MARKER)).sort()) {
+    for (const [kernel, status] of Object.entries((await readMarker<Record<string, KernelStatus>>(workdir, task)) ?? {})) {
+      out ??= {};
+      if (out[kernel] === undefined || out[kernel] === "webassembly") out[kernel] = status;
+    }
+  }
+  return out;
 }

@@ -264,11 +264,30 @@ export interface DocSink {
    */
   tokenAt?(bytes: Buffer, start: number, limit: number): number;
   /**
+   * Optional, for column 0: the token lines of the open document from `start` (the start of
+   * a line that is not empty), as many as the sink takes in one go, and structure lines
+   * among them that the sink reads as the parser would (elements other than the document's,
+   * and `p` when paragraphs are recorded); it sets in `run` where it stopped (at the start of
+   * a line it leaves to the parser, which reads that line as usual), how many lines and
+   * token lines it read, and the elements it opened and left open. Each line it reads ends
+   * with a newline, and not with CRLF.
+   */
+  tokenRun?(bytes: Buffer, start: number, run: TokenRun): void;
+  /**
    * The open document ends; with `ReaderOptions.paragraphs`, the token ranges of its `<p>`
    * elements, flat as [start0, end0, start1, end1, …] (an unclosed `<p>` ends at the next
    * `<p>` or `</doc>`).
    */
   close(paragraphs: number[] | undefined): void;
+}
+
+/** Where a sink's `tokenRun` stopped and how many lines, and of them token lines, it read. */
+export interface TokenRun {
+  end: number;
+  lines: number;
+  tokens: number;
+  /** The names of the elements it opened and left open, outermost first, as byte ranges [start, end) flat. */
+  opened: number[];
 }
 
 /**
@@ -299,7 +318,20 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
   // A byte-order mark at the start is not part of the first line (as TextDecoder drops it).
   let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const tokenAt = column === 0 && sink.tokenAt !== undefined;
+  const tokenRun = column === 0 && sink.tokenRun !== undefined;
+  const run: TokenRun = { end: 0, lines: 0, tokens: 0, opened: [] };
   while (pos < n) {
+    if (tokenRun && docLine >= 0 && bytes[pos] !== NL) {
+      sink.tokenRun!(bytes, pos, run);
+      lineNo += run.lines;
+      docTokens += run.tokens;
+      for (let k = 0; k < run.opened.length; k += 2) open.push(tagName(bytes, run.opened[k], run.opened[k + 1]));
+      // The line it left goes on to tokenAt or the line scan.
+      if (run.lines > 0) {
+        pos = run.end;
+        continue;
+      }
+    }
     if (tokenAt && docLine >= 0 && bytes[pos] !== LT && bytes[pos] !== NL) {
       let end = sink.tokenAt!(bytes, pos, n);
       while (end < n && bytes[end] !== NL) end++;

@@ -1,12 +1,13 @@
-import type { StoredChunk } from "../corpus/chunker.js";
+import type { Chunk, StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { loadStored } from "../corpus/stored.js";
-import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings } from "../corpus/vertical.js";
+import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
 import { encodeRecords } from "../runs/run-file.js";
 import { writeAtomic } from "../util/atomic.js";
 import { InputError } from "../util/errors.js";
 import { hashSequence } from "./hash.js";
 import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
+import { kernelDocumentFrequencies, TokenHashRuns } from "./token-hash-wasm.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
@@ -48,12 +49,16 @@ export interface ShardStats {
  * sort. Equal terms share a bucket and cost nothing to insert, so a frequent term does not
  * make a bucket quadratic. With `partial`, each entry is a partial document frequency of its
  * term (the shards' df merged by the vocabulary step), and those are summed instead.
+ * `kernel`: false for the TypeScript loop alone.
  */
-export function documentFrequencies(docTerms: Float64Array, partial?: Uint32Array): ShardDf {
+export function documentFrequencies(docTerms: Float64Array, partial?: Uint32Array, kernel = true): ShardDf {
   const n = docTerms.length;
   // At most 2^22 buckets (16 MiB of offsets): a larger input has a few values per bucket.
   let bits = 1;
   while (bits < 22 && 1 << bits < n) bits++;
+  // The shard's own dfs (not partial ones) in WebAssembly where there is a kernel: the same loops.
+  const fromKernel = partial === undefined && kernel ? kernelDocumentFrequencies(docTerms, bits) : null;
+  if (fromKernel !== null) return fromKernel;
   // Multiplying by a power of two is exact: bucket order is value order.
   const scale = 2 ** (bits - 53);
   const starts = new Uint32Array((1 << bits) + 1);
@@ -99,9 +104,10 @@ export interface CountTask {
 /**
  * Counts the terms of a chunk's documents as the parser reports them: kept token hashes go
  * to one reused buffer, and each document's distinct terms and counts straight to the
- * shard's arrays, so no list is made per document or token.
+ * shard's arrays, so no list is made per document or token. Runs of token lines are hashed
+ * by the WebAssembly kernel where there is one (the same hashes), the rest by `TokenHasher`.
  */
-class ShardCounter implements DocSink {
+export class ShardCounter implements DocSink {
   readonly ids: string[] = [];
   readonly tokens = growableU32(1 << 10);
   readonly ordinals = growableU32(1 << 10);
@@ -110,18 +116,34 @@ class ShardCounter implements DocSink {
   readonly counts = growableU32();
   keptTokens = 0;
   private readonly hasher: TokenHasher;
-  private kept = new Float64Array(1 << 12);
+  private kept: Float64Array;
   private keptLength = 0;
   private docTokens = 0;
   private shingled = new Float64Array(0);
+  readonly tokenRun?: (bytes: Buffer, start: number, run: TokenRun) => void;
+  private readonly runs: TokenHashRuns | null;
 
-  constructor(private readonly options: TermOptions) {
+  /**
+   * `chunk`: the bytes the parser will report, loaded into the WebAssembly kernel (valid
+   * until the next chunk is loaded); null for the TypeScript loop alone.
+   */
+  constructor(private readonly options: TermOptions & Pick<ReaderOptions, "paragraphs">, chunk: Uint8Array | null) {
     this.hasher = new TokenHasher(options);
+    const runs = (this.runs = chunk === null ? null : TokenHashRuns.load(chunk, options));
+    // The kernel's room for a document's hashes (always enough) or a growing array.
+    this.kept = runs?.kept ?? new Float64Array(1 << 12);
+    if (runs !== null) {
+      this.tokenRun = (_bytes, start, run) => {
+        const length = runs.runs(start, this.keptLength, run);
+        this.docTokens += run.tokens;
+        this.keptLength = length;
+      };
+    }
   }
 
   open(ordinal: number, id: string): void {
     this.ids.push(id);
-    this.ordinals.append([ordinal]);
+    this.ordinals.push(ordinal);
     this.keptLength = 0;
     this.docTokens = 0;
   }
@@ -157,10 +179,18 @@ class ShardCounter implements DocSink {
       for (let i = 0; i < length; i++) this.shingled[i] = hashSequence(this.kept, i, k);
       sequence = this.shingled;
     }
-    this.lengths.append([countInto(sequence, 0, length, this.terms, this.counts)]);
-    this.tokens.append([this.docTokens]);
+    const found = k === 1 && this.runs !== null ? this.runs.countKept(length, this.terms, this.counts) : -1;
+    this.lengths.push(found >= 0 ? found : countInto(sequence, 0, length, this.terms, this.counts));
+    this.tokens.push(this.docTokens);
     this.keptTokens += n;
   }
+}
+
+/** Parses a chunk and counts its documents' terms (`kernel`: false for the TypeScript loop alone). */
+export function countChunk(chunk: Chunk, options: ReaderOptions & TermOptions, warnings: ReaderWarnings, kernel = true): ShardCounter {
+  const counter = new ShardCounter(options, kernel ? chunk.bytes : null);
+  scanChunk(chunk, options, warnings, counter);
+  return counter;
 }
 
 // A worker's buffer for the chunks it reads from their files (nothing keeps their bytes).
@@ -174,9 +204,8 @@ const readBuffer = { bytes: new Uint8Array(0) };
 export async function countShard(task: CountTask): Promise<ShardStats> {
   const { chunk, options, workdir } = task;
   const warnings = emptyWarnings();
-  const counter = new ShardCounter(options);
   const raw = loadStored(chunk.bytes, readBuffer);
-  scanChunk({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings, counter);
+  const counter = countChunk({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings);
   const { ids } = counter;
   if (ids.length !== chunk.docCount) {
     throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);

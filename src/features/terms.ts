@@ -38,7 +38,7 @@ export function tokenHashes(tokens: readonly string[], opts: NormalizeOptions): 
  * 0 where `toLowerCase` is not one code unit per code point (U+0130 gives two, and Σ
  * depends on its neighbours), which sends the token to the string path.
  */
-const LOWER = (() => {
+export const LOWER_2BYTE = (() => {
   const table = new Uint16Array(0x800);
   for (let c = 1; c < 0x800; c++) {
     const lower = String.fromCharCode(c).toLowerCase();
@@ -91,7 +91,7 @@ export class TokenHasher {
         // A 2-byte sequence (the chunk is valid UTF-8).
         c = ((c & 0x1f) << 6) | (bytes[++i] & 0x3f);
         if (lowercase) {
-          c = LOWER[c];
+          c = LOWER_2BYTE[c];
           if (c === 0) return this.viaString(bytes, start, i, limit);
         }
         ascii = false;

@@ -2,9 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { signKernels } from "../../src/coordinator/steps/sign-step.js";
 import { phaseTiming } from "../../src/executor/timing.js";
-import { completedTasks, writeMarker } from "../../src/coordinator/workdir.js";
+import { completedTasks, prepareKernels, writeMarker } from "../../src/coordinator/workdir.js";
 
 const work = mkdtempSync(join(tmpdir(), "vertdup-markers-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -37,16 +36,19 @@ describe("completion markers", () => {
     }
   });
 
-  it("the sign pass's kernels: a slice that fell back decides, whichever slice it is", async () => {
+  it("the count and sign passes' kernels: a slice that fell back decides, whichever slice it is", async () => {
     const other = mkdtempSync(join(tmpdir(), "vertdup-markers-"));
     try {
-      expect(await signKernels(other)).toBeUndefined();
+      expect(await prepareKernels(other)).toBeUndefined();
       mkdirSync(join(other, "markers"));
       await writeMarker(other, "kernels-sign-0-of-3", { accumulate: "webassembly" });
-      expect(await signKernels(other)).toEqual({ accumulate: "webassembly" });
+      expect(await prepareKernels(other)).toEqual({ accumulate: "webassembly" });
       await writeMarker(other, "kernels-sign-1-of-3", { accumulate: "typescript (no SIMD)" });
       await writeMarker(other, "kernels-sign-2-of-3", { accumulate: "webassembly" });
-      expect(await signKernels(other)).toEqual({ accumulate: "typescript (no SIMD)" });
+      expect(await prepareKernels(other)).toEqual({ accumulate: "typescript (no SIMD)" });
+      await writeMarker(other, "kernels-count-0-of-2", { "token-hash": "typescript (no WebAssembly)" });
+      await writeMarker(other, "kernels-count-1-of-2", { "token-hash": "webassembly" });
+      expect(await prepareKernels(other)).toEqual({ accumulate: "typescript (no SIMD)", "token-hash": "typescript (no WebAssembly)" });
     } finally {
       rmSync(other, { recursive: true, force: true });
     }

@@ -49,18 +49,30 @@ describe("a WebAssembly kernel that fails falls back to TypeScript, says so once
       const out = (kind: string) => join(dir, `o-${tag}-${kind}`);
       const args = (kind: string) => [...(options.length === 0 ? ["run", CORPUS, "-o", out(kind)] : ["prepare", CORPUS]), "-w", work(kind), "--chunk-size", "40000", ...options];
       expect(run(args("wasm"))).not.toMatch(/kernel/);
-      expect(json(join(work("wasm"), "prepare.json")).kernels).toEqual({ accumulate: "webassembly" });
+      expect(json(join(work("wasm"), "prepare.json")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "webassembly" });
       const stderr = run(args("ts"), "kernel:accumulate");
       expect(occurrences(stderr, "the WebAssembly kernel accumulate is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
-      expect(json(join(work("ts"), "prepare.json")).kernels).toEqual({ accumulate: fallback });
+      expect(json(join(work("ts"), "prepare.json")).kernels).toEqual({ accumulate: fallback, "token-hash": "webassembly" });
       expect(store(work("ts"))).toEqual(store(work("wasm")));
       if (options.length > 0) continue;
-      expect(json(join(out("wasm"), "manifest.json")).kernels).toEqual({ accumulate: "webassembly" });
-      expect(json(join(out("ts"), "manifest.json")).kernels).toEqual({ accumulate: fallback });
+      expect(json(join(out("wasm"), "manifest.json")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "webassembly" });
+      expect(json(join(out("ts"), "manifest.json")).kernels).toEqual({ accumulate: fallback, "token-hash": "webassembly" });
       const outputs = (kind: string) => ["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => readFileSync(join(out(kind), f), "utf8"));
       expect(outputs("ts")[0].split("\n").length).toBeGreaterThan(10);
       expect(outputs("ts")).toEqual(outputs("wasm"));
     }
+  });
+
+  it("the count pass's token hash: stderr, prepare.json (kernels), the same shard files and signatures", () => {
+    const dir = tempDir();
+    const work = (kind: string) => join(dir, `w-${kind}`);
+    const files = (kind: string) => ["shards/000000.counts.zst", "shards/000001.counts.zst", "shards/000001.df.zst", "vocab.zst", "store/signatures.u32"].map((f) => readFileSync(join(work(kind), f)));
+    const args = (kind: string) => ["prepare", CORPUS, "-w", work(kind), "--chunk-size", "40000"];
+    expect(run(args("wasm"))).not.toMatch(/kernel/);
+    const stderr = run(args("ts"), "kernel:token-hash");
+    expect(occurrences(stderr, "the WebAssembly kernel token-hash is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
+    expect(JSON.parse(readFileSync(join(work("ts"), "prepare.json"), "utf8")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "typescript (fault injected (VERTDUP_FAULT))" });
+    expect(files("ts")).toEqual(files("wasm"));
   });
 
   it("hamming-full: stderr, the same pairs", () => {

@@ -151,11 +151,11 @@ describe("tokenHash (on bytes)", () => {
 });
 
 describe("documentFrequencies", () => {
-  it("counts in how many documents each term occurs, terms sorted", () => {
-    const df = documentFrequencies(Float64Array.from([5, 3, 9, 3, 5, 3]));
+  it.each([true, false])("counts in how many documents each term occurs, terms sorted (kernel: %s)", (kernel) => {
+    const df = documentFrequencies(Float64Array.from([5, 3, 9, 3, 5, 3]), undefined, kernel);
     expect(Array.from(df.terms)).toEqual([3, 5, 9]);
     expect(Array.from(df.dfs)).toEqual([3, 2, 1]);
-    expect(documentFrequencies(new Float64Array(0)).terms.length).toBe(0);
+    expect(documentFrequencies(new Float64Array(0), undefined, kernel).terms.length).toBe(0);
   });
 
   it("sums partial document frequencies of equal terms when given them", () => {
@@ -173,8 +173,11 @@ describe("documentFrequencies", () => {
     const expected = new Map<number, number>();
     for (const t of terms) expected.set(t, (expected.get(t) ?? 0) + 1);
     const keys = [...expected.keys()].sort((a, b) => a - b);
-    const df = documentFrequencies(terms);
-    expect(Array.from(df.terms)).toEqual(keys);
-    expect(Array.from(df.dfs)).toEqual(keys.map((k) => expected.get(k)));
+    // The WebAssembly kernel and the TypeScript loop.
+    for (const kernel of [true, false]) {
+      const df = documentFrequencies(terms, undefined, kernel);
+      expect(Array.from(df.terms)).toEqual(keys);
+      expect(Array.from(df.dfs)).toEqual(keys.map((k) => expected.get(k)));
+    }
   });
 });

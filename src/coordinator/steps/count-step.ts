@@ -4,13 +4,14 @@ import { fileRanges, type FileRange } from "../../corpus/corpus-chunks.js";
 import { InputPlaces } from "../../corpus/input-places.js";
 import { displayName } from "../../corpus/open-input.js";
 import type { CountTask, ShardStats } from "../../features/count-shard.js";
+import { tokenHashKernelStatus } from "../../features/token-hash-wasm.js";
 import { InOrder } from "../in-order.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { VertdupError } from "../../util/errors.js";
 import type { WorkerPool } from "../pool.js";
 import type { Reporter } from "../progress.js";
 import type { RunConfig } from "../run-config.js";
-import { chunksFile, inSlice, shardName, type Slice } from "../workdir.js";
+import { chunksFile, inSlice, shardName, writeKernelsMarker, type Slice } from "../workdir.js";
 import { markerStats, TaskRunner } from "../../executor/tasks.js";
 
 /** What the whole corpus amounts to, known once it has been read through. */
@@ -73,6 +74,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
     else await measureFile(path, size, config.chunkBytes, limits, pool, chunkOf);
   }
   await runner.results();
+  await writeKernelsMarker(workdir, "count", slice, { "token-hash": tokenHashKernelStatus((m) => reporter.info(m)) });
   places.checkUnchanged();
   progress.finish();
   const counts: ChunkCounts = { shards, documents, ...(skipped.documents > 0 ? { skipped } : {}) };

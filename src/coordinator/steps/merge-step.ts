@@ -8,10 +8,9 @@ import { writeAtomic } from "../../util/atomic.js";
 import { packageVersion } from "../../util/package-info.js";
 import { PREPARE_MANIFEST, type PrepareManifest } from "../prepare-manifest.js";
 import type { RunConfig } from "../run-config.js";
-import { shardFile } from "../workdir.js";
+import { prepareKernels, shardFile } from "../workdir.js";
 import { runWholeTask } from "../../executor/tasks.js";
 import { readChunkCounts, requireMarker, requireShardMarkers } from "./require.js";
-import { signKernels } from "./sign-step.js";
 import { phaseTimings } from "../../executor/timing.js";
 import type { VocabularyStats } from "./vocabulary-step.js";
 
@@ -61,7 +60,7 @@ export async function writePrepareManifest(workdir: string, config: RunConfig): 
     warnings: runWarnings(warnings, emptyDocuments, skipped),
     phases: await phaseTimings(workdir, PREPARE_PHASES),
   };
-  const kernels = await signKernels(workdir);
+  const kernels = await prepareKernels(workdir);
   if (kernels !== undefined) manifest.kernels = kernels;
   await writeAtomic(join(workdir, PREPARE_MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
   return manifest;

@@ -3,12 +3,11 @@ import { readRunFileSync } from "../../runs/run-file.js";
 import { accumulateKernelStatus } from "../../sketch/accumulate-wasm.js";
 import { VectorCache } from "../../sketch/random-vectors.js";
 import type { SignStats, SignTask } from "../../sketch/sign-shard.js";
-import type { KernelStatus } from "../../util/wasm-kernel.js";
 import type { NumberMap } from "../../util/number-map.js";
 import type { WorkerPool } from "../pool.js";
 import type { Reporter } from "../progress.js";
 import type { RunConfig } from "../run-config.js";
-import { completedTasks, inSlice, readMarker, shardName, vocabularyFile, writeMarker, type Slice } from "../workdir.js";
+import { inSlice, shardName, vocabularyFile, writeKernelsMarker, type Slice } from "../workdir.js";
 import { markerStats, runTasks, type StepTask } from "../../executor/tasks.js";
 import { readChunkCounts, requireMarker } from "./require.js";
 import type { VocabularyStats } from "./vocabulary-step.js";
@@ -22,24 +21,6 @@ import type { VocabularyStats } from "./vocabulary-step.js";
  * tenth of the sign pass.
  */
 const VECTOR_CACHE_COMPONENTS = 393_216 * 1024;
-
-/** Markers of what ran each kernel of a slice's sign pass: `kernels-sign-<index>-of-<count>`. */
-const KERNELS_MARKER = "kernels-sign-";
-
-/**
- * What ran each kernel of the sign pass, for prepare.json (`kernels`): "webassembly" unless a
- * slice fell back (then that slice's reason); undefined when no slice recorded it.
- */
-export async function signKernels(workdir: string): Promise<Record<string, KernelStatus> | undefined> {
-  let out: Record<string, KernelStatus> | undefined;
-  for (const task of (await completedTasks(workdir)).filter((n) => n.startsWith(KERNELS_MARKER)).sort()) {
-    for (const [kernel, status] of Object.entries((await readMarker<Record<string, KernelStatus>>(workdir, task)) ?? {})) {
-      out ??= {};
-      if (out[kernel] === undefined || out[kernel] === "webassembly") out[kernel] = status;
-    }
-  }
-  return out;
-}
 
 /** Number of leading terms with df ≥ 2 in a list ordered by decreasing df. */
 function repeatedTerms(dfs: Uint32Array): number {
@@ -72,7 +53,7 @@ async function signTables(workdir: string, config: RunConfig, slice: Slice, pool
   // Terms with df 1 are not cached: their one vector costs the same computed in the sign pass.
   const cacheSize = Math.min(repeatedTerms(kept.dfs), Math.floor(VECTOR_CACHE_COMPONENTS / bits));
   const cache = VectorCache.build(projection, seed, bits, kept.terms.subarray(0, cacheSize), pool.threads);
-  await writeMarker(workdir, `${KERNELS_MARKER}${slice.index}-of-${slice.count}`, { accumulate: accumulateKernelStatus(cache.memory, (m) => reporter.info(m)) });
+  await writeKernelsMarker(workdir, "sign", slice, { accumulate: accumulateKernelStatus(cache.memory, (m) => reporter.info(m)) });
   const step = Math.ceil(cacheSize / pool.threads);
   await Promise.all(
     Array.from({ length: pool.threads }, (_, w) =>
