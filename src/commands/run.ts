@@ -68,7 +68,9 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
         // A calibrated run writes its report after calibration.tsv, so that the report shows it.
         const report = a.report !== false && calibrateTo === undefined;
         const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
-        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output, supplement);
+        // What becomes an index (or is appended to one) keeps its sorted keys.
+        const saveKeys = supplement === undefined ? a.w !== undefined : a.update;
+        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output, supplement, saveKeys);
         if (calibrateTo !== undefined) {
           const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
           process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, { targetRecall: calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) }, exec.workers, then)}\n`);
