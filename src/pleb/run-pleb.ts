@@ -10,7 +10,7 @@ import { SpanningForest } from "./spanning-forest.js";
 import { sortOrder } from "../util/radix-order.js";
 import { secondsSince } from "../executor/timing.js";
 import { BitPermutation } from "./permutation.js";
-import { mergeStoredKeys, readSortedKeys, sortedKeysName, writeSortedKeys } from "./stored-keys.js";
+import { mergeStoredKeys, oldInCombined, readSortedKeys, sortedKeysName, writeSortedKeys } from "./stored-keys.js";
 
 /**
  * The sorted keys of the iterations (stored-keys.ts): `save`, the folder where each
@@ -117,7 +117,7 @@ export async function runIterations(
   const shared = { signatures: store.signatures, words: store.words, seed: opts.seed, shiftCount: opts.shiftCount };
   const keyRanges = ranges(n, exec.workers);
   // A batch over an index that kept its sorted keys sorts only the fresh signatures' keys.
-  const merging = keys.stored === undefined || fresh === undefined ? undefined : { ...keys.stored, fresh, own: freshKeys(store, fresh) };
+  const merging = keys.stored === undefined || fresh === undefined ? undefined : { path: keys.stored.path, toCombined: oldInCombined(keys.stored.toCombined, fresh), own: freshKeys(store, fresh) };
   const ownRanges = ranges(merging?.own.index.length ?? 0, exec.workers);
   if (keys.save !== undefined) await mkdir(keys.save, { recursive: true });
   const scanRanges = ranges(Math.max(0, n - 1), exec.workers * 4);
@@ -138,7 +138,7 @@ export async function runIterations(
         const freshOrder = sortOrder(own.hi, own.lo, own.index.length);
         const old = readSortedKeys(path, toCombined.length);
         sortedHi = new Uint32Array(n);
-        const merge = { store: store.signatures, words: store.words, perm, old, toCombined, fresh: merging.fresh };
+        const merge = { store: store.signatures, words: store.words, perm, old, toCombined };
         mergeStoredKeys({ ...merge, freshIndex: own.index, freshHi: own.hi, freshLo: own.lo, freshOrder }, order, sortedHi);
       } else {
         await Promise.all(keyRanges.map(([from, to]) => pool.run("keys", { ...shared, iteration: iteration - 1, from, to, hi, lo })));

@@ -85,11 +85,13 @@ export interface KeysToMerge {
   store: Uint32Array;
   words: number;
   perm: BitPermutation;
-  /** The index's stored keys, with `toCombined` mapping its store indices to the combined store's. */
+  /** The index's stored keys. */
   old: SortedKeys;
+  /**
+   * The combined store's index of each of the index's signatures, or SKIP for one that is
+   * fresh too (a new document shares it): it is taken from the fresh side (oldInCombined).
+   */
   toCombined: Uint32Array;
-  /** 1 per combined signature holding a new document: an index signature that is also fresh is taken from the fresh side. */
-  fresh: Uint8Array;
   /** The fresh signatures' combined indices (ascending), keys, and their sorted order (sortOrder of hi, lo). */
   freshIndex: Uint32Array;
   freshHi: Uint32Array;
@@ -97,53 +99,58 @@ export interface KeysToMerge {
   freshOrder: Uint32Array;
 }
 
+/** toCombined's mark of an index signature that is fresh too. */
+export const SKIP = 0xffffffff;
+
+/** KeysToMerge's toCombined: `combined[j]`, the combined index of the index's signature j, or SKIP where it is fresh. */
+export function oldInCombined(combined: Uint32Array, fresh: Uint8Array): Uint32Array {
+  return combined.map((c) => (fresh[c] === 1 ? SKIP : c));
+}
+
 /**
  * The sorted order of the whole combined store (n signatures) for one iteration, as sortOrder
  * over all their keys gives it: by (hi, lo, combined index). The index's signatures keep
  * their stored order, since the combined store keeps their relative order and their keys are
  * the same; the fresh ones are merged in. Fills `order` (n) and `hi` (n, the keys in sorted
- * order, as writeSortedKeys stores them for --update).
+ * order, as writeSortedKeys stores them for --update). One pass over the stored keys: lo is
+ * computed only where an old and a fresh hi are equal.
  */
 export function mergeStoredKeys(m: KeysToMerge, order: Uint32Array, hi: Uint32Array): void {
-  const { store, words, perm, old, toCombined, fresh, freshIndex, freshHi, freshLo, freshOrder } = m;
+  const { store, words, perm, old, toCombined, freshIndex, freshHi, freshLo, freshOrder } = m;
   const n = order.length;
   const oldCount = old.order.length;
   const freshCount = freshOrder.length;
-  let i = 0;
-  let f = 0;
   let at = 0;
-  // The next index signature that is not fresh, its combined index, and its lo once needed.
-  let oldC = -1;
-  let oldLo = -1;
-  const advance = () => {
-    while (i < oldCount && fresh[toCombined[old.order[i]]] === 1) i++;
-    oldC = i < oldCount ? toCombined[old.order[i]] : -1;
-    oldLo = -1;
-  };
-  advance();
-  while (at < n && (oldC >= 0 || f < freshCount)) {
-    let takeOld: boolean;
-    if (oldC < 0) takeOld = false;
-    else if (f === freshCount) takeOld = true;
-    else {
-      const k = freshOrder[f];
-      const h = old.hi[i];
-      if (h !== freshHi[k]) takeOld = h < freshHi[k];
-      else {
-        if (oldLo < 0) oldLo = lowKey(store, words, perm, oldC);
-        takeOld = oldLo !== freshLo[k] ? oldLo < freshLo[k] : oldC < freshIndex[k];
-      }
+  let f = 0;
+  // The next fresh signature's key and combined index (hi = 2^32 past the last: after every old one).
+  let fk = freshCount > 0 ? freshOrder[0] : 0;
+  let fHi = freshCount > 0 ? freshHi[fk] : 2 ** 32;
+  for (let i = 0; i < oldCount; i++) {
+    const c = toCombined[old.order[i]];
+    if (c === SKIP) continue;
+    const h = old.hi[i];
+    // Fresh signatures before this old one: smaller hi, or equal hi and smaller (lo, index).
+    while (fHi < h || (fHi === h && freshBefore(fk, c, lowKey(store, words, perm, c), freshLo, freshIndex))) {
+      if (at === n) throw new Error(`stored keys merge: more than ${n} signatures (${oldCount} stored, ${freshCount} fresh)`);
+      hi[at] = fHi;
+      order[at++] = freshIndex[fk];
+      if (++f < freshCount) {
+        fk = freshOrder[f];
+        fHi = freshHi[fk];
+      } else fHi = 2 ** 32;
     }
-    if (takeOld) {
-      hi[at] = old.hi[i];
-      order[at++] = oldC;
-      i++;
-      advance();
-    } else {
-      const k = freshOrder[f++];
-      hi[at] = freshHi[k];
-      order[at++] = freshIndex[k];
-    }
+    if (at === n) throw new Error(`stored keys merge: more than ${n} signatures (${oldCount} stored, ${freshCount} fresh)`);
+    hi[at] = h;
+    order[at++] = c;
   }
-  if (at !== n || oldC >= 0 || f < freshCount) throw new Error(`stored keys merge: ${at} of ${n} signatures placed (${oldCount} stored, ${freshCount} fresh)`);
+  for (; f < freshCount && at < n; f++) {
+    hi[at] = freshHi[freshOrder[f]];
+    order[at++] = freshIndex[freshOrder[f]];
+  }
+  if (at !== n || f !== freshCount) throw new Error(`stored keys merge: ${at} of ${n} signatures placed (${oldCount} stored, ${freshCount} fresh)`);
+}
+
+/** Whether fresh signature k (of equal hi) sorts before the old one of combined index c and low key lo. */
+function freshBefore(k: number, c: number, lo: number, freshLo: Uint32Array, freshIndex: Uint32Array): boolean {
+  return freshLo[k] !== lo ? freshLo[k] < lo : freshIndex[k] < c;
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BitPermutation } from "../../src/pleb/permutation.js";
 import { sortKeys } from "../../src/pleb/sort-keys.js";
-import { mergeStoredKeys, readSortedKeys, writeSortedKeys } from "../../src/pleb/stored-keys.js";
+import { mergeStoredKeys, oldInCombined, readSortedKeys, writeSortedKeys } from "../../src/pleb/stored-keys.js";
 import { sortOrder } from "../../src/util/radix-order.js";
 import { removeTempDirs, tempDir } from "../helpers/cli.js";
 
@@ -58,7 +58,7 @@ describe("stored sorted keys (--against-scan new over an index that kept them, p
         const fresh = Uint8Array.from(roles, (r) => (r === "old" ? 0 : 1));
         const order = new Uint32Array(n);
         const hi = new Uint32Array(n);
-        const merge = { store, words: W, perm, old: readSortedKeys(path, oldRows.length), toCombined: Uint32Array.from(oldRows), fresh };
+        const merge = { store, words: W, perm, old: readSortedKeys(path, oldRows.length), toCombined: oldInCombined(Uint32Array.from(oldRows), fresh) };
         mergeStoredKeys({ ...merge, freshIndex: Uint32Array.from(freshRows), freshHi: own.hi, freshLo: own.lo, freshOrder: sortOrder(own.hi, own.lo, freshRows.length) }, order, hi);
         const every = keysOf(store, all, perm);
         const expected = sortOrder(every.hi, every.lo, n);
