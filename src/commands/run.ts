@@ -32,18 +32,14 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  */
 export async function runFromOptions(given: Args, calibrateTo = calibrationTarget(given)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ prepare }, { useWorkdir }, { plebPhase }, { stderrReporter }, { keepPolicy, methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { calibrateStep }, { batchTerms, checkAgainst, SupplementedCorpus }, { saveRunIndex }, { checkedDigests }] = await Promise.all([
-    import("../coordinator/prepare.js"),
+  const [{ useWorkdir }, { lshCosineRun }, { stderrReporter }, { keepPolicy, methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { checkAgainst }] = await Promise.all([
     import("../coordinator/workdir-use.js"),
-    import("../coordinator/pleb-phase.js"),
+    import("../coordinator/lsh-cosine-run.js"),
     import("../coordinator/progress.js"),
     import("../methods/method-cli.js"),
     import("../methods/run-method.js"),
     import("../util/output-dir.js"),
-    import("../coordinator/steps/calibrate-step.js"),
     import("../supplement/lsh-against.js"),
-    import("../supplement/lsh-index.js"),
-    import("../supplement/batch-digest.js"),
   ]);
   const against = given.against ?? [];
   const a = { ...given, keep: keepPolicy(given.keep, against) };
@@ -59,26 +55,10 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
   return useWorkdir(a.w, exec.tmpDir, async (workdir): Promise<RunResult> => {
     await ensureWritableDir(a.o);
     if (a.method === "lsh-cosine") {
-      const lsh = prepareOptionsFrom(opts);
-      const method = a.method;
-      return withIndexLocks(against, async () => {
-        const supplement = against.length === 0 ? undefined : await SupplementedCorpus.open(against, lsh, a["against-scan"]);
-        const digests = supplement === undefined ? [] : await checkedDigests(supplement.indices, inputPaths(a.inputs), a.update, (m) => reporter.info(`warning: ${m}`));
-        const prepared = await prepare(inputPaths(a.inputs), workdir, lsh, exec, reporter, a.resume, supplement);
-        // A calibrated run writes its report after calibration.tsv, so that the report shows it.
-        const report = a.report !== false && calibrateTo === undefined;
-        const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, resume: a.resume, report, maxDocBytes: exec.maxDocBytes };
-        // What becomes an index (or is appended to one) keeps its sorted keys.
-        const saveKeys = supplement === undefined ? a.w !== undefined : a.update;
-        const manifest = await plebPhase(workdir, a.o, plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), exec, reporter, output, supplement, saveKeys);
-        if (calibrateTo !== undefined) {
-          const then = a.report === false ? undefined : { maxDocBytes: exec.maxDocBytes, warn: (m: string) => reporter.info(`warning: ${m}`) };
-          process.stderr.write(`vertdup: ${await calibrateStep(workdir, a.o, { targetRecall: calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) }, exec.workers, then)}\n`);
-        }
-        if (supplement === undefined && a.w !== undefined) await saveRunIndex(workdir, prepared);
-        if (supplement !== undefined && a.update) await supplement.indices[0].append(workdir, prepared, supplement.weights(batchTerms(workdir)).newTerms, digests);
-        return { method, manifest, summary: runSummary(a.o, manifest) };
-      });
+      const calibrate = calibrateTo === undefined ? undefined : { targetRecall: calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) };
+      const run = { inputs: inputPaths(a.inputs), workdir, outdir: a.o, prepare: prepareOptionsFrom(opts), pleb: plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, report: a.report !== false, resume: a.resume, against, againstScan: a["against-scan"], update: a.update, saveIndex: a.w !== undefined, calibrate };
+      const manifest = await lshCosineRun(run, exec, reporter);
+      return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
     }
     const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) };
     const supplement = { against, update: a.update, saveIndex: a.w !== undefined };
@@ -115,15 +95,3 @@ export const calibrateCommand = {
     process.stdout.write(result.summary + "\n");
   },
 };
-
-/** Runs `body` holding the locks of the indices (--against): no other run changes them while this one reads or appends. */
-async function withIndexLocks<T>(dirs: readonly string[], body: () => Promise<T>): Promise<T> {
-  if (dirs.length === 0) return body();
-  const { lockWorkdirs } = await import("../coordinator/workdir-lock.js");
-  const lock = await lockWorkdirs(dirs);
-  try {
-    return await body();
-  } finally {
-    await lock.release();
-  }
-}

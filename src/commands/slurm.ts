@@ -21,7 +21,7 @@ type SlurmJobArgs = { partition?: string; "array-parallelism"?: number; time?: s
 const runBuilder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: "corpus files on the shared filesystem" }),
-    [...METHOD_OPTIONS, ...SLURM_OPTIONS, "outdir", "estimate-recall", "sample", "sampling", "max-width", "max-sample", "against", "update"],
+    [...METHOD_OPTIONS, ...SLURM_OPTIONS, "outdir", "estimate-recall", "sample", "sampling", "max-width", "max-sample", "against", "update", "against-scan"],
     {
       ...METHOD_OPTION_VARIANTS,
       workdir: { describe: "work directory on a filesystem all nodes share" },
@@ -33,17 +33,17 @@ type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 async function submitRun(given: RunArgs): Promise<void> {
   if (given["estimate-recall"]) refuseUncalibrated(given.method);
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ startPrepare }, { slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }] = await Promise.all([
+  const [{ startPrepare }, { slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }, { checkAgainstUse }, { checkAgainst: checkLshAgainst }, { LshIndex }] = await Promise.all([
     import("../coordinator/prepare.js"),
     import("../slurm/slurm-run.js"),
     import("../methods/method-cli.js"),
     import("../methods/run-method.js"),
     import("../util/output-dir.js"),
+    import("../supplement/index-store.js"),
+    import("../supplement/lsh-against.js"),
+    import("../supplement/lsh-index.js"),
   ]);
   const against = (given.against ?? []).map((dir) => resolve(dir));
-  if (given.method === "lsh-cosine" && (against.length > 0 || given.update)) {
-    throw new VertdupError(`slurm run ${against.length > 0 ? "--against" : "--update"} takes --method exact, simhash384, minhash or paragraphs: lsh-cosine against an index runs with vertdup run`);
-  }
   const a = withMethodDefaults({ ...given, keep: keepPolicy(given.keep, against) });
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
@@ -52,9 +52,17 @@ async function submitRun(given: RunArgs): Promise<void> {
   const exec = { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize };
   const scriptOptions = scriptOptionsFrom(a, workdir, slurmDir);
   const common = { outdir, tasks: a.tasks };
-  // A work directory given to `run -w` is left as an index of the inputs: so is this one.
+  const resolved = inputs.map((i) => resolve(i));
+  // lsh-cosine against indices: one job runs `vertdup run --against [--update]` as a unit (slurm/lsh-against-phases.ts).
+  const supplement =
+    a.method === "lsh-cosine" && against.length > 0
+      ? { inputs: resolved, prepare: prepareOptionsFrom(a), pleb: plebOptionsFrom({ ...a, threshold: given.threshold }, a.bits), keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, report: true, against, againstScan: a["against-scan"], update: a.update }
+      : undefined;
+  // A work directory given to `run -w` is left as an index of the inputs: so is this one (not with --against, as with run).
   const methodSettings =
-    a.method === "lsh-cosine"
+    supplement !== undefined
+      ? { method: "lsh-cosine" as const, supplement, exec: { ...exec, iterationsPerGroup: a["iterations-per-group"] } }
+      : a.method === "lsh-cosine"
       ? {
           method: a.method,
           pleb: plebOptionsFrom({ ...a, threshold: given.threshold }, a.bits),
@@ -67,15 +75,20 @@ async function submitRun(given: RunArgs): Promise<void> {
       : // --estimate-recall: the search job calibrates after the outputs, as `run --estimate-recall` does (the features it holds are the sets compared).
         { method: a.method, run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true, ...(a["estimate-recall"] ? { calibrate: { sample: a.sample, targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } } : {}) }, exec };
   const settings = (token: string) => ({ ...common, ...methodSettings, token });
-  if (methodSettings.method !== "lsh-cosine") {
-    // Said before any work; the search job reads the indices again under their locks.
+  // Said before any work; the job that reads the indices reads them again under their locks.
+  if (supplement !== undefined) {
+    checkAgainstUse(against, { update: a.update, workdir });
+    checkLshAgainst({ against, recall: a["estimate-recall"] }, supplement.prepare);
+    for (const dir of against) await LshIndex.open(dir, supplement.prepare, 0);
+  } else if (methodSettings.method !== "lsh-cosine") {
     await checkAgainst(methodSettings.run, workdir);
     await readIndices(methodSettings.run);
-  }
+  } else if (a.update) checkAgainstUse(against, { update: true, workdir });
   await submitPhases(workdir, settings, scriptOptions, a["dry-run"], async () => {
     await ensureWritableDir(outdir);
+    // The supplement job starts over when it runs (run --against does not resume): nothing to set up.
+    if (supplement !== undefined) return;
     // Re-submitting into the same work directory resumes: finished tasks are skipped.
-    const resolved = inputs.map((i) => resolve(i));
     if (methodSettings.method === "lsh-cosine") await startPrepare(resolved, workdir, prepareOptionsFrom(a), exec, true);
     else await startFeatures(workdir, await featuresConfig(resolved, methodSettings.method, methodSettings.run.features, exec), true);
   });
@@ -149,16 +162,16 @@ type ParagraphsArgs = Awaited<ReturnType<typeof paragraphsBuilder>["argv"]>;
 
 /** `slurm paragraphs`: the n-gram pass as a job array, then one job of the repeats and output passes. */
 async function submitParagraphs(a: ParagraphsArgs): Promise<void> {
-  if (a.update) throw new VertdupError("slurm paragraphs --update is not supported (a job resumed after committing the index would append the batch twice): run vertdup paragraphs --against DIR --update on one machine");
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm paragraphs cannot read standard input: give the corpus as files on the shared filesystem");
-  const [{ checkRun, clearParagraphSteps, runConfig }, { openIndices }, { checkAgainstUse }, { adoptRunConfig, CONFIG_FILE, readRunConfig }, { slurmDir }, { STEP_FOLDER }] = await Promise.all([
+  const [{ checkRun, clearParagraphSteps, runConfig }, { openIndices }, { checkAgainstUse }, { adoptRunConfig, CONFIG_FILE, readRunConfig }, { slurmDir }, { STEP_FOLDER }, { checkedDigests }] = await Promise.all([
     import("../paragraph-dedup/run-paragraphs.js"),
     import("../paragraph-dedup/ngram-index.js"),
     import("../supplement/index-store.js"),
     import("../coordinator/run-config.js"),
     import("../slurm/slurm-run.js"),
     import("../paragraph-dedup/step-files.js"),
+    import("../supplement/batch-digest.js"),
   ]);
   const workdir = resolve(a.w);
   const resolved = inputs.map((i) => resolve(i));
@@ -170,9 +183,11 @@ async function submitParagraphs(a: ParagraphsArgs): Promise<void> {
   const run = { workdir, reportPath, against, memory: parseSize(a.memory, "memory") };
   // Said before any work; the output job reads the indices again under their locks.
   await checkRun(resolved, output, run);
-  checkAgainstUse(against, { update: false, workdir });
+  checkAgainstUse(against, { update: a.update, workdir });
   const indices = against.length === 0 ? [] : await openIndices(against, options);
-  const settings = (token: string): SubmissionSettings => ({ command: "paragraphs", output, reportPath, memory: run.memory, against, tasks: a.tasks, token });
+  // An input the index holds already is refused now, not after the n-gram array (the output job checks again, under the index's lock).
+  if (a.update) await checkedDigests(indices, resolved, true, () => undefined);
+  const settings = (token: string): SubmissionSettings => ({ command: "paragraphs", output, reportPath, memory: run.memory, against, update: a.update, tasks: a.tasks, token });
   await submitPhases(workdir, settings, scriptOptionsFrom(a, workdir, slurmDir), a["dry-run"], async () => {
     if (existsSync(join(workdir, CONFIG_FILE)) && ((await readRunConfig(workdir)).prepare as { command?: string }).command !== "paragraphs") {
       throw new VertdupError(`${workdir}: made by another command than vertdup paragraphs: give another work directory`);

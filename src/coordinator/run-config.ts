@@ -44,13 +44,21 @@ export async function stampInputs(paths: readonly string[]): Promise<InputStamp[
   );
 }
 
-/** JSON with an infinite df limit written as a string (JSON has no Infinity). */
+/** JSON with an infinite value (a df limit) written as a string (JSON has no Infinity); read back by parseOptionsJson. */
+export function optionsJson(value: unknown): string {
+  return JSON.stringify(value, (_, v) => (v === Number.POSITIVE_INFINITY ? "Infinity" : v), 2) + "\n";
+}
+
+export function parseOptionsJson(text: string): unknown {
+  return JSON.parse(text, (_, v) => (v === "Infinity" ? Number.POSITIVE_INFINITY : v));
+}
+
 function serialize(config: RunConfig<object>): string {
-  return JSON.stringify(config, (_, v) => (v === Number.POSITIVE_INFINITY ? "Infinity" : v), 2) + "\n";
+  return optionsJson(config);
 }
 
 function deserialize<P extends object>(text: string): RunConfig<P> {
-  const config = JSON.parse(text, (_, v) => (v === "Infinity" ? Number.POSITIVE_INFINITY : v)) as RunConfig<P>;
+  const config = parseOptionsJson(text) as RunConfig<P>;
   // Work directories made before --projection existed were signed with float32 vectors.
   if ("bits" in config.prepare && !("method" in config.prepare)) (config.prepare as Partial<PrepareOptions>).projection ??= "float32";
   return config;

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { errorCode } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { wilsonInterval, type Proportion } from "./binomial-interval.js";
-import { stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
+import { pairShare, stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
 import type { ScoredPairs } from "./pairs-file.js";
 import type { MethodName } from "../methods/method-options.js";
 
@@ -35,8 +35,8 @@ export interface CalibrationRow {
   /** Reference pairs in one cluster / pairs in one cluster (both with a sampled document). */
   precision: Proportion;
   /**
-   * The number of independent trials whose Wilson interval is each interval above: the
-   * pairs counted (uniform), or the effective number R̂(1 − R̂)/v̂ (stratified).
+   * The number of independent trials of each interval above: the pairs counted, Wilson's
+   * interval (uniform), or the effective number of stratifiedRatio, Clopper–Pearson's (stratified).
    */
   recallTrials: number;
   precisionTrials: number;
@@ -65,8 +65,8 @@ export function widestRecall(rows: readonly CalibrationRow[]): number {
  * counts). Precision at t: the share of the sampled documents' in-cluster pairs whose exact
  * similarity is ≥ t — counted from the cluster sizes, never listed. Uniform sample (no
  * `design`): shares of the pairs, Wilson 95 %. Stratified sample: each sampled document
- * brings its reference pairs, found pairs and in-cluster pairs, weighted by its stratum
- * (stratifiedRatio).
+ * brings its share (pairShare) of its reference pairs, found pairs and in-cluster pairs,
+ * weighted by its stratum (stratifiedRatio).
  */
 export function calibrationRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled: Uint8Array, thresholds: readonly number[], design?: StratifiedDesign): CalibrationRow[] {
   let clusters = 0;
@@ -100,8 +100,10 @@ function stratifiedRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled:
   const docs = new Uint32Array(n);
   const slot = new Int32Array(sampled.length).fill(-1);
   for (let d = 0, k = 0; d < sampled.length; d++) if (sampled[d] === 1) (docs[k] = d, slot[d] = k++);
+  // An in-cluster pair's documents share a stratum: half of it to each (pairShare).
   const inCluster = new Float64Array(n);
-  for (let k = 0; k < n; k++) if (clusterOf[docs[k]] !== 0) inCluster[k] = size[clusterOf[docs[k]]] - 1;
+  for (let k = 0; k < n; k++) if (clusterOf[docs[k]] !== 0) inCluster[k] = (size[clusterOf[docs[k]]] - 1) / 2;
+  const share = pairShare(design);
   return thresholds.map((threshold) => {
     const found = new Float64Array(n);
     const similar = new Float64Array(n);
@@ -112,10 +114,12 @@ function stratifiedRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled:
       const a = reference.a[k];
       const b = reference.b[k];
       const hit = clusterOf[a] !== 0 && clusterOf[a] === clusterOf[b] ? 1 : 0;
-      for (const d of [slot[a], slot[b]]) {
+      const ha = design.stratumOf[a];
+      const hb = design.stratumOf[b];
+      for (const [d, part] of [[slot[a], share(ha, hb)], [slot[b], share(hb, ha)]]) {
         if (d < 0) continue;
-        similar[d]++;
-        found[d] += hit;
+        similar[d] += part;
+        found[d] += hit * part;
       }
     }
     const { trials: recallTrials, spread: recallSpread, ...recall } = stratifiedRatio(design, docs, found, similar, total);

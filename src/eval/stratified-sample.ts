@@ -1,4 +1,4 @@
-import { wilsonScore, type Proportion } from "./binomial-interval.js";
+import { clopperPearson, studentT975, Z95, type Proportion } from "./binomial-interval.js";
 import { sampleWithin } from "./document-sample.js";
 
 /**
@@ -93,14 +93,41 @@ export function drawStratified(design: StratifiedDesign, seed: number): Uint8Arr
 }
 
 /**
- * The combined ratio estimate Σ_h (N_h/n_h) Σ y_d / Σ_h (N_h/n_h) Σ x_d over the sampled
- * documents (`docs`, with their y and x) and its 95 % interval. Variance by the delta method
- * (Cochran 1977, 6.11): Σ_h N_h² (1 − n_h/N_h) s²_h / n_h / X̂², s²_h the sample variance of
- * the residuals y − R̂x in stratum h — documents are the units, so the pairs of one document
- * count as one draw, not as independent ones. Interval: Wilson's at the effective number of
- * trials R̂(1 − R̂)/v̂ (Korn and Graubard 1998), at most the pairs counted (`pairs`); at
- * R̂ = 0 or 1 (no variance to measure) the sampled documents with x > 0. `trials`: that
- * effective number (0 without any pair).
+ * The share of a pair that each of its documents brings (multiplicity weights, Birnbaum and
+ * Sirken 1965): π_a / (π_a + π_b) to document a of stratum ha, π = n_h/N_h its chance to be
+ * drawn. The two shares sum to 1, so Σ_h (N_h/n_h) Σ share over the sampled documents is
+ * unbiased for the pairs whatever the shares; these make a pair weigh 1 / (π_a + π_b) from
+ * either side, so that a pair between a document alone (rarely drawn, weight N_0/n_0) and a
+ * clustered one (often drawn) is counted mostly through the clustered one: the misses the run
+ * left between them no longer hang on drawing the rare document alone (README "Calibrating").
+ */
+export function pairShare(design: StratifiedDesign): (ha: number, hb: number) => number {
+  const chance = design.population.map((n, h) => (n === 0 ? 0 : design.drawn[h] / n));
+  return (ha, hb) => (ha === hb ? 0.5 : chance[ha] / (chance[ha] + chance[hb]));
+}
+
+/**
+ * The combined ratio estimate R̂ = Σ_h (N_h/n_h) Σ y_d / Σ_h (N_h/n_h) Σ x_d over the sampled
+ * documents (`docs`, with their y and x) and its 95 % interval. Documents are the units, so
+ * the pairs of one document count as one draw, not as independent ones.
+ * - Variance by the delta method (Cochran 1977, 6.11): v̂ = Σ_h a_h s²_h / X̂², a_h =
+ *   N_h² (1 − n_h/N_h) / n_h, s²_h the sample variance of the residuals e = y − R̂x in stratum h.
+ * - Effective trials (Korn and Graubard 1998): n* = R̂(1 − R̂)/v̂, the binomial sample whose
+ *   proportion would be as variable (the pairs counted over the design effect), at most the
+ *   pairs counted (`pairs`); at R̂ = 0 or 1 (no variance to measure) the sampled documents
+ *   with x > 0.
+ * - Degrees of freedom: v̂ is itself an estimate, poor where a stratum's variance comes from a
+ *   few large residuals — a recall whose misses are rare: the sample met a handful of the
+ *   documents that carry them, and a sample that met none shows none. Satterthwaite's
+ *   (1946) df = 2 V̂² / Var(V̂), V̂ = Σ_h a_h s²_h, with Var(s²_h) ≈ (m4_h − m2_h²(n_h − 3)/(n_h − 1))/n_h
+ *   from the residuals' own fourth moment m4_h (at most n − H, the design's), shrinks n* by
+ *   (z/t_df)², as Korn and Graubard do with the design's df.
+ * - Interval: Clopper–Pearson at n*·(z/t_df)² trials with R̂ of them successes (Beta
+ *   quantiles, clopperPearson): unlike Wilson's it keeps its 95 % in the tail of few effective
+ *   misses, where the estimate's distribution is skewed.
+ * Checked by simulation (scripts/quality/calibration-coverage.ts, README "Calibrating").
+ * `trials`: the number of trials of that interval (0 without any pair); `spread`: each
+ * stratum's residual standard deviation.
  */
 export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: Float64Array, x: Float64Array, pairs: number): Proportion & { trials: number; spread: Float64Array } {
   const strata = design.population.length;
@@ -125,20 +152,39 @@ export function stratifiedRatio(design: StratifiedDesign, docs: Uint32Array, y: 
     sum[h] += e;
     sq[h] += e * e;
   }
-  let v = 0;
+  // Fourth central moments: how well each s²_h is known (few large residuals: poorly).
+  const fourth = new Float64Array(strata);
+  for (let k = 0; k < docs.length; k++) {
+    const h = design.stratumOf[docs[k]];
+    fourth[h] += (y[k] - r * x[k] - sum[h] / design.drawn[h]) ** 4;
+  }
+  // V̂ = Σ_h a_h s²_h, the variance of Ŷ − R̂X̂, and its own variance.
+  let big = 0;
+  let vv = 0;
   for (let h = 0; h < strata; h++) {
     const n = design.drawn[h];
-    const big = design.population[h];
+    const size = design.population[h];
     if (n < 2) continue;
     const s2 = Math.max(0, (sq[h] - (sum[h] * sum[h]) / n) / (n - 1));
     spread[h] = Math.sqrt(s2);
-    if (n < big) v += (big * big * (1 - n / big) * s2) / n;
+    if (n >= size) continue;
+    const a = (size * size * (1 - n / size)) / n;
+    big += a * s2;
+    const m2 = ((n - 1) / n) * s2;
+    vv += a * a * Math.max(0, (fourth[h] / n - (m2 * m2 * (n - 3)) / (n - 1)) / n);
   }
-  v /= sx * sx;
+  const v = big / (sx * sx);
   const degenerate = r <= 0 || r >= 1;
-  const trials = degenerate ? units : v > 0 ? Math.min(pairs, (r * (1 - r)) / v) : pairs;
-  const interval = wilsonScore(r, trials);
-  return { estimate: r, low: r <= 0 ? 0 : interval.low, high: r >= 1 ? 1 : interval.high, trials, spread };
+  const effective = degenerate ? units : v > 0 ? Math.min(pairs, (r * (1 - r)) / v) : pairs;
+  // Degrees of freedom of the variance (Satterthwaite 1946 with the residuals' own kurtosis):
+  // 2V²/Var(V̂), at most Korn and Graubard's n − H. Rare large residuals make it small.
+  let strataDrawn = 0;
+  for (let h = 0; h < strata; h++) if (design.drawn[h] > 0) strataDrawn++;
+  const designDf = docs.length - strataDrawn;
+  const df = vv > 0 ? Math.max(1, Math.min(designDf, (2 * big * big) / vv)) : designDf;
+  const trials = df > 0 && !degenerate ? effective * (Z95 / studentT975(df)) ** 2 : effective;
+  const interval = clopperPearson(Math.min(trials, r * trials), trials);
+  return { estimate: r, low: interval.low, high: interval.high, trials, spread };
 }
 
 /**

@@ -100,15 +100,17 @@ interface RunDirectories {
 
 /**
  * Refuses `--resume` where it cannot work: without a work directory, to standard output, with
- * `--update` (the interrupted run may have committed the index already), into another
- * command's directory.
+ * `--update` outside a Slurm job (the interrupted run may have committed the index already),
+ * into another command's directory.
  */
 async function checkResume(run: ParagraphRun, output: string): Promise<void> {
   if (run.resume !== true) return;
   if (run.workdir === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
   // A finished render step would be skipped, and standard output cannot be continued: nothing would be written.
   if (output === "-") throw new VertdupError("--resume cannot be combined with -o - (standard output cannot be continued where an interrupted run stopped): write the output to a file");
-  if (run.update === true) throw new VertdupError("--resume cannot be combined with --update (the interrupted run may have updated the index already): run again without --resume");
+  // A `slurm paragraphs` job (lockHeld) resumes its own array's n-grams: run again after its
+  // commit, it is refused by the inputs' digests (checkRepeat) before anything is appended.
+  if (run.update === true && run.lockHeld !== true) throw new VertdupError("--resume cannot be combined with --update (the interrupted run may have updated the index already): run again without --resume");
   if (!existsSync(join(run.workdir, CONFIG_FILE))) return;
   const previous = (await readRunConfig(run.workdir)).prepare as Partial<ParagraphConfig>;
   if (previous.command !== "paragraphs") throw new VertdupError(`${run.workdir}: refusing to resume: the work directory was made by another command than vertdup paragraphs`);

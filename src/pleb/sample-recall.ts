@@ -5,7 +5,7 @@ import type { PlebOptions } from "../options.js";
 import { WorkerPool } from "../coordinator/pool.js";
 import type { Reporter } from "../coordinator/progress.js";
 import { sampleDocuments } from "../eval/document-sample.js";
-import { drawStratified, stratifiedDesign, stratifiedRatio, type StratifiedDesign } from "../eval/stratified-sample.js";
+import { drawStratified, pairShare, stratifiedDesign, stratifiedRatio, type StratifiedDesign } from "../eval/stratified-sample.js";
 import { hammingFullTriples } from "../reference/hamming-full.js";
 import type { PairColumns } from "./spanning-forest.js";
 import type { PairVerifier } from "./pair-verifier.js";
@@ -34,6 +34,8 @@ export class SampleRecall {
   private readonly sampledSignature: Uint32Array;
   private readonly sampledDocs: Uint32Array;
   private readonly sizes: Uint32Array;
+  /** Stratified: the stratum of each signature's documents (0 without a design). */
+  private readonly stratumOf: Uint8Array;
   readonly total: number;
 
   /** `triples`: (i, j, distance) of hammingFullTriples with the sample; `design`: the one it was drawn by (absent: uniform). */
@@ -70,6 +72,8 @@ export class SampleRecall {
     this.identical = identical;
     this.total = total;
     this.sizes = sizes;
+    this.stratumOf = new Uint8Array(store.count);
+    if (design !== undefined) for (let s = 0; s < store.count; s++) if (sizes[s] > 0) this.stratumOf[s] = design.stratumOf[store.docs[store.offsets[s]]];
     this.sampledDocs = Uint32Array.from(sampledDocs);
     this.sampledSignature = Uint32Array.from(sampledSignature);
     this.sets = new UnionFind(store.count);
@@ -94,20 +98,23 @@ export class SampleRecall {
   }
 
   /**
-   * Per sampled document d of signature s: x_d, the documents of s but d and those of every
-   * signature paired with s in the reference; y_d, those of them in d's cluster so far. All
-   * the sampled documents of one signature share x and y.
+   * Per sampled document d of signature s: x_d, its share (pairShare) of its pairs with the
+   * documents of s but d and with those of every signature paired with s in the reference;
+   * y_d, that of those in d's cluster so far. All the sampled documents of one signature
+   * share x and y (and a stratum: the strata are clusters of signatures).
    */
   private stratified(design: StratifiedDesign): Proportion {
     const x = new Float64Array(this.sizes.length);
     const y = new Float64Array(this.sizes.length);
-    for (let s = 0; s < this.sizes.length; s++) x[s] = y[s] = Math.max(0, this.sizes[s] - 1);
+    const share = pairShare(design);
+    for (let s = 0; s < this.sizes.length; s++) x[s] = y[s] = Math.max(0, this.sizes[s] - 1) / 2;
     for (let k = 0; k < this.i.length; k++) {
       const [a, b] = [this.i[k], this.j[k]];
       const hit = this.sets.find(a) === this.sets.find(b);
-      x[a] += this.sizes[b];
-      x[b] += this.sizes[a];
-      if (hit) (y[a] += this.sizes[b], y[b] += this.sizes[a]);
+      const [ha, hb] = [this.stratumOf[a], this.stratumOf[b]];
+      x[a] += this.sizes[b] * share(ha, hb);
+      x[b] += this.sizes[a] * share(hb, ha);
+      if (hit) (y[a] += this.sizes[b] * share(ha, hb), y[b] += this.sizes[a] * share(hb, ha));
     }
     const docX = Float64Array.from(this.sampledSignature, (s) => x[s]);
     const docY = Float64Array.from(this.sampledSignature, (s) => y[s]);

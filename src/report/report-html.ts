@@ -239,7 +239,7 @@ function calibrationSection(d: ReportData): string {
 ${designHtml(d.manifest)}
 <table id="calibration-table"><tr><th>threshold</th><th>recall</th><th>95 % interval</th><th>effective pairs</th><th>precision</th><th>95 % interval</th><th>effective pairs</th></tr>
 ${rows.map((r) => `<tr><td class="n">${f(r.threshold)}</td><td class="n">${f(r.recall)}</td><td class="n">${f(r.recallLow)}–${f(r.recallHigh)}</td><td class="n">${n(r.recallTrials)}</td><td class="n">${f(r.precision)}</td><td class="n">${f(r.precisionLow)}–${f(r.precisionHigh)}</td><td class="n">${n(r.precisionTrials)}</td></tr>`).join("\n")}</table>
-<p class="note">Effective pairs: the number of independent pairs whose Wilson interval is the one shown — the pairs counted for a uniform sample, R̂(1 − R̂)/v̂ for a stratified one (its pairs move together with their document).</p></section>`;
+<p class="note">Effective pairs: the number of independent pairs of the interval shown — the pairs counted for a uniform sample (Wilson), R̂(1 − R̂)/v̂ shrunk by the variance's degrees of freedom for a stratified one (its pairs move together with their document; Clopper–Pearson).</p></section>`;
 }
 
 const isCounts = (v: unknown): v is number[] => Array.isArray(v) && v.length <= MAX_LIST && v.every((x) => typeof x === "number" && x >= 0);

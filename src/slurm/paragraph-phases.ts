@@ -59,7 +59,7 @@ export function paragraphPhases(workdir: string, settings: SlurmParagraphSetting
       run: async ({ slice, workers, quiet }) => {
         const c = await config();
         const exec = { workers, quiet, chunkBytes: c.chunkBytes, maxDocBytes: c.maxDocBytes, oversize: c.oversize };
-        const run = { memory: settings.memory, reportPath: settings.reportPath, workdir, against: settings.against, resume: true, lockHeld: true };
+        const run = { memory: settings.memory, reportPath: settings.reportPath, workdir, against: settings.against, update: settings.update === true, resume: true, lockHeld: true };
         await timed(workdir, "output", slice, () =>
           runWholeTask(workdir, PARAGRAPHS_DONE, async () => {
             const report = await paragraphs(c.inputs.map((i) => i.path), settings.output, paragraphOptionsOf(c.prepare), exec, stderrReporter(quiet), run);

@@ -1,4 +1,5 @@
 import type { Slice } from "../coordinator/workdir.js";
+import { lshAgainstPhases } from "./lsh-against-phases.js";
 import { lshCosinePhases } from "./lsh-cosine-phases.js";
 import { setMethodPhases } from "./set-method-phases.js";
 import { paragraphPhases } from "./paragraph-phases.js";
@@ -37,5 +38,6 @@ export interface SlurmPhase {
 /** The phases of the run (or paragraph job) submitted with `settings` into `workdir`. */
 export function slurmPhases(workdir: string, settings: SubmissionSettings): SlurmPhase[] {
   if ("command" in settings) return paragraphPhases(workdir, settings);
+  if ("supplement" in settings) return lshAgainstPhases(workdir, settings);
   return settings.method === "lsh-cosine" ? lshCosinePhases(workdir, settings) : setMethodPhases(workdir, settings);
 }

@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { CalibrationRequest } from "../coordinator/steps/calibrate-step.js";
+import type { LshCosineRun } from "../coordinator/lsh-cosine-run.js";
+import { optionsJson, parseOptionsJson } from "../coordinator/run-config.js";
 import type { KeepPolicy } from "../methods/method-options.js";
 import type { ExecutionOptions, PlebOptions } from "../options.js";
 import type { MethodRun, SetMethod } from "../methods/run-method.js";
@@ -14,7 +16,7 @@ import { packageRoot } from "../util/package-info.js";
  * What the tasks of a Slurm run need besides config.json: stored in the work directory at
  * submission, so that every task, wherever it runs, uses the same settings.
  */
-export type SlurmRunSettings = SlurmRunCommon & (LshCosineSettings | SetMethodSettings);
+export type SlurmRunSettings = SlurmRunCommon & (LshCosineSettings | LshAgainstSettings | SetMethodSettings);
 
 /**
  * What the jobs of `slurm paragraphs` need besides config.json (which holds the inputs, the
@@ -29,6 +31,8 @@ export interface SlurmParagraphSettings {
   memory: number;
   /** Saved indices (`--against`, absolute). */
   against: string[];
+  /** `--update`: the output job appends the inputs' n-grams to the one `against` index (absent in older submissions). */
+  update?: boolean;
   /** Array size of the n-gram phase. */
   tasks: number;
   token: string;
@@ -62,6 +66,16 @@ export interface LshCosineSettings {
   calibrate?: Omit<CalibrationRequest, "sample">;
 }
 
+/**
+ * lsh-cosine against saved indices (`--against`, `--update`): what its one job runs as
+ * `vertdup run` does (coordinator/lsh-cosine-run.ts), in the work directory, into the outdir.
+ */
+export interface LshAgainstSettings {
+  method: "lsh-cosine";
+  supplement: Omit<LshCosineRun, "workdir" | "outdir" | "resume" | "saveIndex" | "calibrate">;
+  exec: ExecutionOptions;
+}
+
 /** Another method: what its search task runs (run-method.ts) over the features the array made. */
 export interface SetMethodSettings {
   method: SetMethod;
@@ -79,13 +93,14 @@ const JOBS = "jobs.json";
 
 export async function writeSlurmSettings(workdir: string, settings: SubmissionSettings): Promise<void> {
   await mkdir(join(slurmDir(workdir), "logs"), { recursive: true });
-  await writeAtomic(join(slurmDir(workdir), SETTINGS), JSON.stringify(settings, null, 2) + "\n");
+  // Options may be infinite (--max-df none): written as config.json writes them.
+  await writeAtomic(join(slurmDir(workdir), SETTINGS), optionsJson(settings));
 }
 
 export async function readSlurmSettings(workdir: string): Promise<SubmissionSettings> {
   const path = join(slurmDir(workdir), SETTINGS);
   if (!existsSync(path)) throw new VertdupError(`${workdir}: no slurm/${SETTINGS} (was this work directory submitted with vertdup slurm run or slurm paragraphs?)`);
-  const settings = JSON.parse(await readFile(path, "utf8")) as SubmissionSettings;
+  const settings = parseOptionsJson(await readFile(path, "utf8")) as SubmissionSettings;
   // Submitted before slurm run had --method.
   if (!("command" in settings)) settings.method ??= "lsh-cosine";
   return settings;

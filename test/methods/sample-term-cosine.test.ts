@@ -51,7 +51,7 @@ function brute(vectors: Map<string, number>[], sampled: Uint8Array, threshold: n
 async function sampled(input: string, chunkBytes: number, flags: Uint8Array, threshold: number): Promise<Map<string, number>> {
   const chunks = await collectChunks([input], chunkBytes);
   const parts = chunks.map((chunk) => sampleTermVectors({ chunk, options: FEATURES, sampled: flags }));
-  const sample = termSample(concatU32(parts.map((p) => p.ordinals)), concatU32(parts.map((p) => p.lengths)), concatF64(parts.map((p) => p.terms)), concatF64(parts.map((p) => p.counts)), threshold);
+  const sample = termSample(concatU32(parts.map((p) => p.ordinals)), concatU32(parts.map((p) => p.lengths)), concatF64(parts.map((p) => p.terms)), concatF64(parts.map((p) => p.counts)));
   const out = new Map<string, number>();
   for (const chunk of chunks) {
     const p = sampleTermCosines({ chunk, options: FEATURES, sampled: flags, sample, threshold });

@@ -5,7 +5,9 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../src/slurm/batch-script.js";
 import { slurmPhases } from "../../src/slurm/phases.js";
-import type { SlurmRunSettings } from "../../src/slurm/slurm-run.js";
+import { supplementMarker } from "../../src/slurm/lsh-against-phases.js";
+import type { LshAgainstSettings, SlurmRunCommon, SlurmRunSettings } from "../../src/slurm/slurm-run.js";
+import { DEFAULT_PREPARE } from "../../src/options.js";
 import { phaseJobs, splitArrays } from "../../src/slurm/submit.js";
 import { VertdupError } from "../../src/util/errors.js";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
@@ -140,12 +142,15 @@ describe("batch scripts", () => {
     }
   });
 
-  it("vertdup slurm run refuses --against with lsh-cosine and a bad --against use, before any work", () => {
+  it("vertdup slurm run refuses a bad --against use, before any work", () => {
     const base = tempDir();
     const workdir = join(base, "w");
     const refused: [string[], string][] = [
-      [["--against", base], "slurm run --against takes --method exact, simhash384, minhash or paragraphs"],
-      [["--update"], "slurm run --update takes --method exact"],
+      [["--against", base], `${base}: not an index`],
+      [["--update"], "--update appends to one index: give exactly one --against (none given)"],
+      [["--against", base, "--against", base], `${base}: the index is given twice with --against`],
+      [["--against", base, "--estimate-recall"], "--estimate-recall and --target-recall are not available with --against"],
+      [["--against", base, "--max-df", "0.5"], "--min-df and --max-df cannot be used with --against"],
       [["--method", "minhash", "--update"], "--update appends to one index: give exactly one --against (none given)"],
       [["--method", "exact", "--against", join(base, "none")], `${join(base, "none")}: no such index`],
       [["--method", "exact", "--against", base], `${base}: not an index`],
@@ -211,6 +216,17 @@ describe("batch scripts", () => {
       expect(jobs[1].command.slice(2)).toEqual(["task", "features", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "4", "--token", "t0"]);
       expect(jobs[2].command.slice(2)).toEqual(["task", "search", "-w", "/shared/w", "--token", "t0"]);
     }
+  });
+
+  it("run lsh-cosine against indices as one supplement job, once per batch appended", () => {
+    const settings = lshAgainstSettings(true, "/shared/o");
+    const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", settings), "t0");
+    expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([["supplement", undefined]]);
+    expect(jobs[0].command.slice(2)).toEqual(["task", "supplement", "-w", "/shared/w", "--token", "t0"]);
+    // With --update another -o does not run the job again (the batch is appended once); without, it does.
+    expect(supplementMarker(lshAgainstSettings(true, "/shared/other"))).toBe(supplementMarker(settings));
+    expect(supplementMarker(lshAgainstSettings(false, "/shared/other"))).not.toBe(supplementMarker(lshAgainstSettings(false, "/shared/o")));
+    expect(supplementMarker({ ...settings, supplement: { ...settings.supplement, againstScan: "full" } })).not.toBe(supplementMarker(settings));
   });
 
   it("split an array larger than MaxArraySize into parts whose task ids add the part's offset", () => {
@@ -397,6 +413,12 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
 /** An lsh-cosine run of `tasks` reading tasks and `iterations` PLEB iterations in groups of 10. */
 function lshSettings(tasks: number, iterations: number): SlurmRunSettings {
   return { method: "lsh-cosine", pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks, token: "t0" };
+}
+
+function lshAgainstSettings(update: boolean, outdir: string): SlurmRunCommon & LshAgainstSettings {
+  const pleb = { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 20, seed: 1, pairs: "edges" as const };
+  const supplement = { inputs: ["/shared/batch.vert"], prepare: DEFAULT_PREPARE, pleb, keep: "older" as const, pairsLimit: 0, report: true, against: ["/shared/index"], againstScan: "new" as const, update };
+  return { method: "lsh-cosine", supplement, exec: { workers: 1 }, outdir, tasks: 8, token: "t0" };
 }
 
 const FEATURES = { column: 0, idAttr: "id", lowercase: true, keepNumbers: false, shingleSize: 5, numPerm: 128, bands: 16, rows: 8, seed: 1, shortTokens: 9 };

@@ -5,17 +5,9 @@ import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeBatches } from "../helpers/batches.js";
 import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+import { active, jobIds, slurmUnavailable, waitFor } from "../helpers/slurm.js";
 
 afterAll(removeTempDirs);
-
-/** Why the Slurm tests cannot run here, or null when a cluster answers. */
-function slurmUnavailable(): string | null {
-  const sinfo = spawnSync("sinfo", ["-h", "-o", "%T"], { encoding: "utf8" });
-  if (sinfo.error !== undefined) return "sinfo is not installed (scripts/slurm/test-cluster.sh install && start)";
-  if (sinfo.status !== 0) return `no Slurm controller answers (sinfo: ${sinfo.stderr.trim()})`;
-  if (!/idle|mixed|alloc/.test(sinfo.stdout)) return `no usable Slurm node (sinfo: ${sinfo.stdout.trim()})`;
-  return null;
-}
 
 const reason = slurmUnavailable();
 if (reason !== null) console.warn(`Slurm end-to-end tests skipped: ${reason}`);
@@ -23,23 +15,6 @@ if (reason !== null) console.warn(`Slurm end-to-end tests skipped: ${reason}`);
 const CORPUS = "data-samples/kjv-3000.vert.gz";
 const OPTIONS = ["--iterations", "30", "--iterations-per-group", "5"];
 const SLURM = ["--tasks", "3", "--cpus-per-task", "1", ...OPTIONS];
-
-function jobIds(workdir: string): string[] {
-  return Object.values(JSON.parse(readFileSync(join(workdir, "slurm", "jobs.json"), "utf8")) as Record<string, string>);
-}
-
-function active(ids: string[]): boolean {
-  const q = spawnSync("squeue", ["-h", "-o", "%F", "-j", ids.join(",")], { encoding: "utf8" });
-  return q.status === 0 && q.stdout.trim().length > 0;
-}
-
-async function waitFor(condition: () => boolean, seconds: number): Promise<void> {
-  const until = Date.now() + seconds * 1000;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error(`still waiting after ${seconds} s`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
 
 function outputs(dir: string): string[] {
   return ["pairs.tsv", "clusters.tsv"].map((f) => readFileSync(join(dir, f), "utf8"));

@@ -88,7 +88,7 @@ describe("vertdup slurm paragraphs, its tasks run by hand", () => {
     const work = join(root, "refused");
     const refused: [string[], RegExp][] = [
       [["-o", "-"], /--output names a file or directory: - \(standard input\/output\) is not possible here/],
-      [["-o", join(root, "x.vert"), "--against", root, "--update"], /slurm paragraphs --update is not supported .*: run vertdup paragraphs --against DIR --update on one machine/],
+      [["-o", join(root, "x.vert"), "--update"], /--update appends to one index: give exactly one --against \(none given\)/],
       [["-o", join(root, "x.vert"), "--against", join(root, "none")], new RegExp(`${join(root, "none")}: no such index`)],
     ];
     for (const [args, message] of refused) {
