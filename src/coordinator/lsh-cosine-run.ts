@@ -53,7 +53,9 @@ export async function lshCosineRun(run: LshCosineRun, exec: ExecutionOptions, re
     const prepared = await prepare(run.inputs, workdir, run.prepare, exec, reporter, run.resume, supplement);
     // A calibrated run writes its report after calibration.tsv, so that the report shows it.
     const output = { keep: run.keep, pairsLimit: run.pairsLimit, resume: run.resume, report: run.report && calibrate === undefined, maxDocBytes: exec.maxDocBytes };
-    const manifest = await plebPhase(workdir, run.outdir, run.pleb, exec, reporter, output, supplement);
+    // What becomes an index (or is appended to one) keeps its PLEB iterations' sorted keys.
+    const saveKeys = supplement === undefined ? run.saveIndex : run.update;
+    const manifest = await plebPhase(workdir, run.outdir, run.pleb, exec, reporter, output, supplement, saveKeys);
     if (calibrate !== undefined) {
       const then = run.report ? { maxDocBytes: exec.maxDocBytes, warn } : undefined;
       process.stderr.write(`vertdup: ${await calibrateStep(workdir, run.outdir, calibrate, exec.workers, then)}\n`);

@@ -13,12 +13,15 @@ import { timed } from "../executor/timing.js";
 import { WHOLE } from "./workdir.js";
 import { recallSampler, type SampleRecall } from "../pleb/sample-recall.js";
 import type { SupplementedCorpus } from "../supplement/lsh-against.js";
+import { sortedKeysDir } from "../pleb/stored-keys.js";
 
 /**
  * The PLEB half: signature store → iteration groups (each resumable) → pairs, clusters, log
  * and manifest in `outdir`. With `resume`, groups already done for the same options are
  * reused. With `supplement` (--against) the store is the combined one and verification and
  * outputs cover the indices' documents too; its scan scope (`--against-scan`) decides what PLEB compares.
+ * With `saveKeys` (a run whose work directory becomes an index, or --update), each iteration's
+ * sorted keys are kept in the work directory (pleb/stored-keys.ts).
  */
 export async function plebPhase(
   workdir: string,
@@ -28,6 +31,7 @@ export async function plebPhase(
   reporter: Reporter,
   output: OutputOptions & { resume: boolean },
   supplement?: SupplementedCorpus,
+  saveKeys = false,
 ): Promise<RunManifest> {
   const prepared = await readPrepareManifest(workdir);
   // `pleb` learns the signature length only here (`run` checks it with the other options).
@@ -53,7 +57,7 @@ export async function plebPhase(
           ? await planVerifier(workdir, store, plan, pool)
           : await supplement.verifier(workdir, prepared, store, threshold, pool, scope);
       const recallOf = opts.recallSample === undefined ? undefined : recallSampler(store, prepared.counts.documents, opts, exec.workers, reporter, verifier);
-      recall = await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recallOf, verifier, scope);
+      recall = await plebStep(workdir, store, plan, WHOLE, exec, pool, reporter, recallOf, verifier, scope, saveKeys ? sortedKeysDir(workdir, opts.seed, opts.shiftCount) : undefined);
     });
   } finally {
     await pool.close();

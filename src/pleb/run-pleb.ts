@@ -1,3 +1,5 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import type { ExecutionOptions, PlebOptions } from "../options.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../coordinator/pool.js";
@@ -7,6 +9,41 @@ import type { PairVerifier } from "./pair-verifier.js";
 import { SpanningForest } from "./spanning-forest.js";
 import { sortOrder } from "../util/radix-order.js";
 import { secondsSince } from "../executor/timing.js";
+import { BitPermutation } from "./permutation.js";
+import { mergeStoredKeys, oldInCombined, readSortedKeys, sortedKeysName, writeSortedKeys } from "./stored-keys.js";
+
+/**
+ * The sorted keys of the iterations (stored-keys.ts): `save`, the folder where each
+ * iteration writes its own (a run whose work directory becomes an index, or a batch's
+ * --update); `stored` (--against-scan new), an index's, by iteration (undefined where it kept
+ * none), with the map of its store indices to the combined store's.
+ */
+export interface IterationKeys {
+  save?: string;
+  stored?: { path: (iteration: number) => string | undefined; toCombined: Uint32Array };
+}
+
+/** The fresh signatures copied out of the store (in shared memory) with room for their keys: what a batch sorts itself. */
+interface FreshKeys {
+  index: Uint32Array;
+  signatures: Uint32Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+}
+
+function freshKeys(store: SignatureStore, fresh: Uint8Array): FreshKeys {
+  const W = store.words;
+  let m = 0;
+  for (let i = 0; i < store.count; i++) m += fresh[i];
+  const index = new Uint32Array(m);
+  const signatures = new Uint32Array(new SharedArrayBuffer(m * W * 4));
+  for (let i = 0, k = 0; i < store.count; i++) {
+    if (fresh[i] !== 1) continue;
+    index[k] = i;
+    signatures.set(store.signatures.subarray(i * W, (i + 1) * W), k++ * W);
+  }
+  return { index, signatures, hi: new Uint32Array(new SharedArrayBuffer(m * 4)), lo: new Uint32Array(new SharedArrayBuffer(m * 4)) };
+}
 
 /**
  * Where iterations put the pairs they find: every pair, each at the first iteration that
@@ -51,8 +88,12 @@ export function comparisonsPerIteration(n: number, beam: number): number {
  * signature holding a new document, in shared memory), only the pairs with a fresh member
  * are compared: the full scan's pairs with a fresh member, in its order (beamScan). A lazy
  * verifier (PairVerifier.require) verifies after the last iteration, offering the pairs in
- * the same order (verifyDeferred), so the sink ends the same. Returns the wall time of each
- * iteration (the deferred verification in the last one's).
+ * the same order (verifyDeferred), so the sink ends the same. With `keys.stored` (and
+ * `fresh`), an iteration whose index kept its sorted keys computes and sorts the keys of the
+ * fresh signatures only and merges them into the index's (mergeStoredKeys): the same order
+ * as sorting all keys, so the same pairs. With `keys.save`, each iteration's sorted keys are
+ * written there. Returns the wall time of each iteration (the deferred verification in the
+ * last one's).
  */
 export async function runIterations(
   store: SignatureStore,
@@ -65,6 +106,7 @@ export async function runIterations(
   onIteration: (iteration: number) => void,
   verifier?: PairVerifier,
   fresh?: Uint8Array,
+  keys: IterationKeys = {},
 ): Promise<number[]> {
   const n = store.count;
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
@@ -74,15 +116,36 @@ export async function runIterations(
   const lo = new Uint32Array(new SharedArrayBuffer(n * 4));
   const shared = { signatures: store.signatures, words: store.words, seed: opts.seed, shiftCount: opts.shiftCount };
   const keyRanges = ranges(n, exec.workers);
+  // A batch over an index that kept its sorted keys sorts only the fresh signatures' keys.
+  const merging = keys.stored === undefined || fresh === undefined ? undefined : { path: keys.stored.path, toCombined: oldInCombined(keys.stored.toCombined, fresh), own: freshKeys(store, fresh) };
+  const ownRanges = ranges(merging?.own.index.length ?? 0, exec.workers);
+  if (keys.save !== undefined) await mkdir(keys.save, { recursive: true });
   const scanRanges = ranges(Math.max(0, n - 1), exec.workers * 4);
   // A lazy verifier reads vectors on demand: the iterations' candidates are gathered first.
   const deferred: Uint32Array[][] = [];
   for (let iteration = first; iteration <= last; iteration++) {
     const t0 = performance.now();
     if (n > 1) {
-      await Promise.all(keyRanges.map(([from, to]) => pool.run("keys", { ...shared, iteration: iteration - 1, from, to, hi, lo })));
+      const path = merging?.path(iteration);
       const order = new Uint32Array(new SharedArrayBuffer(n * 4));
-      order.set(sortOrder(hi, lo, n));
+      // The keys in sorted order, for keys.save.
+      let sortedHi: Uint32Array | undefined;
+      if (merging !== undefined && path !== undefined) {
+        const { own, toCombined } = merging;
+        const ownTask = { ...shared, signatures: own.signatures, iteration: iteration - 1, hi: own.hi, lo: own.lo };
+        await Promise.all(ownRanges.map(([from, to]) => pool.run("keys", { ...ownTask, from, to })));
+        const perm = BitPermutation.atIteration(store.words * 32, opts.seed, opts.shiftCount, iteration - 1);
+        const freshOrder = sortOrder(own.hi, own.lo, own.index.length);
+        const old = readSortedKeys(path, toCombined.length);
+        sortedHi = new Uint32Array(n);
+        const merge = { store: store.signatures, words: store.words, perm, old, toCombined };
+        mergeStoredKeys({ ...merge, freshIndex: own.index, freshHi: own.hi, freshLo: own.lo, freshOrder }, order, sortedHi);
+      } else {
+        await Promise.all(keyRanges.map(([from, to]) => pool.run("keys", { ...shared, iteration: iteration - 1, from, to, hi, lo })));
+        order.set(sortOrder(hi, lo, n));
+        if (keys.save !== undefined) sortedHi = hi.map((_, k) => hi[order[k]]);
+      }
+      if (keys.save !== undefined && sortedHi !== undefined) await writeSortedKeys(join(keys.save, sortedKeysName(iteration)), { hi: sortedHi, order });
       if (labels !== undefined && sink instanceof SpanningForest) sink.labelComponents(labels);
       const results = await Promise.all(
         scanRanges.map(([from, to]) =>

@@ -76,7 +76,8 @@ export async function writeSignatureStore(
   return { distinct, documents };
 }
 
-function readU32(path: string, shared: boolean): Uint32Array {
+/** A raw little-endian u32 file, in shared memory if `shared`. */
+export function readU32(path: string, shared: boolean): Uint32Array {
   const bytes = readFileSync(path);
   const out = new Uint32Array(shared ? new SharedArrayBuffer(bytes.length) : new ArrayBuffer(bytes.length));
   new Uint8Array(out.buffer).set(bytes);

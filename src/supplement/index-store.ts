@@ -179,6 +179,11 @@ export class IndexUpdate {
     return join(this.dir, this.manifest.files[role]);
   }
 
+  /** Lists no file under `role` any more (its file goes at commit, if no role lists it). */
+  forget(role: string): void {
+    delete this.manifest.files[role];
+  }
+
   /** Lists an existing file of the directory (e.g. a run's signature store) under `role`. */
   keep(role: string, path: string): void {
     this.manifest.files[role] = relative(this.dir, path).split(sep).join("/");

@@ -85,7 +85,9 @@ export class SupplementedCorpus {
    * those of any later index, whose pairs no links of the first index cover) and the first
    * index's links. `new` needs links the index recorded under the same search (`searchKey`
    * of `options` and all its iterations); without them the whole store is searched, with a
-   * warning. `documents`: the combined documents (signed or not).
+   * warning. `documents`: the combined documents (signed or not). Where the index kept each
+   * iteration's sorted keys (of the same seed and shift count), the scope maps its signatures
+   * into the combined store, so that PLEB merges the new keys into them instead of sorting all.
    */
   scanScope(store: SignatureStore, documents: number, options: PlebOptions, warn: (message: string) => void): ScanScope | undefined {
     if (this.scan === "full") return undefined;
@@ -97,7 +99,18 @@ export class SupplementedCorpus {
     }
     const fresh = new Uint8Array(new SharedArrayBuffer(store.count));
     for (let i = 0; i < store.count; i++) if (store.docs[store.offsets[i + 1] - 1] >= first.documents) fresh[i] = 1;
-    return { fresh, links: linksInStore(links, store, documents) };
+    const scope = { fresh, links: linksInStore(links, store, documents) };
+    if (!first.hasSortedKeys(options.seed, options.shiftCount)) return scope;
+    // The first index's signatures in the combined store: those whose first document is the index's, in its store's order.
+    const toCombined = new Uint32Array(first.signatures);
+    let k = 0;
+    for (let i = 0; i < store.count; i++) {
+      if (store.docs[store.offsets[i]] >= first.documents) continue;
+      if (k === toCombined.length) throw new VertdupError(`${first.dir}: the combined store holds more of the index's signatures than its store (${toCombined.length})`);
+      toCombined[k++] = i;
+    }
+    if (k !== toCombined.length) throw new VertdupError(`${first.dir}: the combined store holds ${k} of the index's ${toCombined.length} signatures`);
+    return { ...scope, keys: { path: (iteration: number) => first.sortedKeysPath(options.seed, options.shiftCount, iteration), toCombined } };
   }
 
   /** Combined ordinal of the batch's first document. */

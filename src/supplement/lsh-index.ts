@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync, statSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { linksFile, shardFile, shardName, storeFiles, vocabularyFile, type ShardFileKind } from "../coordinator/workdir.js";
@@ -10,6 +10,7 @@ import type { StoreFiles } from "../runs/signature-store.js";
 import { writeAtomic } from "../util/atomic.js";
 import { killPoint } from "../util/kill-point.js";
 import { concatF64, concatU32 } from "../util/typed-arrays.js";
+import { keysFolder, sortedKeysName, sortedKeysRole, sortedKeysRoot, SORTED_KEYS_ROLE } from "../pleb/stored-keys.js";
 import { digestInputs, type InputDigest } from "./batch-digest.js";
 import { readRunLinks, type RunLinks } from "./lsh-links.js";
 import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "./index-store.js";
@@ -24,7 +25,10 @@ import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, ty
  * - `shard-NNNNNN-counts`, `shard-NNNNNN-docs`: each shard's term counts (what verification
  *   reads) and ids and token counts, numbered over all batches, ordinals over all batches;
  * - `links`: the pairs the last run over the index's documents kept, by document (RunLinks),
- *   which `--against-scan new` takes for the old documents' pairs (absent in older indices).
+ *   which `--against-scan new` takes for the old documents' pairs (absent in older indices);
+ * - `sort-keys-seedS-shiftX-NNNN`: PLEB iteration NNNN's sorted keys of the store
+ *   (pleb/stored-keys.ts), which `--against-scan new` merges the batch's keys into (absent in
+ *   older indices and runs without them: the batch then sorts the keys of all signatures).
  * The base run's own files are listed where they are; --update writes new ones.
  */
 export const LSH_METHOD = "lsh-cosine";
@@ -69,7 +73,19 @@ export async function saveRunIndex(workdir: string, prepared: PrepareManifest): 
   for (const role of STORE_ROLES) update.keep(role, store[role]);
   for (let i = 0; i < prepared.counts.shards; i++) for (const kind of SHARD_KINDS) update.keep(shardRole(i, kind), shardFile(workdir, i, kind));
   update.keep(LINKS, linksFile(workdir));
+  for (const [role, path] of await sortedKeysFiles(workdir)) update.keep(role, path);
   await update.commit();
+}
+
+/** A work directory's sorted keys files (runIterations' keys.save) by their index role. */
+async function sortedKeysFiles(workdir: string): Promise<[string, string][]> {
+  const root = sortedKeysRoot(workdir);
+  if (!existsSync(root)) return [];
+  const files: [string, string][] = [];
+  for (const folder of (await readdir(root)).sort()) {
+    for (const name of (await readdir(join(root, folder))).filter((f) => f.endsWith(".u32")).sort()) files.push([sortedKeysRole(folder, name), join(root, folder, name)]);
+  }
+  return files;
 }
 
 /** An opened lsh-cosine index, its documents at combined ordinals `offset` onwards. */
@@ -120,6 +136,23 @@ export class LshIndex {
     return this.manifest.files[LINKS] === undefined ? undefined : readRunLinks(this.path(LINKS));
   }
 
+  /** Distinct signatures of the store. */
+  get signatures(): number {
+    return statSync(this.path("offsets")).size / 4 - 1;
+  }
+
+  /** Whether the index kept the sorted keys of PLEB iterations under this seed and shift count. */
+  hasSortedKeys(seed: number, shiftCount: number): boolean {
+    const prefix = `${SORTED_KEYS_ROLE}${keysFolder(seed, shiftCount)}-`;
+    return Object.keys(this.manifest.files).some((role) => role.startsWith(prefix));
+  }
+
+  /** Path of an iteration's (1-based) sorted keys, if the index kept them. */
+  sortedKeysPath(seed: number, shiftCount: number, iteration: number): string | undefined {
+    const role = sortedKeysRole(keysFolder(seed, shiftCount), sortedKeysName(iteration));
+    return this.manifest.files[role] === undefined ? undefined : this.path(role);
+  }
+
   /** The frozen vocabulary, then the terms batches added (df 1). */
   termTables(): KeptTerms[] {
     const roles = [VOCABULARY, ...(this.manifest.files[ADDED_TERMS] === undefined ? [] : [ADDED_TERMS])];
@@ -129,7 +162,7 @@ export class LshIndex {
   /**
    * Appends a batch run with `--against` this index alone (its ordinals are the index's), of
    * inputs with these `digests` (checkedDigests): its shards, the merged store (which holds the index's documents and the batch's), the
-   * run's links (over all of them) and the terms it saw first, as one IndexUpdate. `VERTDUP_FAULT=kill:<point>` kills the process
+   * run's links (over all of them), its PLEB iterations' sorted keys (of the merged store) and the terms it saw first, as one IndexUpdate. `VERTDUP_FAULT=kill:<point>` kills the process
    * at `update-start`, `update-file` (after the first file), `update-files` (all written, not
    * committed) or `index:after-commit` (committed, not collected).
    */
@@ -146,6 +179,9 @@ export class LshIndex {
     const store = storeFiles(batchWorkdir);
     for (const role of STORE_ROLES) await copy(role, `${role}.u32`, store[role]);
     await copy(LINKS, "links.zst", linksFile(batchWorkdir));
+    // The index's sorted keys are of its old store: replaced by the batch's (of the merged store), or gone.
+    for (const role of Object.keys(update.manifest.files)) if (role.startsWith(SORTED_KEYS_ROLE)) update.forget(role);
+    for (const [role, path] of await sortedKeysFiles(batchWorkdir)) await copy(role, `${role}.u32`, path);
     if (newTerms.terms.length > 0) {
       const old = this.termTables()[1];
       const all: KeptTerms = old === undefined ? newTerms : { terms: concatF64([old.terms, newTerms.terms]), dfs: concatU32([old.dfs, newTerms.dfs]) };

@@ -188,6 +188,37 @@ describe("lsh-cosine index: --against-scan new", () => {
     }, 180_000);
   }
 
+  it("merges the batch's keys into the keys the index stored, and its --update's: the same outputs, byte for byte, as sorting the keys of all signatures (an index without them)", async () => {
+    const dir = tempDir();
+    const opts = [...common, "--workers", "2"];
+    const index = join(dir, "index");
+    await run([write(dir, "base.vert", base), "-w", index, "-o", join(dir, "o0"), ...opts]);
+    const keyRoles = async (at: string) => Object.keys((await readIndex(at)).files).filter((role) => role.startsWith("sort-keys-"));
+    expect(await keyRoles(index)).toHaveLength(20);
+    // An index as older versions left it: no sorted keys.
+    const plain = join(dir, "plain");
+    cpSync(index, plain, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(plain, "index.json"), "utf8")) as { files: Record<string, string> };
+    for (const role of await keyRoles(plain)) delete manifest.files[role];
+    writeFileSync(join(plain, "index.json"), JSON.stringify(manifest));
+    const x = write(dir, "one.vert", one);
+    const y = write(dir, "two.vert", two);
+    for (const [at, name] of [[index, "k"], [plain, "p"]]) {
+      await run([x, "-w", join(dir, `w1${name}`), "-o", join(dir, `o1${name}`), "--against", at, "--update", ...opts]);
+      await run([y, "-w", join(dir, `w2${name}`), "-o", join(dir, `o2${name}`), "--against", at, ...opts]);
+    }
+    // --update leaves the merged store's keys, also where the index had none.
+    expect(await keyRoles(index)).toHaveLength(20);
+    expect(await keyRoles(plain)).toHaveLength(20);
+    for (const out of ["o1", "o2"]) {
+      expect(JSON.parse(readFileSync(join(dir, `${out}k`, "manifest.json"), "utf8")).againstScan).toBe("new");
+      // The outputs name each old document's index as given: the two indices differ in that only.
+      for (const file of ["clusters.tsv", "pairs.tsv"]) expect(readFileSync(join(dir, `${out}k`, file), "utf8")).toBe(readFileSync(join(dir, `${out}p`, file), "utf8").replaceAll(plain, index));
+    }
+    const keysOf = async (at: string) => Promise.all((await keyRoles(at)).sort().map(async (role) => readFileSync(join(at, (await readIndex(at)).files[role]))));
+    expect(await keysOf(index)).toEqual(await keysOf(plain));
+  }, 180_000);
+
   it("with two indices, counts the second's documents as new: the same pairs with a new document as --against-scan full", async () => {
     const dir = tempDir();
     const opts = [...common, "--workers", "2"];

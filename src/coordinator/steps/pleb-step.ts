@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DEFAULT_ITERATIONS_PER_GROUP, type ExecutionOptions, type PlebOptions } from "../../options.js";
 import { FoundPairs } from "../../pleb/found-pairs.js";
 import { PairVerifier } from "../../pleb/pair-verifier.js";
-import { runIterations, type PairSink } from "../../pleb/run-pleb.js";
+import { runIterations, type IterationKeys, type PairSink } from "../../pleb/run-pleb.js";
 import type { RecallSampler, SampleRecall } from "../../pleb/sample-recall.js";
 import { SpanningForest, type PairColumns } from "../../pleb/spanning-forest.js";
 import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
@@ -81,11 +81,12 @@ function pairSink(plan: PlebPlan, store: SignatureStore): PairSink {
 /**
  * `--against-scan new`: the signatures holding a new document (1 each, in shared memory),
  * whose pairs alone are searched, and the pairs the index already links (iteration 0),
- * which stand for the old documents' pairs.
+ * which stand for the old documents' pairs; `keys`, the index's sorted keys, where it kept them.
  */
 export interface ScanScope {
   fresh: Uint8Array;
   links: PairColumns;
+  keys?: IterationKeys["stored"];
 }
 
 /** The pairs of `c` found by the iterations (iteration ≥ 1), without the links a scope gave. */
@@ -115,7 +116,8 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
  * run replays the groups done to reach it. `verifier`: the plan's (planVerifier), loaded here
  * when not given. With a `scope`, each group starts from the scope's links (so that pairs they
  * join are not compared) and searches only pairs with a fresh signature; its file holds only
- * the pairs its iterations found.
+ * the pairs its iterations found. `saveKeys`: the folder where each iteration writes its sorted
+ * keys (a run whose work directory becomes an index, or --update).
  */
 export async function plebStep(
   workdir: string,
@@ -128,6 +130,7 @@ export async function plebStep(
   recallOf?: RecallSampler,
   verifier?: PairVerifier,
   scope?: ScanScope,
+  saveKeys?: string,
 ): Promise<SampleRecall | undefined> {
   await mkdir(plan.dir, { recursive: true });
   const stopAt = recallOf === undefined ? undefined : plan.options.targetRecall;
@@ -151,7 +154,7 @@ export async function plebStep(
         const sink = pairSink(plan, store);
         if (scope !== undefined) sink.addColumns(scope.links);
         const [checked, rejected] = [v?.checked ?? 0, v?.rejected ?? 0];
-        const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done), v, scope?.fresh);
+        const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done), v, scope?.fresh, { save: saveKeys, stored: scope?.keys });
         const verified = v === undefined ? {} : { checked: v.checked - checked, rejected: v.rejected - rejected };
         const pairs = scope === undefined ? sink.toColumns() : foundByIterations(sink.toColumns());
         const record: GroupRecord = { ...pairs, seconds: Float64Array.from(seconds), ...verified };
