@@ -38,6 +38,13 @@ export class WorkerPool {
   constructor(entry: string, readonly threads: number) {
     this.pool = new Piscina({ filename: workerFile(entry), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
     this.limit = threads * 2;
+    // When one task fails the run closes the pool; a task still in flight may answer after
+    // that, and Piscina reports the reply to a task it no longer knows as an 'error' event on
+    // the pool, which unhandled would crash the process with a stack trace instead of the
+    // first failure's message. The run has already failed: the first failure is what counts.
+    this.pool.on("error", (error: unknown) => {
+      this.failure ??= { error };
+    });
   }
 
   /** Runs a task; user errors raised in the worker come back as VertdupError. */
