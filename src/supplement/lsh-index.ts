@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { linksFile, shardFile, shardName, storeFiles, vocabularyFile, type ShardFileKind } from "../coordinator/workdir.js";
@@ -7,7 +7,7 @@ import type { KeptTerms } from "../features/vocabulary.js";
 import type { PrepareOptions } from "../options.js";
 import { encodeRecords, readRunFileSync } from "../runs/run-file.js";
 import type { StoreFiles } from "../runs/signature-store.js";
-import { writeAtomic } from "../util/atomic.js";
+import { linkOrCopy, writeAtomic } from "../util/atomic.js";
 import { killPoint } from "../util/kill-point.js";
 import { concatF64, concatU32 } from "../util/typed-arrays.js";
 import { keysFolder, sortedKeysName, sortedKeysRole, sortedKeysRoot, SORTED_KEYS_ROLE } from "../pleb/stored-keys.js";
@@ -170,7 +170,7 @@ export class LshIndex {
     const update = new IndexUpdate(this.dir, this.manifest, prepared.inputs, digests, prepared.counts.documents);
     killPoint("update-start");
     const copy = async (role: string, name: string, from: string) => {
-      await writeAtomic(await update.file(role, name), await readFile(from));
+      await linkOrCopy(from, await update.file(role, name));
       killPoint("update-file");
     };
     for (let i = 0; i < prepared.counts.shards; i++) {

@@ -1,4 +1,3 @@
-import { copyFile, link, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { emptyWarnings } from "../corpus/vertical.js";
 import type { EdgeList } from "../clusters/duplicate-graph.js";
@@ -7,7 +6,7 @@ import type { ShardBase } from "../methods/shard-scan.js";
 import type { DocIds } from "../output/doc-ids.js";
 import { edgeOrder } from "../output/pairs.js";
 import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
-import { errorCode } from "../util/atomic.js";
+import { linkOrCopy } from "../util/atomic.js";
 import { killPoint } from "../util/kill-point.js";
 import type { IndexManifest, IndexUpdate } from "./index-store.js";
 
@@ -54,16 +53,6 @@ export async function saveBatch(update: IndexUpdate, shards: readonly ShardBase[
     records.push(record);
   }
   await writeRunFile(await update.file(role(batch), `${role(batch)}.zst`), records);
-}
-
-async function linkOrCopy(from: string, to: string): Promise<void> {
-  await rm(to, { force: true });
-  try {
-    await link(from, to);
-  } catch (err) {
-    if (errorCode(err) !== "EXDEV" && errorCode(err) !== "EPERM") throw err;
-    await copyFile(from, to);
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { closeSync, createWriteStream, fsyncSync, fstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
-import { open, rename, rm, type FileHandle } from "node:fs/promises";
+import { copyFile, link, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import type { Writable } from "node:stream";
@@ -201,6 +201,27 @@ function writeWholeSync(path: string, data: Uint8Array, durable: boolean): void 
     }
     pending.delete(tmp);
     throw writeError(path, err);
+  }
+}
+
+/**
+ * Makes `to` the file `from` without writing its bytes again: a hard link (files here are
+ * written atomically, by rename, so `from`'s inode never changes after), or a copy synced to
+ * disk where the two are on different file systems or links are not allowed.
+ */
+export async function linkOrCopy(from: string, to: string): Promise<void> {
+  await rm(to, { force: true });
+  try {
+    await link(from, to);
+  } catch (err) {
+    if (errorCode(err) !== "EXDEV" && errorCode(err) !== "EPERM") throw err;
+    await copyFile(from, to);
+    const handle = await open(to, "r+");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 }
 
