@@ -1,7 +1,8 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { chunkCorpus, chunkExtent, HeadCheck, isDocStartAt, noteSkipped, skippedStub, tooLong, type ReadLimits, type SkippedDocs } from "./chunker.js";
+import { chunkCorpus, chunkExtent, HeadCheck, indexOfDocOpen, isDocStartAt, noteSkipped, skippedStub, tooLong, type ReadLimits, type SkippedDocs } from "./chunker.js";
 import { displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
+import { ownedBytes } from "../util/typed-arrays.js";
 import { VertdupError } from "../util/errors.js";
 import type { InputPlaces } from "./input-places.js";
 import { loadStored, type Stored } from "./stored.js";
@@ -24,8 +25,8 @@ const DOC_OPEN = Buffer.from("\n<doc");
 
 /** The first `\n<doc` line start in `seen` whose next byte is in `seen` too, or -1. */
 function docStartIn(seen: Buffer): number {
-  let i = seen.indexOf(DOC_OPEN);
-  while (i !== -1 && i + DOC_OPEN.length < seen.length && !isDocStartAt(seen, i + 1)) i = seen.indexOf(DOC_OPEN, i + 1);
+  let i = indexOfDocOpen(seen);
+  while (i !== -1 && i + DOC_OPEN.length < seen.length && !isDocStartAt(seen, i + 1)) i = indexOfDocOpen(seen, i + 1);
   return i !== -1 && i + DOC_OPEN.length < seen.length ? i : -1;
 }
 
@@ -35,7 +36,7 @@ function* docStartsBetween(fd: number, buf: Buffer, from0: number, to: number): 
     const seen = buf.subarray(0, readSync(fd, buf, 0, Math.min(WINDOW, to - from + DOC_OPEN.length), from));
     // Windows overlap by the pattern's length: a line start is looked at in one window only.
     const fresh = Math.min(seen.length, WINDOW - DOC_OPEN.length, to - from);
-    for (let i = seen.indexOf(DOC_OPEN); i !== -1 && i < fresh; i = seen.indexOf(DOC_OPEN, i + 1)) {
+    for (let i = indexOfDocOpen(seen); i !== -1 && i < fresh; i = indexOfDocOpen(seen, i + 1)) {
       const at = from + i + 1;
       if (at > from0 && at < to && i + DOC_OPEN.length < seen.length && isDocStartAt(seen, i + 1)) yield at;
     }
@@ -201,9 +202,7 @@ export async function* corpusChunks(inputs: readonly string[], places: InputPlac
         noteSkipped(skipped, displayName(path), chunk.firstLine);
         continue;
       }
-      const bytes = new Uint8Array(chunk.bytes.length);
-      bytes.set(chunk.bytes);
-      yield { index: index++, file: path, fileStart: chunk.firstLine === 1, firstLine: chunk.firstLine, bytes };
+      yield { index: index++, file: path, fileStart: chunk.firstLine === 1, firstLine: chunk.firstLine, bytes: ownedBytes(chunk.bytes) };
     }
   }
 }

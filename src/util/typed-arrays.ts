@@ -19,6 +19,17 @@ export function concatF64(parts: readonly Float64Array[]): Float64Array {
   return concatInto(parts, new Float64Array(total(parts)));
 }
 
+/**
+ * Bytes that can be transferred to a worker as they are: `bytes` when it spans its whole
+ * memory, else a copy (a view of a larger buffer would take the rest along, or detach it).
+ */
+export function ownedBytes(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes;
+  const own = new Uint8Array(bytes.length);
+  own.set(bytes);
+  return own;
+}
+
 type Growable = Float64Array | Uint32Array | Int32Array | Uint8Array;
 
 /** A typed array that grows by doubling; `values.subarray(0, length)` holds what was pushed. */

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Readable } from "node:stream";
-import { chunkCorpus, type Chunk } from "../../src/corpus/chunker.js";
+import { chunkCorpus, indexOfDocOpen, type Chunk } from "../../src/corpus/chunker.js";
 import { VertdupError } from "../../src/util/errors.js";
 import {
   cleanupVerts,
@@ -155,6 +155,43 @@ describe("chunkCorpus: boundaries", () => {
       [4, 1, 1],
       [7, 2, 1],
     ]);
+  });
+});
+
+describe("indexOfDocOpen", () => {
+  it("finds what buf.indexOf of a newline and <doc finds, from every offset", () => {
+    // Random text over the needle's bytes and a few others, dense in near misses ("\ndoc", "<doc", "\n<do").
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+    const pieces = ["\n", "<", "d", "doc", "\n<doc", "<doc", "\ndoc", "\n<do", "x", " "];
+    const needle = Buffer.from("\n<doc");
+    let found = 0;
+    for (let round = 0; round < 200; round++) {
+      const buf = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 20) }, () => pieces[Math.floor(random() * pieces.length)]).join(""));
+      for (let from = -2; from <= buf.length + 1; from++) {
+        const want = buf.indexOf(needle, Math.max(0, from));
+        expect(indexOfDocOpen(buf, from)).toBe(want);
+        if (want !== -1) found++;
+      }
+    }
+    expect(found).toBeGreaterThan(100);
+  });
+});
+
+describe("chunkCorpus: buffers", () => {
+  it("gives each chunk a buffer of its own, transferable whole", async () => {
+    const big = makeCorpus(400, 3);
+    for (const kind of ["plain", "zst"] as VertKind[]) {
+      const chunks = await collectChunks([writeVert(big, kind, `own-${kind}`)], 700);
+      expect(chunks.length).toBeGreaterThan(10);
+      const memory = new Set<ArrayBufferLike>();
+      for (const c of chunks) {
+        expect(c.bytes.byteOffset).toBe(0);
+        expect(c.bytes.byteLength).toBe(c.bytes.buffer.byteLength);
+        memory.add(c.bytes.buffer);
+      }
+      expect(memory.size).toBe(chunks.length);
+    }
   });
 });
 

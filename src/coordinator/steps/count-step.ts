@@ -7,6 +7,7 @@ import type { CountTask, ShardStats } from "../../features/count-shard.js";
 import { tokenHashKernelStatus } from "../../features/token-hash-wasm.js";
 import { InOrder } from "../in-order.js";
 import { writeAtomic } from "../../util/atomic.js";
+import { ownedBytes } from "../../util/typed-arrays.js";
 import { VertdupError } from "../../util/errors.js";
 import type { WorkerPool } from "../pool.js";
 import type { Reporter } from "../progress.js";
@@ -61,10 +62,9 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
     const size = places.size(path);
     if (size === null) {
       for await (const chunk of chunkCorpus([path], config.chunkBytes, limits)) {
-        // Copy into a buffer of its own so that it can be transferred, not cloned.
-        const own = new Uint8Array(chunk.bytes.length);
-        own.set(chunk.bytes);
-        await count({ ...chunk, index: shards, firstDoc: first + documents, bytes: own }, [own.buffer]);
+        // Transferred, not cloned: the chunker's buffers are their own (a skipped one's stub is copied).
+        const own = ownedBytes(chunk.bytes);
+        await count({ ...chunk, index: shards, firstDoc: first + documents, bytes: own }, [own.buffer as ArrayBuffer]);
       }
       continue;
     }
