@@ -3,7 +3,7 @@ import { open } from "node:fs/promises";
 import { storeFiles } from "../coordinator/workdir.js";
 import { openAtomic, type AtomicStream } from "../util/atomic.js";
 import { mergeRuns } from "./merge.js";
-import { compareSigRecords, compareWords, type SigRecord } from "./signature-record.js";
+import { compareWords, type SigRecord } from "./signature-record.js";
 
 /**
  * The distinct signatures of the corpus in sorted order, each with the documents that
@@ -20,23 +20,35 @@ export interface SignatureStore {
   docs: Uint32Array;
 }
 
+/** A u32 file written through a buffer: `add` fills it, `flush` writes what is full. */
 class U32Sink {
   private buffer = new Uint32Array(1 << 16);
   private used = 0;
+  private full: Buffer[] = [];
   constructor(readonly file: AtomicStream) {}
-  async push(values: ArrayLike<number>): Promise<void> {
-    for (let i = 0; i < values.length; i++) {
-      if (this.used === this.buffer.length) await this.flush();
-      this.buffer[this.used++] = values[i];
+  add(values: Uint32Array): void {
+    for (let from = 0; from < values.length; ) {
+      const n = Math.min(values.length - from, this.buffer.length - this.used);
+      this.buffer.set(values.subarray(from, from + n), this.used);
+      this.used += n;
+      from += n;
+      if (this.used === this.buffer.length) this.seal();
     }
   }
-  async flush(): Promise<void> {
-    if (this.used === 0) return;
-    const chunk = Buffer.from(this.buffer.buffer.slice(0, this.used * 4));
+  add1(value: number): void {
+    this.buffer[this.used++] = value;
+    if (this.used === this.buffer.length) this.seal();
+  }
+  private seal(): void {
+    this.full.push(Buffer.from(this.buffer.buffer, 0, this.used * 4));
+    this.buffer = new Uint32Array(this.buffer.length);
     this.used = 0;
-    await this.file.write(chunk);
+  }
+  async flush(): Promise<void> {
+    for (const chunk of this.full.splice(0)) await this.file.write(chunk);
   }
   async commit(): Promise<void> {
+    if (this.used > 0) this.seal();
     await this.flush();
     await this.file.commit();
   }
@@ -59,17 +71,21 @@ export async function writeSignatureStore(
   let previous: Uint32Array | null = null;
   let distinct = 0;
   let documents = 0;
-  for await (const rec of mergeRuns<SigRecord>(runPaths, compareSigRecords, scratch, undefined, extra)) {
-    if (previous === null || compareWords(previous, rec.s) !== 0) {
-      await sigs.push(rec.s);
-      await offsets.push([documents]);
-      previous = rec.s;
-      distinct++;
+  for await (const { stride, values } of mergeRuns(runPaths, scratch, undefined, extra)) {
+    for (let at = 0; at < values.length; at += stride) {
+      const s = values.subarray(at + 1, at + stride);
+      if (previous === null || compareWords(previous, s) !== 0) {
+        sigs.add(s);
+        offsets.add1(documents);
+        previous = s;
+        distinct++;
+      }
+      docs.add1(values[at]);
+      documents++;
     }
-    await docs.push([rec.d]);
-    documents++;
+    await Promise.all([sigs.flush(), offsets.flush(), docs.flush()]);
   }
-  await offsets.push([documents]);
+  offsets.add1(documents);
   await sigs.commit();
   await docs.commit();
   await offsets.commit();

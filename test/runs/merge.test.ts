@@ -25,9 +25,25 @@ describe("mergeRuns", () => {
       await writeRunFile(paths[f], recs);
     }
     const merged: SigRecord[] = [];
-    for await (const rec of mergeRuns<SigRecord>(paths, compareSigRecords, (l, g) => join(dir, `m-${l}-${g}.run.zst`), 4)) merged.push(rec);
-    expect(merged.map((x) => x.d)).toEqual(all.sort(compareSigRecords).map((x) => x.d));
-    expect(merged.every((x) => x.s instanceof Uint32Array && x.s.length === 32)).toBe(true);
+    for await (const { stride, values } of mergeRuns(paths, (l, g) => join(dir, `m-${l}-${g}.run`), 4)) {
+      expect(stride).toBe(33);
+      for (let at = 0; at < values.length; at += stride) merged.push({ d: values[at], s: values.slice(at + 1, at + stride) });
+    }
+    all.sort(compareSigRecords);
+    expect(merged.map((x) => x.d)).toEqual(all.map((x) => x.d));
+    expect(merged.map((x) => Array.from(x.s))).toEqual(all.map((x) => Array.from(x.s)));
+  });
+
+  it("keeps runs with equal signatures in run order within an ordinal tie, and skips empty runs", async () => {
+    const same = Uint32Array.of(7, 7);
+    const runs: SigRecord[][] = [[{ d: 4, s: same }], [], [{ d: 2, s: same }, { d: 9, s: Uint32Array.of(7, 8) }], [{ d: 3, s: Uint32Array.of(0, 1) }]];
+    const paths = runs.map((_, k) => join(dir, `tie-${k}.run.zst`));
+    await Promise.all(runs.map((recs, k) => writeRunFile(paths[k], recs)));
+    const merged: number[] = [];
+    for await (const { stride, values } of mergeRuns(paths, (l, g) => join(dir, `tie-m-${l}-${g}.run`), 2)) {
+      for (let at = 0; at < values.length; at += stride) merged.push(values[at]);
+    }
+    expect(merged).toEqual([3, 2, 4, 9]);
   });
 });
 

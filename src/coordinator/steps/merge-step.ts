@@ -31,7 +31,7 @@ export async function mergeStep(workdir: string, extra: () => AsyncIterable<SigR
     const { shards } = await readChunkCounts(workdir);
     await requireShardMarkers<SignStats>(workdir, "sign", shards);
     const runPaths = Array.from({ length: shards }, (_, i) => shardFile(workdir, i, "run"));
-    const scratch = (level: number, group: number) => join(workdir, "runs", `merge-${level}-${group}.run.zst`);
+    const scratch = (level: number, group: number) => join(workdir, "runs", `merge-${level}-${group}.run`);
     return writeSignatureStore(workdir, runPaths, scratch, extra());
   });
   // The runs are no longer needed once the store is marked (a kill before this leaves them to the resumed run).
