@@ -56,8 +56,8 @@ export function documentFrequencies(docTerms: Float64Array, partial?: Uint32Arra
   // At most 2^22 buckets (16 MiB of offsets): a larger input has a few values per bucket.
   let bits = 1;
   while (bits < 22 && 1 << bits < n) bits++;
-  // The shard's own dfs (not partial ones) in WebAssembly where there is a kernel: the same loops.
-  const fromKernel = partial === undefined && kernel ? kernelDocumentFrequencies(docTerms, bits) : null;
+  // In WebAssembly where there is a kernel: the same loops.
+  const fromKernel = kernel ? kernelDocumentFrequencies(docTerms, bits, partial) : null;
   if (fromKernel !== null) return fromKernel;
   // Multiplying by a power of two is exact: bucket order is value order.
   const scale = 2 ** (bits - 53);

@@ -42,7 +42,7 @@ const OPENED = 1056;
 interface TokenHashExports {
   run: (pos: number, n: number, out: number, flags: number) => number;
   count: (seq: number, n: number, size: number) => number;
-  df: (terms: number, n: number, bits: number, starts: number, fill: number, sorted: number, dfs: number) => number;
+  df: (terms: number, n: number, bits: number, starts: number, fill: number, sorted: number, dfs: number, weights: number) => number;
 }
 
 /** The kernel's memory of this thread, replaced by a larger one when a chunk does not fit. */
@@ -134,11 +134,11 @@ export class TokenHashRuns {
 let dfInstance: { exports: TokenHashExports; buffer: ArrayBuffer } | null = null;
 
 /**
- * `documentFrequencies(terms)` (count-shard.ts) by the kernel, bucket-sorted on the same top
- * `bits` bits: the same distinct terms, sorted, and their numbers; null where the module is
- * unavailable.
+ * `documentFrequencies(terms, partial)` (count-shard.ts) by the kernel, bucket-sorted on the
+ * same top `bits` bits: the same distinct terms, sorted, and their numbers (or the sums of
+ * their `partial` dfs); null where the module is unavailable.
  */
-export function kernelDocumentFrequencies(terms: Float64Array, bits: number): { terms: Float64Array; dfs: Uint32Array } | null {
+export function kernelDocumentFrequencies(terms: Float64Array, bits: number, partial?: Uint32Array): { terms: Float64Array; dfs: Uint32Array } | null {
   if (tokenHashKernel.module() === null) return null;
   const n = terms.length;
   const buckets = 2 ** bits + 1;
@@ -146,13 +146,15 @@ export function kernelDocumentFrequencies(terms: Float64Array, bits: number): { 
   const dfs = sorted + 8 * n;
   const starts = dfs + 4 * n;
   const fill = starts + 4 * buckets;
-  const need = fill + 4 * buckets;
+  const weights = partial === undefined ? 0 : fill + 4 * buckets;
+  const need = fill + 4 * buckets + (partial === undefined ? 0 : 4 * n);
   if (dfInstance === null || dfInstance.buffer.byteLength < need) {
     const memory = tokenHashKernel.memory(Math.ceil((need * 1.25) / PAGE));
     dfInstance = { exports: tokenHashKernel.instantiate(memory) as unknown as TokenHashExports, buffer: memory.buffer };
   }
   const { exports, buffer } = dfInstance;
   new Float64Array(buffer, 64, n).set(terms);
-  const m = exports.df(64, n, bits, starts, fill, sorted, dfs);
+  if (partial !== undefined) new Uint32Array(buffer, weights, n).set(partial);
+  const m = exports.df(64, n, bits, starts, fill, sorted, dfs, weights);
   return { terms: new Float64Array(buffer, sorted, m).slice(), dfs: new Uint32Array(buffer, dfs, m).slice() };
 }

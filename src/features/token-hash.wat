@@ -240,12 +240,14 @@
 
   ;; documentFrequencies: the n terms (f64 integers below 2^53) at byte terms, bucket-sorted
   ;; by their top `bits` bits (bucket starts at byte starts, their fill points at byte fill,
-  ;; 2^bits + 1 of each, zeroed here) into byte sorted, insertion-sorted within a bucket;
-  ;; then equal terms merged in place with their number at byte dfs (u32). Returns how many
-  ;; distinct terms. Non-negative f64 compare as their bits do, so the sort moves bits.
-  (func (export "df") (param $terms i32) (param $n i32) (param $bits i32) (param $starts i32) (param $fill i32) (param $sorted i32) (param $dfs i32) (result i32)
+  ;; 2^bits + 1 of each, zeroed here) into byte sorted, insertion-sorted within a bucket,
+  ;; each with its weight (u32 at byte weights, or 1 when weights is 0: partial dfs summed by
+  ;; the vocabulary step) at byte dfs; then equal terms merged in place with the sum of their
+  ;; weights at byte dfs (u32). Returns how many distinct terms. Non-negative f64 compare as
+  ;; their bits do, so the sort moves bits.
+  (func (export "df") (param $terms i32) (param $n i32) (param $bits i32) (param $starts i32) (param $fill i32) (param $sorted i32) (param $dfs i32) (param $weights i32) (result i32)
     (local $k i32) (local $b i32) (local $i i32) (local $from i32) (local $m i32) (local $buckets i32)
-    (local $shift i64) (local $term i64) (local $prev i64)
+    (local $shift i64) (local $term i64) (local $prev i64) (local $w i32)
     (local.set $shift (i64.extend_i32_u (i32.sub (i32.const 53) (local.get $bits))))
     (local.set $buckets (i32.add (i32.shl (i32.const 1) (local.get $bits)) (i32.const 1)))
     (memory.fill (local.get $starts) (i32.const 0) (i32.shl (local.get $buckets) (i32.const 2)))
@@ -281,15 +283,21 @@
         (local.set $i (i32.load (i32.add (local.get $fill) (local.get $b))))
         (i32.store (i32.add (local.get $fill) (local.get $b)) (i32.add (local.get $i) (i32.const 1)))
         (local.set $from (i32.load (i32.add (local.get $starts) (local.get $b))))
+        (local.set $w (if (result i32) (local.get $weights)
+          (then (i32.load (i32.add (local.get $weights) (i32.shl (local.get $k) (i32.const 2)))))
+          (else (i32.const 1))))
         (block $inserted
           (loop $shiftUp
             (br_if $inserted (i32.le_u (local.get $i) (local.get $from)))
             (local.set $prev (i64.load (i32.add (local.get $sorted) (i32.shl (i32.sub (local.get $i) (i32.const 1)) (i32.const 3)))))
             (br_if $inserted (i64.le_u (local.get $prev) (local.get $term)))
             (i64.store (i32.add (local.get $sorted) (i32.shl (local.get $i) (i32.const 3))) (local.get $prev))
+            (i32.store (i32.add (local.get $dfs) (i32.shl (local.get $i) (i32.const 2)))
+              (i32.load (i32.add (local.get $dfs) (i32.shl (i32.sub (local.get $i) (i32.const 1)) (i32.const 2)))))
             (local.set $i (i32.sub (local.get $i) (i32.const 1)))
             (br $shiftUp)))
         (i64.store (i32.add (local.get $sorted) (i32.shl (local.get $i) (i32.const 3))) (local.get $term))
+        (i32.store (i32.add (local.get $dfs) (i32.shl (local.get $i) (i32.const 2))) (local.get $w))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $scatter)))
     ;; equal terms merged in place (m ≤ k)
@@ -302,10 +310,10 @@
               (i64.eq (local.get $term) (i64.load (i32.add (local.get $sorted) (i32.shl (i32.sub (local.get $m) (i32.const 1)) (i32.const 3))))))
           (then
             (local.set $i (i32.add (local.get $dfs) (i32.shl (i32.sub (local.get $m) (i32.const 1)) (i32.const 2))))
-            (i32.store (local.get $i) (i32.add (i32.load (local.get $i)) (i32.const 1))))
+            (i32.store (local.get $i) (i32.add (i32.load (local.get $i)) (i32.load (i32.add (local.get $dfs) (i32.shl (local.get $k) (i32.const 2)))))))
           (else
             (i64.store (i32.add (local.get $sorted) (i32.shl (local.get $m) (i32.const 3))) (local.get $term))
-            (i32.store (i32.add (local.get $dfs) (i32.shl (local.get $m) (i32.const 2))) (i32.const 1))
+            (i32.store (i32.add (local.get $dfs) (i32.shl (local.get $m) (i32.const 2))) (i32.load (i32.add (local.get $dfs) (i32.shl (local.get $k) (i32.const 2)))))
             (local.set $m (i32.add (local.get $m) (i32.const 1)))))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $merge)))

@@ -110,11 +110,13 @@ export function mergeVocabulary(
     // range come one after another, so the order is the same.
     const pieces = Math.ceil(size / sortEntries);
     const cursors = new Uint32Array(shards);
-    for (let q = 0; q < pieces; q++) {
+    const terms = growableF64(Math.min(size, 2 * sortEntries));
+    const dfs = growableU32(Math.min(size, 2 * sortEntries));
+    for (let q = 0, start = from; q < pieces; q++) {
       // Rounded, but increasing with q: each entry is in exactly one piece.
       const end = from + Math.floor(((q + 1) * (to - from)) / pieces);
-      const terms = growableF64(Math.min(size, 2 * sortEntries));
-      const dfs = growableU32(Math.min(size, 2 * sortEntries));
+      terms.length = 0;
+      dfs.length = 0;
       for (let i = 0; i < shards; i++) {
         const { terms: t, dfs: d } = slices[i];
         const b = q + 1 === pieces ? t.length : lowerBound(t, end);
@@ -122,20 +124,28 @@ export function mergeVocabulary(
         dfs.append(d.subarray(cursors[i], b));
         cursors[i] = b;
       }
+      // The piece's terms, in [start, end), spread over the bucket sort's whole range by an
+      // exact increasing map (integers below 2^53 shifted, times a power of two): bucketed by
+      // the hash range's top bits, a piece's entries fell into a few buckets, long to insert into.
+      let scale = 1;
+      while (Math.max(1, end - start) * scale * 2 <= 2 ** 53) scale *= 2;
+      const spread = terms.view();
+      for (let k = 0; k < spread.length; k++) spread[k] = (spread[k] - start) * scale;
       // The piece's distinct terms in hash order with their summed df.
-      const merged = documentFrequencies(terms.view(), dfs.view());
+      const merged = documentFrequencies(spread, dfs.view());
       for (let k = 0; k < merged.terms.length; k++) {
-        const term = merged.terms[k];
+        const term = merged.terms[k] / scale + start;
         const df = merged.dfs[k];
         distinct++;
         if (df >= min && df <= max) {
-          if (df === 1) once.append([term]);
+          if (df === 1) once.push(term);
           else {
-            repeatedTerms.append([term]);
-            repeatedDfs.append([df]);
+            repeatedTerms.push(term);
+            repeatedDfs.push(df);
           }
-        } else if (keepsOnce && df > 1) excess.append([term]);
+        } else if (keepsOnce && df > 1) excess.push(term);
       }
+      start = end;
     }
   }
   const n = repeatedTerms.length;

@@ -158,10 +158,28 @@ describe("documentFrequencies", () => {
     expect(documentFrequencies(new Float64Array(0), undefined, kernel).terms.length).toBe(0);
   });
 
-  it("sums partial document frequencies of equal terms when given them", () => {
-    const df = documentFrequencies(Float64Array.from([9, 2 ** 52, 3, 9, 3, 3]), Uint32Array.from([4, 1, 2, 5, 1, 7]));
+  it.each([true, false])("sums partial document frequencies of equal terms when given them (kernel: %s)", (kernel) => {
+    const df = documentFrequencies(Float64Array.from([9, 2 ** 52, 3, 9, 3, 3]), Uint32Array.from([4, 1, 2, 5, 1, 7]), kernel);
     expect(Array.from(df.terms)).toEqual([3, 9, 2 ** 52]);
     expect(Array.from(df.dfs)).toEqual([10, 9, 1]);
+  });
+
+  it("sums partial dfs as a plain sort does, in the kernel and the TypeScript loop, the partial input left as it was", () => {
+    let seed = 11;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const pool = Array.from({ length: 700 }, () => (next() & 0x1f_ffff) * 2 ** 32 + next());
+    const terms = Float64Array.from({ length: 30_000 }, () => pool[next() % pool.length]);
+    const partial = Uint32Array.from({ length: terms.length }, () => 1 + (next() % 1000));
+    const expected = new Map<number, number>();
+    terms.forEach((t, k) => expected.set(t, (expected.get(t) ?? 0) + partial[k]));
+    const keys = [...expected.keys()].sort((a, b) => a - b);
+    for (const kernel of [true, false]) {
+      const before = partial.slice();
+      const df = documentFrequencies(terms, partial, kernel);
+      expect(Array.from(df.terms)).toEqual(keys);
+      expect(Array.from(df.dfs)).toEqual(keys.map((k) => expected.get(k)));
+      expect(partial).toEqual(before);
+    }
   });
 
   it("equals a plain sort and count on 53-bit terms, also those sharing their low 32 bits", () => {
