@@ -20,6 +20,11 @@ export function prefixWords(W: number, maxDistance: number): number {
   return Math.min(P, W);
 }
 
+/** Positions per block of gatherBeam: their prefixes' cache lines (16 KiB) stay in the L1 or L2 cache between its two loops. */
+const GATHER_BLOCK = 256;
+/** The touched words of gatherBeam, kept so that their loads are not dropped as unused. */
+let gatherTouch = 0;
+
 /** A chunk's gathered arrays, positions k local to it (k = p − from). */
 interface Gathered {
   prefix: Uint32Array;
@@ -48,15 +53,27 @@ function gatherBeam(
   const { prefix, label, next } = into;
   next[span] = span;
   for (let k = span - 1; k >= 0; k--) next[k] = fresh === undefined || fresh[order[from + k]] === 1 ? k : next[k + 1];
-  let previous = -Infinity;
-  for (let k = 0; k < span; k++) {
-    if (next[k] === k) previous = k;
-    // A position no pair with a fresh member reaches is never compared: its prefix stays unread.
-    if (k - previous > beam && next[k] - k > beam) continue;
-    // A plain loop: a subarray per position would allocate an object each time.
-    const src = order[from + k] * W;
-    const dst = k * P;
-    for (let w = 0; w < P; w++) prefix[dst + w] = store[src + w];
+  for (let k0 = 0; k0 < span; k0 += GATHER_BLOCK) {
+    const k1 = Math.min(span, k0 + GATHER_BLOCK);
+    // Each prefix is a cache miss (the store is large, the order random). A first loop only
+    // loads one word at each end of the block's prefixes: short enough for the processor to
+    // have many misses in flight, where the copy loop waits for about one at a time.
+    let touched = 0;
+    for (let k = k0; k < k1; k++) {
+      // A position no pair with a fresh member reaches (none within `beam` of it: the first
+      // fresh one from k − beam on lies past k + beam) is never compared: its prefix stays unread.
+      if (next[k > beam ? k - beam : 0] - k > beam) continue;
+      const src = order[from + k] * W;
+      touched ^= store[src] ^ store[src + P - 1];
+    }
+    gatherTouch ^= touched;
+    for (let k = k0; k < k1; k++) {
+      if (next[k > beam ? k - beam : 0] - k > beam) continue;
+      // A plain loop: a subarray per position would allocate an object each time.
+      const src = order[from + k] * W;
+      const dst = k * P;
+      for (let w = 0; w < P; w++) prefix[dst + w] = store[src + w];
+    }
   }
   // Without labels every position gets its own, so no pair is skipped.
   for (let k = 0; k < span; k++) label[k] = labels === undefined ? k : labels[order[from + k]];
