@@ -35,8 +35,8 @@ function layout(span: number, P: number): Layout {
   const label = span * P * 4;
   const next = label + span * 4;
   // (k, q) pairs of i32, 8-byte aligned.
-  const out = next + (span + 1) * 4 + 4;
-  return { label, next, out: out - (out % 8), bytes: out - (out % 8) + CAPACITY * 8 };
+  const out = Math.ceil((next + (span + 1) * 4) / 8) * 8;
+  return { label, next, out, bytes: out + CAPACITY * 8 };
 }
 
 /** A chunk's window in the kernel's memory: fill `prefix`, `label` and `next`, then read `candidates`. */
