@@ -6,6 +6,7 @@
  */
 
 import { Triples } from "../util/triples.js";
+import { beamWindow } from "./beam-scan-wasm.js";
 import { hammingWithin, popcount2 } from "./hamming.js";
 
 /**
@@ -17,6 +18,65 @@ export function prefixWords(W: number, maxDistance: number): number {
   let P = 2;
   while (P < W && 16 * P - 4 * Math.sqrt(8 * P) <= maxDistance) P += 2;
   return Math.min(P, W);
+}
+
+/** Positions per block of gatherBeam: their prefixes' cache lines (16 KiB) stay in the L1 or L2 cache between its two loops. */
+const GATHER_BLOCK = 256;
+/** The touched words of gatherBeam, kept so that their loads are not dropped as unused. */
+let gatherTouch = 0;
+
+/** A chunk's gathered arrays, positions k local to it (k = p − from). */
+interface Gathered {
+  prefix: Uint32Array;
+  label: Uint32Array;
+  next: Uint32Array;
+}
+
+/**
+ * Gathers what the scan of positions [from, to) reads, into `into` (arrays of span·P, span
+ * and span + 1, span = min(n, to + beam) − from): the first P words of each position's
+ * signature; its label (the position itself without `labels`); next[k], the first k' ≥ k
+ * whose signature is fresh (k itself without `fresh`; next[span] = span).
+ */
+function gatherBeam(
+  store: Uint32Array,
+  W: number,
+  P: number,
+  order: Uint32Array,
+  from: number,
+  span: number,
+  beam: number,
+  labels: Uint32Array | undefined,
+  fresh: Uint8Array | undefined,
+  into: Gathered,
+): void {
+  const { prefix, label, next } = into;
+  next[span] = span;
+  for (let k = span - 1; k >= 0; k--) next[k] = fresh === undefined || fresh[order[from + k]] === 1 ? k : next[k + 1];
+  for (let k0 = 0; k0 < span; k0 += GATHER_BLOCK) {
+    const k1 = Math.min(span, k0 + GATHER_BLOCK);
+    // Each prefix is a cache miss (the store is large, the order random). A first loop only
+    // loads one word at each end of the block's prefixes: short enough for the processor to
+    // have many misses in flight, where the copy loop waits for about one at a time.
+    let touched = 0;
+    for (let k = k0; k < k1; k++) {
+      // A position no pair with a fresh member reaches (none within `beam` of it: the first
+      // fresh one from k − beam on lies past k + beam) is never compared: its prefix stays unread.
+      if (next[k > beam ? k - beam : 0] - k > beam) continue;
+      const src = order[from + k] * W;
+      touched ^= store[src] ^ store[src + P - 1];
+    }
+    gatherTouch ^= touched;
+    for (let k = k0; k < k1; k++) {
+      if (next[k > beam ? k - beam : 0] - k > beam) continue;
+      // A plain loop: a subarray per position would allocate an object each time.
+      const src = order[from + k] * W;
+      const dst = k * P;
+      for (let w = 0; w < P; w++) prefix[dst + w] = store[src + w];
+    }
+  }
+  // Without labels every position gets its own, so no pair is skipped.
+  for (let k = 0; k < span; k++) label[k] = labels === undefined ? k : labels[order[from + k]];
 }
 
 /**
@@ -41,6 +101,9 @@ export function prefixWords(W: number, maxDistance: number): number {
  * fresh one are gathered, a fresh position is compared with all its next `beam`, any other
  * with the fresh ones among them. The pairs reported, and their order, are those of the full
  * scan that have a fresh member; the work is ≈ 2·(fresh positions)·beam comparisons.
+ *
+ * The prefix filter runs in WebAssembly (beam-scan-wasm.ts) where it can, else in TypeScript
+ * (beamScanTs, the reference): the same pairs in the same order.
  */
 export function beamScan(
   store: Uint32Array,
@@ -54,40 +117,68 @@ export function beamScan(
   labels?: Uint32Array,
   fresh?: Uint8Array,
 ): number {
-  const n = order.length;
-  const last = Math.min(n, to + beam);
-  const span = Math.max(0, last - from);
+  const span = Math.max(0, Math.min(order.length, to + beam) - from);
   const P = prefixWords(W, maxDistance);
-  // next[k]: the first position ≥ from + k holding a fresh signature (every position without `fresh`).
-  const next = new Uint32Array(span + 1);
-  next[span] = last;
-  for (let k = span - 1; k >= 0; k--) next[k] = fresh === undefined || fresh[order[from + k]] === 1 ? from + k : next[k + 1];
-  const prefix = new Uint32Array(span * P);
-  let previous = -Infinity;
-  for (let p = from; p < last; p++) {
-    if (next[p - from] === p) previous = p;
-    // A position no pair with a fresh member reaches is never compared: its prefix stays unread.
-    if (p - previous > beam && next[p - from] - p > beam) continue;
-    // A plain loop: a subarray per position would allocate an object each time.
-    const src = order[p] * W;
-    const dst = (p - from) * P;
-    for (let w = 0; w < P; w++) prefix[dst + w] = store[src + w];
+  const window = beamWindow(span, P);
+  if (window === null) return beamScanTs(store, W, order, from, to, beam, maxDistance, out, labels, fresh);
+  gatherBeam(store, W, P, order, from, span, beam, labels, fresh, window);
+  const { next } = window;
+  const count = Math.max(0, to - from);
+  let found = 0;
+  let k0 = 0;
+  let q0 = 0;
+  for (;;) {
+    const candidates = window.candidates(k0, q0, count, beam, maxDistance);
+    for (let c = 0; c < candidates.length; c += 2) {
+      const a = order[from + candidates[c]];
+      const b = order[from + candidates[c + 1]];
+      const d = hammingWithin(store, a, b, W, maxDistance);
+      if (d <= maxDistance) {
+        if (a < b) out(a, b, d);
+        else out(b, a, d);
+        found++;
+      }
+    }
+    if (candidates.length < 2 * window.capacity) return found;
+    // A full area: resume after its last candidate, at the position the walk would take next.
+    k0 = candidates[candidates.length - 2];
+    const q = candidates[candidates.length - 1];
+    q0 = next[k0] === k0 ? q + 1 : next[q + 1];
   }
-  // Without labels every position gets its own, so no pair is skipped.
-  const label = new Uint32Array(span);
-  for (let p = from; p < last; p++) label[p - from] = labels === undefined ? p : labels[order[p]];
+}
+
+/** beamScan's TypeScript loop: the reference, and the fallback where the WebAssembly kernel is unavailable. */
+export function beamScanTs(
+  store: Uint32Array,
+  W: number,
+  order: Uint32Array,
+  from: number,
+  to: number,
+  beam: number,
+  maxDistance: number,
+  out: (i: number, j: number, distance: number) => void,
+  labels?: Uint32Array,
+  fresh?: Uint8Array,
+): number {
+  const n = order.length;
+  const span = Math.max(0, Math.min(n, to + beam) - from);
+  const P = prefixWords(W, maxDistance);
+  const gathered = { prefix: new Uint32Array(span * P), label: new Uint32Array(span), next: new Uint32Array(span + 1) };
+  gatherBeam(store, W, P, order, from, span, beam, labels, fresh, gathered);
+  const { prefix, label, next } = gathered;
   let found = 0;
   for (let p = from; p < to; p++) {
     const a = order[p];
-    const end = Math.min(n, p + beam + 1);
-    const pa = (p - from) * P;
-    const la = label[p - from];
+    const end = Math.min(n, p + beam + 1) - from;
+    const k = p - from;
+    const pa = k * P;
+    const la = label[k];
     // A fresh position (or any, without `fresh`) meets every next one; another only the fresh ones.
-    const all = next[p - from] === p;
-    for (let q = all ? p + 1 : next[p + 1 - from]; q < end; q = all ? q + 1 : next[q + 1 - from]) {
-      if (label[q - from] === la) continue;
+    const all = next[k] === k;
+    for (let q = all ? k + 1 : next[k + 1]; q < end; q = all ? q + 1 : next[q + 1]) {
+      if (label[q] === la) continue;
       let x = pa;
-      let y = (q - from) * P;
+      let y = q * P;
       const xEnd = x + P;
       let d = 0;
       // Two words per step (P is even), stopping as soon as the prefix is too far apart.
@@ -95,7 +186,7 @@ export function beamScan(
         d += popcount2(prefix[x++] ^ prefix[y++], prefix[x++] ^ prefix[y++]);
       }
       if (d > maxDistance) continue;
-      const b = order[q];
+      const b = order[from + q];
       d = hammingWithin(store, a, b, W, maxDistance);
       if (d <= maxDistance) {
         if (a < b) out(a, b, d);

@@ -55,8 +55,8 @@ describe("a WebAssembly kernel that fails falls back to TypeScript, says so once
       expect(json(join(work("ts"), "prepare.json")).kernels).toEqual({ accumulate: fallback, "token-hash": "webassembly" });
       expect(store(work("ts"))).toEqual(store(work("wasm")));
       if (options.length > 0) continue;
-      expect(json(join(out("wasm"), "manifest.json")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "webassembly" });
-      expect(json(join(out("ts"), "manifest.json")).kernels).toEqual({ accumulate: fallback, "token-hash": "webassembly" });
+      expect(json(join(out("wasm"), "manifest.json")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "webassembly", "beam-scan": "webassembly" });
+      expect(json(join(out("ts"), "manifest.json")).kernels).toEqual({ accumulate: fallback, "token-hash": "webassembly", "beam-scan": "webassembly" });
       const outputs = (kind: string) => ["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => readFileSync(join(out(kind), f), "utf8"));
       expect(outputs("ts")[0].split("\n").length).toBeGreaterThan(10);
       expect(outputs("ts")).toEqual(outputs("wasm"));
@@ -73,6 +73,29 @@ describe("a WebAssembly kernel that fails falls back to TypeScript, says so once
     expect(occurrences(stderr, "the WebAssembly kernel token-hash is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
     expect(JSON.parse(readFileSync(join(work("ts"), "prepare.json"), "utf8")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "typescript (fault injected (VERTDUP_FAULT))" });
     expect(files("ts")).toEqual(files("wasm"));
+  });
+
+  it("lsh-cosine's beam scan: stderr, manifest.json (kernels), the same outputs of run and pleb, with --pairs all and edges", () => {
+    const dir = tempDir();
+    const work = join(dir, "w");
+    const fallback = "typescript (fault injected (VERTDUP_FAULT))";
+    // pleb-log.tsv without its seconds column (the last).
+    const log = (out: string) => readFileSync(join(dir, out, "pleb-log.tsv"), "utf8").replace(/\t[^\t\n]*$/gm, "");
+    const outputs = (out: string) => [...["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => readFileSync(join(dir, out, f), "utf8")), log(out)];
+    const kernels = (out: string) => JSON.parse(readFileSync(join(dir, out, "manifest.json"), "utf8")).kernels;
+    expect(run(["run", CORPUS, "-w", work, "-o", join(dir, "run-wasm")])).not.toMatch(/kernel/);
+    expect(kernels("run-wasm")["beam-scan"]).toBe("webassembly");
+    const stderr = run(["run", CORPUS, "-w", join(dir, "w-ts"), "-o", join(dir, "run-ts")], "kernel:beam-scan");
+    expect(occurrences(stderr, "the WebAssembly kernel beam-scan is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
+    expect(kernels("run-ts")).toEqual({ accumulate: "webassembly", "token-hash": "webassembly", "beam-scan": fallback });
+    expect(outputs("run-ts")[0].split("\n").length).toBeGreaterThan(10);
+    expect(outputs("run-ts")).toEqual(outputs("run-wasm"));
+    // pleb again on the same signatures, every pair kept (no labels skip pairs) and a wide threshold.
+    const pleb = (out: string) => ["pleb", "-w", work, "-o", join(dir, out), "--pairs", "all", "--threshold", "0.8", "--no-verify"];
+    expect(run(pleb("pleb-wasm"))).not.toMatch(/kernel/);
+    expect(occurrences(run(pleb("pleb-ts"), "kernel:beam-scan"), "the WebAssembly kernel beam-scan is unavailable")).toBe(1);
+    expect(kernels("pleb-ts")["beam-scan"]).toBe(fallback);
+    expect(outputs("pleb-ts")).toEqual(outputs("pleb-wasm"));
   });
 
   it("hamming-full: stderr, the same pairs", () => {

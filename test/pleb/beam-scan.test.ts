@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
-import { beamScan, beamScanPairs } from "../../src/pleb/beam-scan.js";
+import { beamScan, beamScanPairs, beamScanTs, prefixWords } from "../../src/pleb/beam-scan.js";
+import { beamScanKernelStatus } from "../../src/pleb/beam-scan-wasm.js";
 import { Triples } from "../../src/util/triples.js";
 import { BitPermutation } from "../../src/pleb/permutation.js";
 import { sortKeys } from "../../src/pleb/sort-keys.js";
@@ -166,5 +167,84 @@ describe("beamScan with fresh signatures (--against-scan new, property)", () => 
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("beamScan's WebAssembly prefix filter against the TypeScript loop", () => {
+  /** The triples of a scan in the order reported, and the count it returned. */
+  function reported(scan: typeof beamScan, store: Uint32Array, W: number, order: Uint32Array, cuts: number[], beam: number, maxDistance: number, labels?: Uint32Array, fresh?: Uint8Array) {
+    const got: Triple[] = [];
+    let count = 0;
+    for (let c = 0; c + 1 < cuts.length; c++) count += scan(store, W, order, cuts[c], cuts[c + 1], beam, maxDistance, (i, j, d) => got.push([i, j, d]), labels, fresh);
+    return { got, count };
+  }
+
+  it("runs in WebAssembly here", () => {
+    expect(beamScanKernelStatus(() => {})).toBe("webassembly");
+  });
+
+  it("reports the same triples in the same order (property: stores, orders, cuts, beams from 1 to past n, distances from 0 to past the bits, tie-heavy labels, fresh)", () => {
+    const wide = fc.constantFrom(2, 4, 8, 32).chain((W) =>
+      fc.record({
+        W: fc.constant(W),
+        bases: fc.array(fc.array(fc.nat({ max: 0xffffffff }), { minLength: W, maxLength: W }), { minLength: 1, maxLength: 3 }),
+        docs: fc.array(fc.record({ base: fc.nat(), flips: fc.array(fc.nat({ max: 32 * W - 1 }), { maxLength: 6 }) }), { minLength: 1, maxLength: 60 }),
+      }),
+    );
+    const cases = wide.chain(({ W, bases, docs }) => {
+      const n = docs.length;
+      const store = new Uint32Array(n * W);
+      docs.forEach(({ base, flips }, i) => {
+        store.set(bases[base % bases.length], i * W);
+        for (const b of flips) store[i * W + (b >>> 5)] ^= 1 << (b & 31);
+      });
+      return fc.record({
+        W: fc.constant(W),
+        store: fc.constant(store),
+        order: fc.shuffledSubarray(Array.from({ length: n }, (_, i) => i), { minLength: n, maxLength: n }).map((o) => Uint32Array.from(o)),
+        beam: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: n + 3 }), fc.constant(2 ** 31)),
+        maxDistance: fc.oneof(fc.constant(0), fc.nat({ max: 12 }), fc.nat({ max: 32 * W }), fc.constant(32 * W + 5)),
+        cuts: fc.uniqueArray(fc.integer({ min: 1, max: n }), { maxLength: 4 }).map((c) => [0, ...c.sort((a, b) => a - b).filter((x) => x < n), n]),
+        labels: fc.option(fc.array(fc.nat({ max: 2 }), { minLength: n, maxLength: n }).map((l) => Uint32Array.from(l)), { nil: undefined }),
+        fresh: fc.option(fc.array(fc.boolean(), { minLength: n, maxLength: n }).map((f) => Uint8Array.from(f, Number)), { nil: undefined }),
+      });
+    });
+    fc.assert(
+      fc.property(cases, ({ W, store, order, beam, maxDistance, cuts, labels, fresh }) => {
+        const wasm = reported(beamScan, store, W, order, cuts, beam, maxDistance, labels, fresh);
+        const ts = reported(beamScanTs, store, W, order, cuts, beam, maxDistance, labels, fresh);
+        expect(wasm.got).toEqual(ts.got);
+        expect(wasm.count).toBe(ts.count);
+        expect(wasm.count).toBe(wasm.got.length);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("resumes after a full output area: every pair a candidate, with and without fresh and labels, prefixes shorter than the signatures", () => {
+    const W = 32;
+    const n = 300;
+    const store = randomStore(n, W, 5);
+    const r = new Sfc32(5, 2);
+    // Groups of near copies: pairs at small distances beside unrelated ones.
+    for (let i = 0; i < n; i++) if (i % 3 !== 0) flipBits(store, W, i, r.nextBelow(60), r);
+    const order = Uint32Array.from({ length: n }, (_, k) => (k * 7) % n);
+    // Neighbours in the order with identical signatures: a pair at distance 0.
+    store.copyWithin(order[11] * W, order[10] * W, order[10] * W + W);
+    const labels = Uint32Array.from({ length: n }, (_, i) => i % 5);
+    const fresh = Uint8Array.from({ length: n }, (_, i) => (i % 4 === 0 ? 1 : 0));
+    expect(prefixWords(W, 40)).toBeLessThan(W);
+    for (const maxDistance of [0, 40, 1024, 2000]) {
+      for (const [beam, cuts] of [[n, [0, n]], [120, [0, 97, 98, 250, n]], [2 ** 31, [0, 1, n]]] as [number, number[]][]) {
+        for (const [l, f] of [[undefined, undefined], [labels, undefined], [undefined, fresh], [labels, fresh]] as [Uint32Array | undefined, Uint8Array | undefined][]) {
+          const wasm = reported(beamScan, store, W, order, cuts, beam, maxDistance, l, f);
+          const ts = reported(beamScanTs, store, W, order, cuts, beam, maxDistance, l, f);
+          expect(wasm.got).toEqual(ts.got);
+          expect(wasm.count).toBe(ts.count);
+          if (maxDistance >= 1024 && beam >= n && l === undefined && f === undefined) expect(wasm.count).toBe((n * (n - 1)) / 2);
+          if (maxDistance === 0 && l === undefined && f === undefined) expect(wasm.got).toContainEqual([order[10], order[11], 0]);
+        }
+      }
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { KeepPolicy } from "../../methods/method-options.js";
 import { loadDocIds } from "../../output/doc-ids.js";
 import { writeGraphOutputs } from "../../output/graph-outputs.js";
 import { writeManifest, writePlebLog, type RunManifest } from "../../output/manifest.js";
+import { beamScanKernelStatus } from "../../pleb/beam-scan-wasm.js";
 import { FoundPairs } from "../../pleb/found-pairs.js";
 import { forestLog, iterationLog } from "../../pleb/pleb-log.js";
 import type { PairVerifier } from "../../pleb/pair-verifier.js";
@@ -128,7 +129,7 @@ export async function outputStep(
     clusters: written.clusters,
     warnings: prepared.warnings,
     phases: { ...prepared.phases, ...(pleb === undefined ? {} : { pleb }), ...clock.timings() },
-    ...(prepared.kernels === undefined ? {} : { kernels: prepared.kernels }),
+    kernels: { ...prepared.kernels, "beam-scan": beamScanKernelStatus((m) => process.stderr.write(`vertdup: ${m}\n`)) },
   };
   await writeManifest(outdir, manifest);
   if (opts.report !== false) await writeReport(outdir, { seed: plan.options.seed, maxDocBytes: opts.maxDocBytes, warn: (m) => process.stderr.write(`vertdup: warning: ${m}\n`) });

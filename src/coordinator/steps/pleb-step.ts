@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_ITERATIONS_PER_GROUP, type ExecutionOptions, type PlebOptions } from "../../options.js";
+import { beamScanKernelStatus } from "../../pleb/beam-scan-wasm.js";
 import { FoundPairs } from "../../pleb/found-pairs.js";
 import { PairVerifier } from "../../pleb/pair-verifier.js";
 import { runIterations, type IterationKeys, type PairSink } from "../../pleb/run-pleb.js";
@@ -133,6 +134,8 @@ export async function plebStep(
   saveKeys?: string,
 ): Promise<SampleRecall | undefined> {
   await mkdir(plan.dir, { recursive: true });
+  // A fallback of the beam scan's kernel is told here, before the iterations (the manifest records it: outputStep).
+  beamScanKernelStatus((m) => reporter.info(m));
   const stopAt = recallOf === undefined ? undefined : plan.options.targetRecall;
   const groups = Array.from({ length: plan.groups }, (_, g) => g).filter((g) => inSlice(g, slice));
   // A done group's pairs are needed again only for the sampled recall: the first group's for

@@ -1,0 +1,68 @@
+;; The prefix filter of PLEB's beam scan (beam-scan-wasm.ts): the same walk over the sorted
+;; positions as `beamScanTs`, 64 bits at a time with the native popcount (i64.popcnt), writing
+;; the pairs whose prefix distance is ≤ maxD, in scan order, for TypeScript to compare in full.
+;;
+;; Memory (imported as e.m), positions k local to the chunk (k = p − from):
+;;   from byte 0      the gathered prefixes, P words (pBytes = 4P, a multiple of 8) per position;
+;;   from $label      one label per position: a pair with equal labels is skipped;
+;;   from $next       next[k], the first position ≥ k holding a fresh signature (span + 1 of them);
+;;   from $out        (k, q) as two i32 per candidate, at most $cap of them.
+;; Positions k ∈ [k0, count) are scanned, each against q ∈ (k, min(span, k + beam + 1)): every
+;; one when k is fresh (next[k] = k), the fresh ones otherwise. $q0, when not 0, is where the
+;; first position's walk resumes (after a full output area). Returns the number of candidates
+;; written: $cap means the area filled and the scan resumes after the last one.
+(module
+  (import "e" "m" (memory 1))
+  (func (export "scan")
+    (param $k0 i32) (param $q0 i32) (param $count i32) (param $span i32) (param $beam i32)
+    (param $pBytes i32) (param $maxD i32) (param $label i32) (param $next i32) (param $out i32) (param $cap i32)
+    (result i32)
+    (local $k i32) (local $q i32) (local $end i32) (local $la i32) (local $all i32)
+    (local $a i32) (local $b i32) (local $w i32) (local $d i32) (local $written i32)
+    (local.set $k (local.get $k0))
+    (block $positionsDone
+      (loop $positions
+        (br_if $positionsDone (i32.ge_u (local.get $k) (local.get $count)))
+        ;; end = min(span, k + beam + 1); beam ≤ span (the caller clamps it), so no overflow.
+        (local.set $end (i32.add (local.get $k) (i32.add (local.get $beam) (i32.const 1))))
+        (local.set $end (select (local.get $span) (local.get $end) (i32.gt_u (local.get $end) (local.get $span))))
+        (local.set $la (i32.load (i32.add (local.get $label) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $all (i32.eq (i32.load (i32.add (local.get $next) (i32.shl (local.get $k) (i32.const 2)))) (local.get $k)))
+        ;; q = q0 (resuming), else k + 1 for a fresh k, else the first fresh one after k.
+        (local.set $q
+          (if (result i32) (local.get $q0)
+            (then (local.get $q0))
+            (else (if (result i32) (local.get $all)
+              (then (i32.add (local.get $k) (i32.const 1)))
+              (else (i32.load (i32.add (local.get $next) (i32.shl (i32.add (local.get $k) (i32.const 1)) (i32.const 2)))))))))
+        (local.set $q0 (i32.const 0))
+        (local.set $a (i32.mul (local.get $k) (local.get $pBytes)))
+        (block $pairsDone
+          (loop $pairs
+            (br_if $pairsDone (i32.ge_u (local.get $q) (local.get $end)))
+            (block $skip
+              (br_if $skip (i32.eq (i32.load (i32.add (local.get $label) (i32.shl (local.get $q) (i32.const 2)))) (local.get $la)))
+              (local.set $b (i32.mul (local.get $q) (local.get $pBytes)))
+              (local.set $d (i32.const 0))
+              (local.set $w (i32.const 0))
+              ;; 64 bits per step, stopping as soon as the prefix is too far apart.
+              (loop $words
+                (local.set $d (i32.add (local.get $d) (i32.wrap_i64 (i64.popcnt (i64.xor
+                  (i64.load (i32.add (local.get $a) (local.get $w)))
+                  (i64.load (i32.add (local.get $b) (local.get $w))))))))
+                (br_if $skip (i32.gt_u (local.get $d) (local.get $maxD)))
+                (br_if $words (i32.lt_u
+                  (local.tee $w (i32.add (local.get $w) (i32.const 8)))
+                  (local.get $pBytes))))
+              (i32.store offset=0 (i32.add (local.get $out) (i32.shl (local.get $written) (i32.const 3))) (local.get $k))
+              (i32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $written) (i32.const 3))) (local.get $q))
+              (local.set $written (i32.add (local.get $written) (i32.const 1)))
+              (if (i32.eq (local.get $written) (local.get $cap)) (then (return (local.get $written)))))
+            (local.set $q
+              (if (result i32) (local.get $all)
+                (then (i32.add (local.get $q) (i32.const 1)))
+                (else (i32.load (i32.add (local.get $next) (i32.shl (i32.add (local.get $q) (i32.const 1)) (i32.const 2)))))))
+            (br $pairs)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $positions)))
+    (local.get $written)))
