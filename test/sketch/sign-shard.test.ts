@@ -52,7 +52,7 @@ describe("signShard, int8 and tf", () => {
     // a is cached, b is computed afresh.
     const cache = VectorCache.build("int8", SEED, BITS, [a], 1);
     cache.fill();
-    const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, ranks: ranks.toShared(), factors, onceFactor: 0, integerWeights: true, cache: cache.toShared() });
+    const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, ranks: ranks.toShared(), factors, onceFactor: 0, factorScale: 1, cache: cache.toShared() });
     expect(stats.signed).toBe(2);
     const records = readRunFileSync<SigRecord>(shardFile(workdir, 0, "run"));
     for (const r of records) expect(Uint32Array.from(r.s)).toEqual(reference(docs[r.d].terms, docs[r.d].counts));
