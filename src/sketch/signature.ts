@@ -75,6 +75,20 @@ export function accumulateInt32(acc: Int32Array, vector: Int8Array, weight: numb
  */
 export function signBits(acc: Float64Array | Int32Array, out: Uint32Array, offset: number): void {
   const words = acc.length >>> 5;
+  if (acc instanceof Int32Array) {
+    // Without a branch per sum (half of them mispredicted): x > 0 iff −x and ~x are both
+    // negative as int32 (−(−2^31) is 2^31, −2^31 again as int32, and ~(−2^31) is positive).
+    for (let w = 0; w < words; w++) {
+      const base = w << 5;
+      let word = 0;
+      for (let b = 0; b < 32; b++) {
+        const x = acc[base + b];
+        word |= ((-x & ~x) >>> 31) << b;
+      }
+      out[offset + w] = word;
+    }
+    return;
+  }
   for (let w = 0; w < words; w++) {
     const base = w << 5;
     let word = 0;
