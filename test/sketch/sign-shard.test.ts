@@ -95,16 +95,20 @@ describe("signShard, int8 and tf", () => {
 });
 
 describe("signShard, tf-idf", () => {
-  // Factors like idf of a 100,000-document corpus; c's rounds half up in fixed point (·256 = 600.5).
-  const [a, b, c] = [101, 202, 303];
+  // Factors like idf of a 100,000-document corpus; c's and e's round half up in fixed point
+  // (·256 = 600.5, 1.5), and d's and e's so coarsely that their document's bits change.
+  const [a, b, c, d, e] = [101, 202, 303, 404, 505];
   const idf = new Map([
     [a, Math.log(100_000 / 37)],
     [b, 0.35],
     [c, 600.5 / 256],
+    [d, 2.3 / 256],
+    [e, 1.5 / 256],
   ]);
   const docs: Doc[] = [
     { terms: [a, b, c], counts: [1, 4, 2] },
     { terms: [c, a], counts: [9, 1] },
+    { terms: [d, e], counts: [1, 1] },
     // Σ count·round(idf·256) beyond INT32_WEIGHT_LIMIT: float64 sums of the same integers.
     { terms: [b, c, a], counts: [2 ** 16, 2 ** 15, 3] },
   ];
@@ -114,15 +118,18 @@ describe("signShard, tf-idf", () => {
     expect(FIXED_POINT_BITS).toBe(8);
     const fixed = (d: Doc) => d.terms.map((t, i) => d.counts[i] * Math.round(idf.get(t)! * 256));
     expect(fixed(docs[0])).toEqual([2023, 4 * 90, 2 * 601]);
-    expect(fixed(docs[2]).reduce((x, y) => x + y)).toBeGreaterThan(INT32_WEIGHT_LIMIT);
-    const signed = await signDocs(docs, idf, [a, c], "int8", factorScale("int8", "tfidf"));
+    expect(fixed(docs[2])).toEqual([2, 2]);
+    const real = (d: Doc) => d.terms.map((t, i) => d.counts[i] * idf.get(t)!);
+    expect(reference(docs[2].terms, fixed(docs[2]))).not.toEqual(reference(docs[2].terms, real(docs[2])));
+    expect(fixed(docs[3]).reduce((x, y) => x + y)).toBeGreaterThan(INT32_WEIGHT_LIMIT);
+    const signed = await signDocs(docs, idf, [a, c, e], "int8", factorScale("int8", "tfidf"));
     docs.forEach((d, k) => expect(signed[k]).toEqual(reference(d.terms, fixed(d))));
   });
 
   it("with float32 vectors keeps the real weights count·idf and float64 sums in term order (the thesis's method)", async () => {
     expect(factorScale("float32", "tfidf")).toBe(0);
     expect(factorScale("float32", "tf")).toBe(0);
-    const signed = await signDocs(docs, idf, [a, c], "float32", factorScale("float32", "tfidf"));
+    const signed = await signDocs(docs, idf, [a, c, e], "float32", factorScale("float32", "tfidf"));
     docs.forEach((d, k) => expect(signed[k]).toEqual(reference(d.terms, d.terms.map((t, i) => d.counts[i] * idf.get(t)!), "float32")));
   });
 });
