@@ -14,8 +14,13 @@
  * - L1, L2 (mean |h − c| and (h − c)²) over the pairs of cosine ≥ 0.8 and 2,000 random pairs;
  * - the share of signature bits that differ between the two projections.
  * Prints mean ± standard deviation over the seeds per corpus, weighting and projection.
+ *
+ * `--baseline B.json`: the `--json` of the same command run by another build (e.g. int8 tf-idf
+ * with float64 weights, before the fixed point of issue 14) adds its int8 column, "int8 (baseline)",
+ * and says whether it equals this int8 column on every measure; its float32 column must equal
+ * this one (the same corpora, seeds and float32 method).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -37,6 +42,15 @@ const PRECISION_COSINE = [0.8, 0.9];
 const PROJECTIONS: Projection[] = ["float32", "int8"];
 
 type Measures = Record<string, number>;
+type MeanSd = { mean: number; sd: number };
+/** One row of the `--json` report. */
+interface ReportRow {
+  corpus: string;
+  weighting: string;
+  seeds: number[];
+  measures: Record<string, Record<Projection, MeanSd>>;
+  differingBits: MeanSd;
+}
 
 /** Pairs as keys a·n + b (a < b, corpus ordinals) with their similarity. */
 function keyed(pairs: ScoredPairs, n: number): Map<number, number> {
@@ -117,13 +131,15 @@ async function main(): Promise<void> {
       seeds: { type: "string", default: "1,2,3,4,5" },
       workers: { type: "string", default: "2" },
       json: { type: "string" },
+      baseline: { type: "string" },
     },
   });
+  const baseline = values.baseline === undefined ? null : (JSON.parse(readFileSync(values.baseline, "utf8")) as ReportRow[]);
   const workers = Number(values.workers);
   const seeds = values.seeds.split(",").map(Number);
   const scratch = mkdtempSync(join(tmpdir(), "vertdup-projection-"));
   const pool = new WorkerPool("reference", workers);
-  const report: Record<string, unknown>[] = [];
+  const report: ReportRow[] = [];
   try {
     const generated = join(scratch, "generated.vert");
     await generateCorpus(generated, join(scratch, "generated.truth.tsv"), { ...DEFAULT_GENERATOR, docs: Number(values.generated) });
@@ -154,16 +170,23 @@ async function main(): Promise<void> {
           for (const p of prepared) rmSync(p.workdir, { recursive: true, force: true });
         }
         process.stdout.write(`\n${name}, ${weighting}, ${seeds.length} seeds (mean ± sd): ${cosine?.size ?? 0} pairs of cosine ≥ 0.8\n`);
-        process.stdout.write(`${"measure".padEnd(28)} ${"float32".padStart(20)} ${"int8".padStart(20)}\n`);
-        const table: Record<string, unknown> = {};
+        const base = baseline?.find((r) => r.corpus === name && r.weighting === weighting && r.seeds.join() === seeds.join());
+        if (baseline !== null && base === undefined) throw new Error(`${values.baseline}: no row for ${name}, ${weighting}, seeds ${seeds.join()}`);
+        process.stdout.write(`${"measure".padEnd(28)} ${"float32".padStart(20)} ${"int8".padStart(20)}${base === undefined ? "" : " " + "int8 (baseline)".padStart(20)}\n`);
+        const table: Record<string, Record<Projection, MeanSd>> = {};
         for (const key of Object.keys(per.float32[0])) {
           const [f, q] = PROJECTIONS.map((pr) => meanSd(per[pr].map((m) => m[key])));
-          const fmt = (x: { mean: number; sd: number }) => `${x.mean.toFixed(4)} ± ${x.sd.toFixed(4)}`.padStart(20);
-          process.stdout.write(`${key.padEnd(28)} ${fmt(f)} ${fmt(q)}\n`);
+          // JSON holds NaN (no relevant pair) as null.
+          const fmt = (x: MeanSd) => `${(x.mean ?? Number.NaN).toFixed(4)} ± ${(x.sd ?? Number.NaN).toFixed(4)}`.padStart(20);
+          const other = base?.measures[key];
+          // The baseline's float32 column is the same method on the same corpora: any difference means another setup.
+          if (other !== undefined && JSON.stringify(other.float32) !== JSON.stringify(f)) throw new Error(`${values.baseline}: float32 ${key} differs (${other.float32.mean} against ${f.mean}): not the same corpora or method`);
+          process.stdout.write(`${key.padEnd(28)} ${fmt(f)} ${fmt(q)}${other === undefined ? "" : " " + fmt(other.int8)}\n`);
           table[key] = { float32: f, int8: q };
         }
+        if (base !== undefined) process.stdout.write(`int8 equal to the baseline's on every measure: ${Object.keys(table).every((k) => JSON.stringify(table[k].int8) === JSON.stringify(base.measures[k]?.int8)) ? "yes" : "no"}\n`);
         const d = meanSd(differ);
-        process.stdout.write(`bits differing float32 vs int8: ${(100 * d.mean).toFixed(3)} % ± ${(100 * d.sd).toFixed(3)}\n`);
+        process.stdout.write(`bits differing float32 vs int8: ${(100 * d.mean).toFixed(3)} % ± ${(100 * d.sd).toFixed(3)}${base === undefined ? "" : ` (baseline: ${(100 * base.differingBits.mean).toFixed(3)} % ± ${(100 * base.differingBits.sd).toFixed(3)})`}\n`);
         report.push({ corpus: name, weighting, seeds, measures: table, differingBits: d });
       }
     }

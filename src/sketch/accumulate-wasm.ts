@@ -1,7 +1,8 @@
 /**
  * The sign pass's hot loop, acc[j] += weight · vector[j], in WebAssembly SIMD (accumulate.wat):
  * one function per kind of term vector and sum, with the same IEEE 754 operations in the same
- * order as signature.ts `accumulate` / `accumulateInt32`, so the signature bits are identical.
+ * order as signature.ts `accumulate`, or the same integers modulo 2^32 as `accumulateInt32`,
+ * so the signature bits are identical.
  * The kernels work on the shared memory of sign-memory.ts and read cached vectors in place.
  */
 
@@ -20,12 +21,17 @@ export function accumulateKernelStatus(memory: SignMemory, warn: (message: strin
 /** One kernel of one thread, bound to one SignMemory's WebAssembly memory. */
 export type AccumulateKernel = (accOffset: number, vectorOffset: number, n: number, weight: number) => void;
 
-/** The kernels of a memory: float32 vectors into float64 sums, int8 into float64 (one vector, or four in term order), int8 into int32. */
+/**
+ * The kernels of a memory: float32 vectors into float64 sums, int8 into float64 (one vector, or
+ * four in term order), int8 into int32 (one vector, or four with int16 weights, two per i32
+ * argument: w01 = w0 & 0xffff | w1 << 16).
+ */
 export interface AccumulateKernels {
   acc: AccumulateKernel;
   acc8: AccumulateKernel;
   acc8x4: (accOffset: number, v0: number, v1: number, v2: number, v3: number, n: number, w0: number, w1: number, w2: number, w3: number) => void;
   acc8i: AccumulateKernel;
+  acc8d4: (accOffset: number, v0: number, v1: number, v2: number, v3: number, n: number, w01: number, w23: number) => void;
 }
 
 const kernels = new WeakMap<object, AccumulateKernels>();

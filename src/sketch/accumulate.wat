@@ -15,6 +15,13 @@
 ;;   The same operations as four `acc8` calls, for a quarter of their loads and stores of the
 ;;   8 KiB of sums and one call instead of four (measured on 300,000 vectors read at random:
 ;;   0.36 µs per vector against 0.50–0.60 µs).
+;; - `acc8d4`, `acc8i` for four vectors at once with int16 weights (integer tf-idf in fixed
+;;   point, tf): eight int8 components of each vector sign-extended to i16x8 (v128.load8x8_s),
+;;   the i16 lanes of two vectors interleaved [a0 b0 a1 b1 a2 b2 a3 b3] (one unpack), and
+;;   i32x4.dot_i16x8_s by [w0 w1 w0 w1 …] gives a0·w0 + b0·w1 … in four int32 lanes: one
+;;   instruction for 8 products, where acc8i spends two extensions and a 32-bit multiply on 4.
+;;   Products of int8 and int16 fit in int32 exactly, and int32 sums wrap like acc8i's, so the
+;;   result is the same modulo 2^32 in any order.
 ;;
 ;; Each float product and sum is one correctly rounded IEEE 754 double operation, in the same
 ;; order per component as the TypeScript loop (WebAssembly never fuses a multiply-add), and
@@ -23,7 +30,8 @@
 ;;
 ;; Memory (imported as e.m): the shared memory of sign-memory.ts, so that the kernels read
 ;; cached vectors where they lie. Arguments: a, the byte offset of the accumulators; v, of the
-;; vector (v0 … v3 for acc8x4); n, the number of components, a positive multiple of 16; w, the weight.
+;; vector (v0 … v3 for acc8x4, acc8d4); n, the number of components, a positive multiple of 16;
+;; w, the weight (w01, w23 for acc8d4: two int16 weights in one i32, the first in the low half).
 (module
   (import "e" "m" (memory 1 65536 shared))
 
@@ -201,5 +209,47 @@
           (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi2) (local.get $hi2))) (local.get $ws2)))
           (f64x2.mul (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi3) (local.get $hi3))) (local.get $ws3))))
       (local.set $a (i32.add (local.get $a) (i32.const 128)))
+      (local.set $o (i32.add (local.get $o) (i32.const 16)))
+      (br_if $components (i32.lt_u (local.get $a) (local.get $end)))))
+
+  (func (export "acc8d4") (param $a i32) (param $v0 i32) (param $v1 i32) (param $v2 i32) (param $v3 i32) (param $n i32)
+    (param $w01 i32) (param $w23 i32)
+    (local $end i32) (local $o i32) (local $ws01 v128) (local $ws23 v128)
+    (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
+    ;; The splat of a packed pair: i16 lanes [w0 w1 w0 w1 …].
+    (local.set $ws01 (i32x4.splat (local.get $w01)))
+    (local.set $ws23 (i32x4.splat (local.get $w23)))
+    (local.set $end (i32.add (local.get $a) (i32.mul (local.get $n) (i32.const 4))))
+    ;; Per step: 16 components of each vector (two halves x of 8, i16x8), 16 int32 accumulators.
+    (loop $components
+      (local.set $x0 (v128.load8x8_s offset=0 (i32.add (local.get $v0) (local.get $o))))
+      (local.set $x1 (v128.load8x8_s offset=0 (i32.add (local.get $v1) (local.get $o))))
+      (local.set $x2 (v128.load8x8_s offset=0 (i32.add (local.get $v2) (local.get $o))))
+      (local.set $x3 (v128.load8x8_s offset=0 (i32.add (local.get $v3) (local.get $o))))
+      (v128.store offset=0 (local.get $a)
+        (i32x4.add (v128.load offset=0 (local.get $a))
+          (i32x4.add
+            (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $x0) (local.get $x1)) (local.get $ws01))
+            (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $x2) (local.get $x3)) (local.get $ws23)))))
+      (v128.store offset=16 (local.get $a)
+        (i32x4.add (v128.load offset=16 (local.get $a))
+          (i32x4.add
+            (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $x0) (local.get $x1)) (local.get $ws01))
+            (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $x2) (local.get $x3)) (local.get $ws23)))))
+      (local.set $x0 (v128.load8x8_s offset=8 (i32.add (local.get $v0) (local.get $o))))
+      (local.set $x1 (v128.load8x8_s offset=8 (i32.add (local.get $v1) (local.get $o))))
+      (local.set $x2 (v128.load8x8_s offset=8 (i32.add (local.get $v2) (local.get $o))))
+      (local.set $x3 (v128.load8x8_s offset=8 (i32.add (local.get $v3) (local.get $o))))
+      (v128.store offset=32 (local.get $a)
+        (i32x4.add (v128.load offset=32 (local.get $a))
+          (i32x4.add
+            (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $x0) (local.get $x1)) (local.get $ws01))
+            (i32x4.dot_i16x8_s (i8x16.shuffle 0 1 16 17 2 3 18 19 4 5 20 21 6 7 22 23 (local.get $x2) (local.get $x3)) (local.get $ws23)))))
+      (v128.store offset=48 (local.get $a)
+        (i32x4.add (v128.load offset=48 (local.get $a))
+          (i32x4.add
+            (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $x0) (local.get $x1)) (local.get $ws01))
+            (i32x4.dot_i16x8_s (i8x16.shuffle 8 9 24 25 10 11 26 27 12 13 28 29 14 15 30 31 (local.get $x2) (local.get $x3)) (local.get $ws23)))))
+      (local.set $a (i32.add (local.get $a) (i32.const 64)))
       (local.set $o (i32.add (local.get $o) (i32.const 16)))
       (br_if $components (i32.lt_u (local.get $a) (local.get $end))))))

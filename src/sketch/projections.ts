@@ -2,20 +2,25 @@ import { accumulateKernels, type AccumulateKernel, type AccumulateKernels } from
 import type { Region, SignMemory, TermVector } from "./sign-memory.js";
 import { accumulate, accumulateInt32, signBits } from "./signature.js";
 
+/** The weights acc8d4 takes: int16. */
+const INT16_MIN = -0x8000;
+const INT16_MAX = 0x7fff;
+
 /**
  * The projections v·RND_j of one document, summed term by term in a leased scratch region of
  * the sign memory: by the WebAssembly kernels, reading cached vectors in place, where the
  * runtime has them, else by signature.ts `accumulate` / `accumulateInt32`. Both give the same
  * bits. Sums are float64, or int32 for int8 vectors and integer weights (`reset(true)`).
- * Cached int8 vectors into float64 sums wait to be added four at a time (`acc8x4`, the same
- * operations in the same order as one by one); an uncached term, or reading the sums, first
- * adds those waiting.
+ * Cached int8 vectors wait to be added four at a time: into float64 sums by `acc8x4` (the
+ * same operations in the same order as one by one; an uncached term, or reading the sums,
+ * first adds those waiting), into int32 sums by `acc8d4` when their weights fit in int16
+ * (integer sums do not depend on the order: other terms are added at once by `acc8i`).
  */
 export class Projections {
   /** termVector writes an uncached term's vector here; then call addStaged. */
   readonly staging: TermVector;
   private int32 = false;
-  /** Byte offsets and weights of the cached vectors waiting for acc8x4 (at most 3 between calls). */
+  /** Byte offsets and weights of the cached vectors waiting for acc8x4 or acc8d4 (at most 3 between calls). */
   private readonly waiting = new Int32Array(4);
   private readonly waitingWeights = new Float64Array(4);
   private waitingCount = 0;
@@ -37,7 +42,7 @@ export class Projections {
 
   /**
    * Zero sums for the next document; `integerWeights` when its weights are integers whose sum
-   * is at most INT32_WEIGHT_LIMIT: int8 projections are then summed exactly in int32.
+   * of magnitudes is at most INT32_WEIGHT_LIMIT: int8 projections are then summed exactly in int32.
    */
   reset(integerWeights: boolean): void {
     this.int32 = integerWeights && this.memory.projection === "int8";
@@ -49,7 +54,7 @@ export class Projections {
   addSlot(slot: number, weight: number): void {
     const bits = this.memory.bits;
     if (this.kernels === null) this.accumulate(this.memory.vectors.subarray(slot * bits, (slot + 1) * bits), weight);
-    else if (this.int32 || this.memory.projection !== "int8") this.kernel()(this.region.accOffset, this.memory.vectorOffset(slot), bits, weight);
+    else if (this.memory.projection !== "int8" || (this.int32 && (weight < INT16_MIN || weight > INT16_MAX))) this.kernel()(this.region.accOffset, this.memory.vectorOffset(slot), bits, weight);
     else {
       const n = this.waitingCount;
       if (n < 3) {
@@ -60,22 +65,35 @@ export class Projections {
       }
       const v = this.waiting;
       const w = this.waitingWeights;
-      this.kernels.acc8x4(this.region.accOffset, v[0], v[1], v[2], this.memory.vectorOffset(slot), bits, w[0], w[1], w[2], weight);
+      if (this.int32) this.kernels.acc8d4(this.region.accOffset, v[0], v[1], v[2], this.memory.vectorOffset(slot), bits, pair(w[0], w[1]), pair(w[2], weight));
+      else this.kernels.acc8x4(this.region.accOffset, v[0], v[1], v[2], this.memory.vectorOffset(slot), bits, w[0], w[1], w[2], weight);
       this.waitingCount = 0;
     }
   }
 
-  /** Adds the vectors waiting for acc8x4 one by one. */
+  /**
+   * Adds the vectors waiting: for float64 sums one by one (acc8); for int32 sums two or three
+   * by acc8d4 with weight 0 for the missing ones (any vector: it adds nothing), one by acc8i.
+   */
   private addWaiting(): void {
-    for (let k = 0; k < this.waitingCount; k++) (this.kernels as AccumulateKernels).acc8(this.region.accOffset, this.waiting[k], this.memory.bits, this.waitingWeights[k]);
+    const kernels = this.kernels as AccumulateKernels;
+    const n = this.waitingCount;
+    const v = this.waiting;
+    const w = this.waitingWeights;
+    const bits = this.memory.bits;
+    if (!this.int32) for (let k = 0; k < n; k++) kernels.acc8(this.region.accOffset, v[k], bits, w[k]);
+    else if (n === 1) kernels.acc8i(this.region.accOffset, v[0], bits, w[0]);
+    else if (n > 1) kernels.acc8d4(this.region.accOffset, v[0], v[1], n > 2 ? v[2] : v[0], v[0], bits, pair(w[0], w[1]), pair(n > 2 ? w[2] : 0, 0));
     this.waitingCount = 0;
   }
 
   /** acc[j] += weight · staging[j]. */
   addStaged(weight: number): void {
-    this.addWaiting();
     if (this.kernels === null) this.accumulate(this.staging, weight);
-    else this.kernel()(this.region.accOffset, this.region.stagingOffset, this.memory.bits, weight);
+    else {
+      if (!this.int32) this.addWaiting();
+      this.kernel()(this.region.accOffset, this.region.stagingOffset, this.memory.bits, weight);
+    }
   }
 
   private kernel(): AccumulateKernel {
@@ -90,7 +108,7 @@ export class Projections {
 
   /** The sums of the current document: int32 after reset(true) with int8 vectors, else float64. */
   sums(): Float64Array | Int32Array {
-    this.addWaiting();
+    if (this.kernels !== null) this.addWaiting();
     return this.int32 ? this.region.acc32 : this.region.acc;
   }
 
@@ -102,4 +120,9 @@ export class Projections {
   release(): void {
     this.region.release();
   }
+}
+
+/** Two int16 weights as acc8d4's i32 argument: the first in the low half. */
+function pair(w0: number, w1: number): number {
+  return (w0 & 0xffff) | (w1 << 16);
 }

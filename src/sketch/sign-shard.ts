@@ -4,7 +4,7 @@ import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
 import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
-import { INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";
+import { EXACT_WEIGHT_LIMIT, INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";
 import { Projections } from "./projections.js";
 
 export interface SignTask {
@@ -18,8 +18,11 @@ export interface SignTask {
   factors: Float64Array;
   /** Weight factor of a term not in `ranks` (signingIndex: df = 1), 0 to drop it. */
   onceFactor: number;
-  /** Every factor is 1 (tf): weights are the term counts. */
-  integerWeights: boolean;
+  /**
+   * signature.ts factorScale: > 0, integer weights count·round(factor·factorScale), summed
+   * exactly (int8 vectors); 0, real weights count·factor, summed in float64 (float32 vectors).
+   */
+  factorScale: number;
   /** Vectors of the leading terms of the vocabulary: a term's slot is its rank. */
   cache: VectorCacheParts;
 }
@@ -46,36 +49,57 @@ function views(task: SignTask): { table: NumberMap; cache: VectorCache } {
   return shared;
 }
 
+/** Per term of a document: its cache slot (−1: computed afresh) and weight (0: dropped). */
+let slots = new Int32Array(1024);
+let weights = new Float64Array(1024);
+
 /**
  * Pass 2 of the preparatory phase for one shard: weights from the stored term counts and
  * the shared vocabulary, a random-hyperplane signature per document, and the shard's
  * signatures written as a run sorted by signature. One hash lookup per term gives its rank,
- * hence its weight factor and its cache slot.
+ * hence its weight factor and its cache slot; the document's weights are known before its
+ * sums start, as their total chooses int32 or float64 sums for integer weights.
  */
 export async function signShard(task: SignTask): Promise<SignStats> {
   const { table, cache } = views(task);
   const [counts] = readRunFileSync<ShardCounts>(shardFile(task.workdir, task.index, "counts"));
   const words = wordsPerSignature(task.bits);
+  const scale = task.factorScale;
+  const integer = scale > 0;
+  const onceFactor = integer ? Math.round(task.onceFactor * scale) : task.onceFactor;
   const records: SigRecord[] = [];
   let empty = 0;
   let at = 0;
   const sum = Projections.lease(cache.memory);
   try {
     for (let d = 0; d < counts.ordinals.length; d++) {
-      const end = at + counts.lengths[d];
-      sum.reset(task.integerWeights && weightSum(counts.counts, at, end) <= INT32_WEIGHT_LIMIT);
-      let used = 0;
-      for (; at < end; at++) {
-        const term = counts.terms[at];
-        const rank = table.get(term);
-        const factor = rank === undefined ? task.onceFactor : task.factors[rank];
-        if (factor === 0) continue;
-        if (rank === undefined || !cache.isFilled(rank)) {
-          termVector(task.seed, term, sum.staging);
-          sum.addStaged(counts.counts[at] * factor);
-        } else sum.addSlot(rank, counts.counts[at] * factor);
-        used++;
+      const length = counts.lengths[d];
+      if (length > slots.length) {
+        slots = new Int32Array(2 * length);
+        weights = new Float64Array(2 * length);
       }
+      let total = 0;
+      let used = 0;
+      for (let i = 0; i < length; i++) {
+        const rank = table.get(counts.terms[at + i]);
+        const factor = rank === undefined ? onceFactor : integer ? Math.round(task.factors[rank] * scale) : task.factors[rank];
+        const weight = counts.counts[at + i] * factor;
+        slots[i] = rank === undefined || !cache.isFilled(rank) ? -1 : rank;
+        weights[i] = weight;
+        total += weight;
+        if (weight !== 0) used++;
+      }
+      if (integer && total > EXACT_WEIGHT_LIMIT) throw new RangeError(`document ${counts.ordinals[d]}: its integer weights sum to ${total}, beyond exact float64 sums of int8 projections`);
+      sum.reset(integer && total <= INT32_WEIGHT_LIMIT);
+      for (let i = 0; i < length; i++) {
+        const weight = weights[i];
+        if (weight === 0) continue;
+        if (slots[i] < 0) {
+          termVector(task.seed, counts.terms[at + i], sum.staging);
+          sum.addStaged(weight);
+        } else sum.addSlot(slots[i], weight);
+      }
+      at += length;
       if (used === 0) {
         empty++;
         continue;
@@ -90,13 +114,6 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   records.sort(compareSigRecords);
   await writeRunFile(shardFile(task.workdir, task.index, "run"), records);
   return { signed: records.length, empty };
-}
-
-/** Σ counts[from … to): a bound of a document's integer weights. */
-function weightSum(counts: ArrayLike<number>, from: number, to: number): number {
-  let total = 0;
-  for (let i = from; i < to; i++) total += counts[i];
-  return total;
 }
 
 export interface FillTask {

@@ -41,8 +41,9 @@ describe("a WebAssembly kernel that fails falls back to TypeScript, says so once
     const json = (path: string) => JSON.parse(readFileSync(path, "utf8"));
     const store = (work: string) => ["signatures.u32", "docs.u32", "offsets.u32"].map((f) => readFileSync(join(work, "store", f)));
     const fallback = "typescript (fault injected (VERTDUP_FAULT))";
-    // Each kernel: acc8 (int8, tf-idf) through to the outputs, acc8i (int8, tf) and acc
-    // (float32) through prepare; small chunks: several sign tasks.
+    // Each kind of sum: int8 with fixed-point tf-idf weights (acc8d4, acc8i) through to the
+    // outputs, int8 with tf (the same kernels) and float32 (acc) through prepare; small chunks:
+    // several sign tasks.
     for (const options of [[], ["--weighting", "tf"], ["--projection", "float32"]]) {
       const tag = options.join("") || "default";
       const work = (kind: string) => join(dir, `w-${tag}-${kind}`);

@@ -61,13 +61,18 @@ const bytes = (a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffs
 
 const COUNT = 37;
 
-/** Terms with weights like tf·idf (odd magnitudes that make rounding visible), or counts; some cancel to near 0. */
+/**
+ * Terms with weights like tf·idf (odd magnitudes that make rounding visible), or integers:
+ * counts, fixed-point tf-idf weights within int16 (acc8d4) and beyond it (acc8i), negative ones.
+ */
 const termsArb = (integer: boolean) =>
   fc.array(
     fc.record({
       slot: fc.nat(COUNT - 1),
       staged: fc.boolean(),
-      weight: integer ? fc.integer({ min: 1, max: 1000 }) : fc.double({ min: -50, max: 50, noNaN: true }),
+      weight: integer
+        ? fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: -0x8000, max: 0x7fff }), fc.integer({ min: 0x8000, max: 200_000 }), fc.integer({ min: -200_000, max: -0x8001 }))
+        : fc.double({ min: -50, max: 50, noNaN: true }),
     }),
     { minLength: 1, maxLength: 60 },
   );
@@ -100,6 +105,41 @@ describe("Projections", () => {
       expect(bytes(wasm.sums).equals(bytes(ref.sums))).toBe(true);
       expect(wasm.sig).toEqual(ref.sig);
     }
+  });
+
+  it("adds cached int8 vectors four at a time into int32 sums (acc8d4) with the sums of one at a time, whatever run of them a weight beyond int16, an uncached term or the end cuts", () => {
+    const memory = filledMemory("int8", 1024, COUNT);
+    expect(accumulateKernels(memory)?.acc8d4).toBeTypeOf("function");
+    for (let run = 1; run <= 9; run++) {
+      for (const cut of ["staged", "big"] as const) {
+        // Runs of `run` cached terms with int16 weights (fixed-point tf-idf of counts 1–3, one
+        // at the int16 limits), each ended by a staged term or a cached one beyond int16.
+        const terms = Array.from({ length: 5 * (run + 1) + run }, (_, t) => {
+          const ends = t % (run + 1) === run;
+          const weight = ends && cut === "big" ? 40_000 + t : t % 7 === 3 ? (t % 2 === 0 ? 0x7fff : -0x8000) : Math.round(Math.log(1e6 / (t + 3)) * 256) * ((t % 3) + 1);
+          return { slot: (t * 11) % COUNT, staged: ends && cut === "staged", weight };
+        });
+        const ref = reference("int8", 1024, terms, true);
+        const wasm = project(memory, terms, true);
+        expect(wasm.sums).toBeInstanceOf(Int32Array);
+        expect(bytes(wasm.sums).equals(bytes(ref.sums))).toBe(true);
+        expect(wasm.sig).toEqual(ref.sig);
+      }
+    }
+  });
+
+  it("signs int32 sums as it signs the same sums in float64, at the int32 extremes too", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer(), fc.constantFrom(-(2 ** 31), 2 ** 31 - 1, -1, 0, 1)), { minLength: 64, maxLength: 64 }), (xs) => {
+        const a = new Uint32Array(2);
+        const b = new Uint32Array(2);
+        signBits(Int32Array.from(xs), a, 0);
+        signBits(Float64Array.from(xs), b, 0);
+        expect(a).toEqual(b);
+        for (let j = 0; j < 64; j++) expect((a[j >>> 5] >>> (j & 31)) & 1).toBe(xs[j] > 0 ? 1 : 0);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   for (const integer of [false, true]) {

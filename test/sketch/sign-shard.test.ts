@@ -4,8 +4,9 @@ import { readRunFileSync, writeRunFile } from "../../src/runs/run-file.js";
 import type { SigRecord } from "../../src/runs/signature-record.js";
 import { createWorkdir, shardFile } from "../../src/coordinator/workdir.js";
 import { termVector, VectorCache } from "../../src/sketch/random-vectors.js";
+import type { Projection } from "../../src/options.js";
 import { signShard } from "../../src/sketch/sign-shard.js";
-import { accumulate, INT32_WEIGHT_LIMIT, signBits } from "../../src/sketch/signature.js";
+import { accumulate, factorScale, FIXED_POINT_BITS, INT32_WEIGHT_LIMIT, signBits } from "../../src/sketch/signature.js";
 import { NumberMap } from "../../src/util/number-map.js";
 import { removeTempDirs, tempDir } from "../helpers/cli.js";
 
@@ -14,16 +15,48 @@ afterAll(removeTempDirs);
 const BITS = 1024;
 const SEED = 3;
 
-/** The float64 reference signature of int8 vectors with weights `counts` (tf). */
-function reference(terms: number[], counts: number[]): Uint32Array {
+/** The float64 reference signature of `projection` vectors with weights `weights` (tf: the counts). */
+function reference(terms: number[], weights: number[], projection: Projection = "int8"): Uint32Array {
   const acc = new Float64Array(BITS);
-  const v = new Int8Array(BITS);
+  const v = projection === "int8" ? new Int8Array(BITS) : new Float32Array(BITS);
   terms.forEach((t, i) => {
     termVector(SEED, t, v);
-    accumulate(acc, v, counts[i]);
+    accumulate(acc, v, weights[i]);
   });
   const out = new Uint32Array(BITS / 32);
   signBits(acc, out, 0);
+  return out;
+}
+
+interface Doc {
+  terms: number[];
+  counts: number[];
+}
+
+/** Signs `docs` as shard 0 of a new work directory: the vectors of `cached` terms cached, the others computed afresh. */
+async function signDocs(docs: Doc[], factorsOf: Map<number, number>, cached: number[], projection: Projection, scale: number): Promise<Uint32Array[]> {
+  const workdir = tempDir();
+  await createWorkdir(workdir);
+  const counts: ShardCounts = {
+    ordinals: Uint32Array.from(docs.map((_, d) => d)),
+    lengths: Uint32Array.from(docs.map((d) => d.terms.length)),
+    terms: Float64Array.from(docs.flatMap((d) => d.terms)),
+    counts: Uint32Array.from(docs.flatMap((d) => d.counts)),
+  };
+  await writeRunFile(shardFile(workdir, 0, "counts"), [counts]);
+  const terms = [...cached, ...[...factorsOf.keys()].filter((t) => !cached.includes(t))];
+  const ranks = new NumberMap(terms.length, true);
+  const factors = new Float64Array(new SharedArrayBuffer(8 * terms.length));
+  terms.forEach((t, k) => {
+    ranks.set(t, k);
+    factors[k] = factorsOf.get(t)!;
+  });
+  const cache = VectorCache.build(projection, SEED, BITS, cached, 1);
+  cache.fill();
+  const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, ranks: ranks.toShared(), factors, onceFactor: 0, factorScale: scale, cache: cache.toShared() });
+  expect(stats.signed).toBe(docs.length);
+  const out: Uint32Array[] = [];
+  for (const r of readRunFileSync<SigRecord>(shardFile(workdir, 0, "run"))) out[r.d] = Uint32Array.from(r.s);
   return out;
 }
 
@@ -44,6 +77,8 @@ describe("signShard, int8 and tf", () => {
       counts: Uint32Array.from(docs.flatMap((d) => d.counts)),
     };
     expect(2 ** 26 + 1).toBeGreaterThan(INT32_WEIGHT_LIMIT);
+    // tf weighs by the counts alone, as before the fixed point of tf-idf: the same bits.
+    expect(factorScale("int8", "tf")).toBe(1);
     await writeRunFile(shardFile(workdir, 0, "counts"), [counts]);
     const ranks = new NumberMap(2, true);
     ranks.set(a, 0);
@@ -52,9 +87,50 @@ describe("signShard, int8 and tf", () => {
     // a is cached, b is computed afresh.
     const cache = VectorCache.build("int8", SEED, BITS, [a], 1);
     cache.fill();
-    const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, ranks: ranks.toShared(), factors, onceFactor: 0, integerWeights: true, cache: cache.toShared() });
+    const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, ranks: ranks.toShared(), factors, onceFactor: 0, factorScale: factorScale("int8", "tf"), cache: cache.toShared() });
     expect(stats.signed).toBe(2);
     const records = readRunFileSync<SigRecord>(shardFile(workdir, 0, "run"));
     for (const r of records) expect(Uint32Array.from(r.s)).toEqual(reference(docs[r.d].terms, docs[r.d].counts));
   });
 });
+
+describe("signShard, tf-idf", () => {
+  // Factors like idf of a 100,000-document corpus; c's and e's round half up in fixed point
+  // (·256 = 600.5, 1.5), and d's and e's so coarsely that their document's bits change.
+  const [a, b, c, d, e] = [101, 202, 303, 404, 505];
+  const idf = new Map([
+    [a, Math.log(100_000 / 37)],
+    [b, 0.35],
+    [c, 600.5 / 256],
+    [d, 2.3 / 256],
+    [e, 1.5 / 256],
+  ]);
+  const docs: Doc[] = [
+    { terms: [a, b, c], counts: [1, 4, 2] },
+    { terms: [c, a], counts: [9, 1] },
+    { terms: [d, e], counts: [1, 1] },
+    // Σ count·round(idf·256) beyond INT32_WEIGHT_LIMIT: float64 sums of the same integers.
+    { terms: [b, c, a], counts: [2 ** 16, 2 ** 15, 3] },
+  ];
+
+  it("with int8 vectors weighs in fixed point, count·round(idf·2^8), and sums exactly: the bits of the float64 sums of those integers, in int32 or beyond it", async () => {
+    expect(factorScale("int8", "tfidf")).toBe(2 ** FIXED_POINT_BITS);
+    expect(FIXED_POINT_BITS).toBe(8);
+    const fixed = (d: Doc) => d.terms.map((t, i) => d.counts[i] * Math.round(idf.get(t)! * 256));
+    expect(fixed(docs[0])).toEqual([2023, 4 * 90, 2 * 601]);
+    expect(fixed(docs[2])).toEqual([2, 2]);
+    const real = (d: Doc) => d.terms.map((t, i) => d.counts[i] * idf.get(t)!);
+    expect(reference(docs[2].terms, fixed(docs[2]))).not.toEqual(reference(docs[2].terms, real(docs[2])));
+    expect(fixed(docs[3]).reduce((x, y) => x + y)).toBeGreaterThan(INT32_WEIGHT_LIMIT);
+    const signed = await signDocs(docs, idf, [a, c, e], "int8", factorScale("int8", "tfidf"));
+    docs.forEach((d, k) => expect(signed[k]).toEqual(reference(d.terms, fixed(d))));
+  });
+
+  it("with float32 vectors keeps the real weights count·idf and float64 sums in term order (the thesis's method)", async () => {
+    expect(factorScale("float32", "tfidf")).toBe(0);
+    expect(factorScale("float32", "tf")).toBe(0);
+    const signed = await signDocs(docs, idf, [a, c, e], "float32", factorScale("float32", "tfidf"));
+    docs.forEach((d, k) => expect(signed[k]).toEqual(reference(d.terms, d.terms.map((t, i) => d.counts[i] * idf.get(t)!), "float32")));
+  });
+});
+

@@ -1,6 +1,7 @@
 import { signingIndex, vocabularyIndex, type KeptTerms, type RepeatedTerms, type VocabularyIndex } from "../../features/vocabulary.js";
 import { readRunFileSync } from "../../runs/run-file.js";
 import { accumulateKernelStatus } from "../../sketch/accumulate-wasm.js";
+import { factorScale } from "../../sketch/signature.js";
 import { VectorCache } from "../../sketch/random-vectors.js";
 import type { SignStats, SignTask } from "../../sketch/sign-shard.js";
 import type { NumberMap } from "../../util/number-map.js";
@@ -81,7 +82,7 @@ export async function signStep(
 ): Promise<void> {
   const { shards } = await readChunkCounts(workdir);
   const indices = Array.from({ length: shards }, (_, i) => i).filter((i) => inSlice(i, slice));
-  const { bits, seed, weighting } = config.prepare;
+  const { bits, seed, weighting, projection } = config.prepare;
   let tables: Promise<SignTables> | undefined;
   const progress = reporter.progress("signatures", "shards", indices.length);
   let signed = 0;
@@ -91,7 +92,7 @@ export async function signStep(
       marker,
       start: async () => {
         const { terms, cache } = await (tables ??= signTables(workdir, config, slice, pool, reporter, weigh));
-        const task: SignTask = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, onceFactor: terms.onceFactor, integerWeights: weighting === "tf", cache: cache.toShared() };
+        const task: SignTask = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, onceFactor: terms.onceFactor, factorScale: factorScale(projection, weighting), cache: cache.toShared() };
         const { result } = await pool.submit<SignStats>("sign", task);
         return { result: result.then((s) => (progress.update(++signed), s)) };
       },
