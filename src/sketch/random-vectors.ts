@@ -20,9 +20,13 @@
  * platforms. Components are stored as float32, so a cached copy equals a fresh one.
  *
  * Projections (--projection): `float32` stores each N(0,1) value rounded to float32 (the
- * thesis's method); `int8` (the default) stores round(127·z/4) clipped to [−127, 127] from the
- * same stream — a quarter of the memory and memory traffic, measured indistinguishable from
- * float32 on real corpora (issue 14); ±1 components would be measurably worse.
+ * thesis's method); `int8` (the default) stores q = round(127·z/4) clipped to [−127, 127] of a
+ * N(0,1) value z — a quarter of the memory and memory traffic, measured indistinguishable from
+ * float32 on real corpora (issue 14); ±1 components would be measurably worse. Since 0.4.0 an
+ * int8 component is drawn directly from the distribution of q (`Int8Draw`: one generator step
+ * and a table lookup instead of the polar method's logarithms and rejections, ≈ 10× cheaper),
+ * so the int8 vectors differ from 0.3.0's: INT8_FORMAT marks them in work directories and
+ * indices, which refuse the older ones.
  */
 
 import { mix53to32 } from "../features/hash.js";
@@ -77,13 +81,87 @@ export class Sfc32 {
   }
 }
 
+/**
+ * The format of int8 term vectors recorded in work directories and indices: 2 = drawn directly
+ * from the quantised Gaussian (Int8Draw). Absent = 0.3.0's quantised polar Gaussians, which
+ * differ component by component: signatures of the two never mix. float32 has one format.
+ */
+export const INT8_FORMAT = 2;
+
+/** The recorded vector format of a projection: INT8_FORMAT for int8, undefined (none) for float32. */
+export function projectionFormat(projection: Projection): number | undefined {
+  return projection === "int8" ? INT8_FORMAT : undefined;
+}
+
 /** 127/4: an int8 component is round(z·127/4), so ±4 standard deviations span [−127, 127]. */
 const INT8_SCALE = 31.75;
 
 /**
+ * Φ(x), the standard normal distribution function, in float64 to ≈ 1e-16 absolute: the series
+ * Φ(x) = ½ + φ(x)·Σₙ x^(2n+1)/(1·3·…·(2n+1)) for x ≥ 0 (all terms positive, no cancellation;
+ * ≈ 60 terms at x = 4), and 1 − Φ(−x) below 0. Only used at startup, for |x| ≤ 4.
+ */
+export function normalCdf(x: number): number {
+  if (x < 0) return 1 - normalCdf(-x);
+  const x2 = x * x;
+  let term = x;
+  let sum = x;
+  for (let n = 1; term > 1e-18 * sum; n++) {
+    term *= x2 / (2 * n + 1);
+    sum += term;
+  }
+  return 0.5 + (sum * Math.exp(-x2 / 2)) / Math.sqrt(2 * Math.PI);
+}
+
+/**
+ * The exact distribution of an int8 component q = clip(round(31.75·z), ±127), z ~ N(0,1)
+ * (halves up, as `quantize`), as an inverse-CDF map from a uniform 32-bit integer u:
+ * q = −127 + #{k : thresholds[k] ≤ u}, thresholds[k] = round(2^32·Φ((k − 126.5)/31.75)) for
+ * k = 0 … 253 (the cut between q = k − 127 and k − 126). So P(q) equals the quantised
+ * Gaussian's probability to within 2^-32 — the resolution of the uniform, 5 orders of
+ * magnitude below the smallest probability (P(q = ±126) ≈ 4.6e-6).
+ *
+ * Fast path: `buckets` has one entry per value of u's top 16 bits: q itself when all 2^16
+ * values of u in the bucket map to one q (≥ 99.6 % of the buckets; 254 cuts straddle at most
+ * 254 of them), else q of the bucket's first u plus SPLIT, and the few thresholds above it
+ * decide. Determinism: each 2^32·Φ is computed to ≈ 1e-6 absolute and is further than that
+ * from a rounding tie (tested), so every platform builds the same tables.
+ */
+export class Int8Draw {
+  static readonly SPLIT = 512;
+  /** Uint32: the 254 cuts, ascending. */
+  readonly thresholds: Uint32Array;
+  /** Int16[2^16]: q of the bucket, or q of its first u + SPLIT when the bucket straddles a cut. */
+  readonly buckets: Int16Array;
+
+  constructor() {
+    this.thresholds = new Uint32Array(254);
+    for (let k = 0; k < 254; k++) this.thresholds[k] = Math.round(0x1_0000_0000 * normalCdf((k - 126.5) / INT8_SCALE));
+    this.buckets = new Int16Array(0x1_0000);
+    let q = -127;
+    for (let b = 0; b < 0x1_0000; b++) {
+      const first = b * 0x1_0000;
+      while (q < 127 && this.thresholds[q + 127] <= first) q++;
+      const straddles = q < 127 && this.thresholds[q + 127] <= first + 0xffff;
+      this.buckets[b] = straddles ? q + Int8Draw.SPLIT : q;
+    }
+  }
+
+  /** The int8 component of the uniform u ∈ [0, 2^32): the reference definition, a full search. */
+  exact(u: number): number {
+    let q = -127;
+    while (q < 127 && this.thresholds[q + 127] <= u) q++;
+    return q;
+  }
+}
+
+/** The tables, built once per thread at startup (≈ 1 ms). */
+const INT8_DRAW = new Int8Draw();
+
+/**
  * The int8 component of a N(0,1) value z: round(127·z/4), halves up, clipped to [−127, 127],
  * computed as trunc(clip(127·z/4 + 128.5, 1, 255)) − 128 (one float64 rounding in the sum;
- * Math.round was 2× slower).
+ * Math.round was 2× slower). The distribution Int8Draw samples.
  */
 export function quantize(z: number): number {
   const y = z * INT8_SCALE + 128.5;
@@ -92,28 +170,56 @@ export function quantize(z: number): number {
 
 /**
  * Fills `out` with the components j = 0 … out.length−1 of the random hyperplane normals for
- * `term`: independent N(0,1) values, rounded to float32 (a Float32Array) or quantized to int8
- * (an Int8Array, `quantize`), a pure function of (seed, term, j).
- *
- * Polar method: draw (u, v) uniform in [−1,1)², reject unless 0 < s = u²+v² < 1; then
- * u·√(−2 ln s / s) and v·√(−2 ln s / s) are two independent standard normals. Acceptance is
- * π/4, so a 1024-bit vector costs 512 log/sqrt pairs and ≈ 2·512/(π/4) ≈ 1304 generator
- * steps.
+ * `term`, a pure function of (seed, term, j) from the stream of Sfc32(seed, term):
+ * - float32 (a Float32Array): independent N(0,1) values rounded to float32, by the polar
+ *   method: draw (u, v) uniform in [−1,1)², reject unless 0 < s = u²+v² < 1; then
+ *   u·√(−2 ln s / s) and v·√(−2 ln s / s) are two independent standard normals. Acceptance
+ *   is π/4, so a 1024-bit vector costs 512 log/sqrt pairs and ≈ 1304 generator steps.
+ * - int8 (an Int8Array): component j is Int8Draw's q of the stream's j-th output, i.e.
+ *   independent draws of round(127·z/4) clipped to ±127, z ~ N(0,1): one generator step each.
  *
  * @param seed  the signature seed (thesis `rnd_seed`), an integer in [0, 2^53)
  * @param term  a term hash, an integer in [0, 2^53)
  * @param out   receives out.length components (the signature length in bits)
  */
 export function termVector(seed: number, term: number, out: TermVector): void {
-  const z = gaussians(seed, term, out.length);
-  // Separate loops keep each store monomorphic (one mixed loop made int8 vectors 1.7× slower).
-  if (out instanceof Int8Array) quantizeInto(z, out);
-  else out.set(z.subarray(0, out.length));
+  // Separate functions keep each store monomorphic (one mixed loop made int8 vectors 1.7× slower).
+  if (out instanceof Int8Array) drawInt8(seed, term, out);
+  else out.set(gaussians(seed, term, out.length).subarray(0, out.length));
 }
 
-/** out[j] = quantize(z[j]) for j < out.length. */
-function quantizeInto(z: Float64Array, out: Int8Array): void {
-  for (let j = 0; j < out.length; j++) out[j] = quantize(z[j]);
+/** out[j] = Int8Draw's q of the j-th output of Sfc32(seed, term), sfc32 inlined as in gaussians. */
+function drawInt8(seed: number, term: number, out: Int8Array): void {
+  const { buckets, thresholds } = INT8_DRAW;
+  const salt = mix53to32(seed, SEED_SALT);
+  let a = mix53to32(term, salt ^ LANE_SALTS[0]) | 0;
+  let b = mix53to32(term, salt ^ LANE_SALTS[1]) | 0;
+  let c = mix53to32(term, salt ^ LANE_SALTS[2]) | 0;
+  let d = 1;
+  let t = 0;
+  for (let i = 0; i < WARMUP; i++) {
+    t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (((c << 21) | (c >>> 11)) + t) | 0;
+  }
+  const n = out.length;
+  for (let j = 0; j < n; j++) {
+    t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (((c << 21) | (c >>> 11)) + t) | 0;
+    let q = buckets[t >>> 16];
+    if (q > 127) {
+      // A bucket straddling a cut (< 0.4 %): the thresholds above the bucket's first q decide.
+      const u = t >>> 0;
+      q -= Int8Draw.SPLIT;
+      while (q < 127 && thresholds[q + 127] <= u) q++;
+    }
+    out[j] = q;
+  }
 }
 
 /** Scratch of the float64 values of termVector, grown as needed. */
