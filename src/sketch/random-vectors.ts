@@ -22,15 +22,16 @@
  * Projections (--projection): `float32` stores each N(0,1) value rounded to float32 (the
  * thesis's method); `int8` (the default) stores q = round(127·z/4) clipped to [−127, 127] of a
  * N(0,1) value z — a quarter of the memory and memory traffic, measured indistinguishable from
- * float32 on real corpora (issue 14); ±1 components would be measurably worse. Since 0.4.0 an
- * int8 component is drawn directly from the distribution of q (`Int8Draw`: one generator step
- * and a table lookup instead of the polar method's logarithms and rejections, ≈ 10× cheaper),
- * so the int8 vectors differ from 0.3.0's: INT8_FORMAT marks them in work directories and
- * indices, which refuse the older ones.
+ * float32 on real corpora (issue 14); ±1 components would be measurably worse. An int8
+ * component is drawn directly from the distribution of q (int8-draw.ts: one generator step and
+ * a table lookup instead of the polar method's logarithms and rejections, ≈ 10× cheaper), so
+ * the int8 vectors differ from vertdup 0.3.0's (quantised polar Gaussians): INT8_FORMAT marks
+ * them in work directories and indices, which refuse the older ones.
  */
 
 import { mix53to32 } from "../features/hash.js";
 import type { Projection } from "../options.js";
+import { drawInt8, INT8_SCALE, WARMUP } from "./int8-draw.js";
 import { NumberMap } from "../util/number-map.js";
 import { SignMemory, type SignMemoryParts, type TermVector } from "./sign-memory.js";
 
@@ -39,13 +40,12 @@ const INV_2_31 = 1 / 0x8000_0000;
 /** Salts that separate the stream seeds of termVector, BitPermutation, … from each other. */
 const SEED_SALT = 0x5eed_1e55;
 const LANE_SALTS = [0x243f6a88, 0x85a308d3, 0x13198a2e] as const;
-/** sfc32's author recommends discarding the first outputs after seeding. */
-const WARMUP = 12;
 
 /**
  * sfc32, the generator termVector inlines, as an object for streams that are not hot
  * (e.g. the transpositions of a BitPermutation). Seeded from two integers in [0, 2^53);
- * `new Sfc32(seed, term)` is exactly the uniform stream termVector(seed, term, …) consumes.
+ * `new Sfc32(seed, term)` is exactly the uniform stream termVector(seed, term, …) consumes (for
+ * int8 vectors, its first 12 outputs seed four lanes).
  */
 export class Sfc32 {
   private a: number;
@@ -83,7 +83,7 @@ export class Sfc32 {
 
 /**
  * The format of int8 term vectors recorded in work directories and indices: 2 = drawn directly
- * from the quantised Gaussian (Int8Draw). Absent = 0.3.0's quantised polar Gaussians, which
+ * from the quantised Gaussian (int8-draw.ts). Absent = 0.3.0's quantised polar Gaussians, which
  * differ component by component: signatures of the two never mix. float32 has one format.
  */
 export const INT8_FORMAT = 2;
@@ -93,75 +93,10 @@ export function projectionFormat(projection: Projection): number | undefined {
   return projection === "int8" ? INT8_FORMAT : undefined;
 }
 
-/** 127/4: an int8 component is round(z·127/4), so ±4 standard deviations span [−127, 127]. */
-const INT8_SCALE = 31.75;
-
-/**
- * Φ(x), the standard normal distribution function, in float64 to ≈ 1e-16 absolute: the series
- * Φ(x) = ½ + φ(x)·Σₙ x^(2n+1)/(1·3·…·(2n+1)) for x ≥ 0 (all terms positive, no cancellation;
- * ≈ 60 terms at x = 4), and 1 − Φ(−x) below 0. Only used at startup, for |x| ≤ 4.
- */
-export function normalCdf(x: number): number {
-  if (x < 0) return 1 - normalCdf(-x);
-  const x2 = x * x;
-  let term = x;
-  let sum = x;
-  for (let n = 1; term > 1e-18 * sum; n++) {
-    term *= x2 / (2 * n + 1);
-    sum += term;
-  }
-  return 0.5 + (sum * Math.exp(-x2 / 2)) / Math.sqrt(2 * Math.PI);
-}
-
-/**
- * The exact distribution of an int8 component q = clip(round(31.75·z), ±127), z ~ N(0,1)
- * (halves up, as `quantize`), as an inverse-CDF map from a uniform 32-bit integer u:
- * q = −127 + #{k : thresholds[k] ≤ u}, thresholds[k] = round(2^32·Φ((k − 126.5)/31.75)) for
- * k = 0 … 253 (the cut between q = k − 127 and k − 126). So P(q) equals the quantised
- * Gaussian's probability to within 2^-32 — the resolution of the uniform, 5 orders of
- * magnitude below the smallest probability (P(q = ±126) ≈ 4.6e-6).
- *
- * Fast path: `buckets` has one entry per value of u's top 16 bits: q itself when all 2^16
- * values of u in the bucket map to one q (≥ 99.6 % of the buckets; 254 cuts straddle at most
- * 254 of them), else q of the bucket's first u plus SPLIT, and the few thresholds above it
- * decide. Determinism: each 2^32·Φ is computed to ≈ 1e-6 absolute and is further than that
- * from a rounding tie (tested), so every platform builds the same tables.
- */
-export class Int8Draw {
-  static readonly SPLIT = 512;
-  /** Uint32: the 254 cuts, ascending. */
-  readonly thresholds: Uint32Array;
-  /** Int16[2^16]: q of the bucket, or q of its first u + SPLIT when the bucket straddles a cut. */
-  readonly buckets: Int16Array;
-
-  constructor() {
-    this.thresholds = new Uint32Array(254);
-    for (let k = 0; k < 254; k++) this.thresholds[k] = Math.round(0x1_0000_0000 * normalCdf((k - 126.5) / INT8_SCALE));
-    this.buckets = new Int16Array(0x1_0000);
-    let q = -127;
-    for (let b = 0; b < 0x1_0000; b++) {
-      const first = b * 0x1_0000;
-      while (q < 127 && this.thresholds[q + 127] <= first) q++;
-      const straddles = q < 127 && this.thresholds[q + 127] <= first + 0xffff;
-      this.buckets[b] = straddles ? q + Int8Draw.SPLIT : q;
-    }
-  }
-
-  /** The int8 component of the uniform u ∈ [0, 2^32): the reference definition, a full search. */
-  exact(u: number): number {
-    let q = -127;
-    while (q < 127 && this.thresholds[q + 127] <= u) q++;
-    return q;
-  }
-}
-
-/** The tables, built once per thread at startup (≈ 1 ms). */
-const INT8_DRAW = new Int8Draw();
-
 /**
  * The int8 component of a N(0,1) value z: round(127·z/4), halves up, clipped to [−127, 127],
  * computed as trunc(clip(127·z/4 + 128.5, 1, 255)) − 128 (one float64 rounding in the sum;
- * Math.round was 2× slower). The distribution Int8Draw samples.
+ * Math.round was 2× slower). The distribution int8-draw.ts samples.
  */
 export function quantize(z: number): number {
   const y = z * INT8_SCALE + 128.5;
@@ -175,8 +110,8 @@ export function quantize(z: number): number {
  *   method: draw (u, v) uniform in [−1,1)², reject unless 0 < s = u²+v² < 1; then
  *   u·√(−2 ln s / s) and v·√(−2 ln s / s) are two independent standard normals. Acceptance
  *   is π/4, so a 1024-bit vector costs 512 log/sqrt pairs and ≈ 1304 generator steps.
- * - int8 (an Int8Array): component j is Int8Draw's q of the stream's j-th output, i.e.
- *   independent draws of round(127·z/4) clipped to ±127, z ~ N(0,1): one generator step each.
+ * - int8 (an Int8Array): independent draws of round(127·z/4) clipped to ±127, z ~ N(0,1),
+ *   from its exact distribution (int8-draw.ts): one generator step and a table lookup each.
  *
  * @param seed  the signature seed (thesis `rnd_seed`), an integer in [0, 2^53)
  * @param term  a term hash, an integer in [0, 2^53)
@@ -184,42 +119,34 @@ export function quantize(z: number): number {
  */
 export function termVector(seed: number, term: number, out: TermVector): void {
   // Separate functions keep each store monomorphic (one mixed loop made int8 vectors 1.7× slower).
-  if (out instanceof Int8Array) drawInt8(seed, term, out);
+  if (out instanceof Int8Array) int8Vector(seed, term, out);
   else out.set(gaussians(seed, term, out.length).subarray(0, out.length));
 }
 
-/** out[j] = Int8Draw's q of the j-th output of Sfc32(seed, term), sfc32 inlined as in gaussians. */
-function drawInt8(seed: number, term: number, out: Int8Array): void {
-  const { buckets, thresholds } = INT8_DRAW;
+/** Scratch of the lanes' seeds of an int8 vector. */
+const lanes = new Int32Array(12);
+
+/**
+ * The int8 components of (seed, term): drawInt8 (int8-draw.ts) from four sfc32 lanes seeded
+ * with the first 12 outputs of Sfc32(seed, term) (lane L: a, b, c = outputs L, 4 + L, 8 + L).
+ */
+function int8Vector(seed: number, term: number, out: Int8Array): void {
   const salt = mix53to32(seed, SEED_SALT);
+  // sfc32 state inlined in locals, as in gaussians.
   let a = mix53to32(term, salt ^ LANE_SALTS[0]) | 0;
   let b = mix53to32(term, salt ^ LANE_SALTS[1]) | 0;
   let c = mix53to32(term, salt ^ LANE_SALTS[2]) | 0;
   let d = 1;
   let t = 0;
-  for (let i = 0; i < WARMUP; i++) {
+  for (let i = 0; i < WARMUP + 12; i++) {
     t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) | 0;
     c = (((c << 21) | (c >>> 11)) + t) | 0;
+    if (i >= WARMUP) lanes[i - WARMUP] = t;
   }
-  const n = out.length;
-  for (let j = 0; j < n; j++) {
-    t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (((c << 21) | (c >>> 11)) + t) | 0;
-    let q = buckets[t >>> 16];
-    if (q > 127) {
-      // A bucket straddling a cut (< 0.4 %): the thresholds above the bucket's first q decide.
-      const u = t >>> 0;
-      q -= Int8Draw.SPLIT;
-      while (q < 127 && thresholds[q + 127] <= u) q++;
-    }
-    out[j] = q;
-  }
+  drawInt8(lanes, out);
 }
 
 /** Scratch of the float64 values of termVector, grown as needed. */
