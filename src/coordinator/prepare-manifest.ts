@@ -22,6 +22,8 @@ export interface PrepareManifest {
   version: string;
   inputs: string[];
   options: PrepareOptions;
+  /** The int8 vectors' format (RunConfig.projectionFormat): absent with float32 and in vertdup 0.3.0's int8 work directories. */
+  projectionFormat?: number;
   counts: CorpusCounts & {
     emptyDocuments: number;
     signedDocuments: number;

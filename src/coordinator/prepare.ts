@@ -1,4 +1,5 @@
 import { checkReadable } from "../corpus/open-input.js";
+import { projectionFormat } from "../sketch/random-vectors.js";
 import { wordsPerSignature } from "../sketch/signature.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions, type PrepareOptions } from "../options.js";
 import { VertdupError } from "../util/errors.js";
@@ -15,6 +16,12 @@ import { emptyDocumentsWarning, skippedDocumentsWarning } from "../output/run-wa
 import { createWorkdir, resetWorkdir, WHOLE } from "./workdir.js";
 import type { SupplementedCorpus } from "../supplement/lsh-against.js";
 
+/** The projectionFormat of a configuration: recorded for int8 vectors only, so float32 work directories keep their fingerprint. */
+function withFormat(options: PrepareOptions): Pick<RunConfig, "projectionFormat"> {
+  const format = projectionFormat(options.projection);
+  return format === undefined ? {} : { projectionFormat: format };
+}
+
 /** Checks the inputs and options of a preparatory phase and records them in the work directory. */
 export async function startPrepare(
   inputs: readonly string[],
@@ -28,7 +35,7 @@ export async function startPrepare(
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   await createWorkdir(workdir);
-  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxDocBytes: exec.maxDocBytes, ...(exec.oversize === "skip" ? { oversize: "skip" } : {}), ...(firstOrdinal === undefined ? {} : { firstOrdinal }) };
+  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxDocBytes: exec.maxDocBytes, ...(exec.oversize === "skip" ? { oversize: "skip" } : {}), ...(firstOrdinal === undefined ? {} : { firstOrdinal }), ...withFormat(options) };
   if (!(await adoptRunConfig(workdir, config, resume))) await resetWorkdir(workdir);
   return config;
 }

@@ -30,6 +30,8 @@ export interface RunConfig<P extends object = PrepareOptions> {
   oversize?: "skip";
   /** Ordinal of the first document (--against: the documents of the indices come first; absent: 0). */
   firstOrdinal?: number;
+  /** The int8 vectors' format (random-vectors.ts INT8_FORMAT); absent with float32 and in vertdup 0.3.0's int8 work directories. */
+  projectionFormat?: number;
 }
 
 export const CONFIG_FILE = "config.json";
@@ -71,12 +73,21 @@ export function fingerprint(config: RunConfig<object>): string {
   return createHash("sha256").update(serialize({ ...config, maxDocBytes: limit })).digest("hex").slice(0, 16);
 }
 
+/** How the int8 vectors of a projection format were drawn, for messages. */
+export function vectorsName(format: number | undefined): string {
+  return format === undefined ? "vertdup 0.3.0's quantised polar Gaussians" : `drawn from the quantised Gaussian, format ${format}`;
+}
+
 /** The differences between two configurations, named for a message. */
 function differences<P extends object>(a: RunConfig<P>, b: RunConfig<P>): string[] {
   const out: string[] = [];
   if (JSON.stringify(a.inputs) !== JSON.stringify(b.inputs)) out.push("inputs (paths, sizes or modification times)");
   for (const key of Object.keys(a.prepare) as (keyof P & string)[]) {
     if (a.prepare[key] !== b.prepare[key]) out.push(`--${key} (${String(b.prepare[key])} there, ${String(a.prepare[key])} now)`);
+  }
+  const projection = (a.prepare as Partial<PrepareOptions>).projection;
+  if (a.projectionFormat !== b.projectionFormat && projection === (b.prepare as Partial<PrepareOptions>).projection) {
+    out.push(`${projection} vectors (${vectorsName(b.projectionFormat)} there, ${vectorsName(a.projectionFormat)} now: prepare the corpus anew)`);
   }
   if (a.chunkBytes !== b.chunkBytes) out.push(`--chunk-size (${b.chunkBytes} there, ${a.chunkBytes} now)`);
   if (a.oversize !== b.oversize) out.push(`--oversize (${b.oversize ?? "error"} there, ${a.oversize ?? "error"} now)`);

@@ -20,13 +20,18 @@
  * platforms. Components are stored as float32, so a cached copy equals a fresh one.
  *
  * Projections (--projection): `float32` stores each N(0,1) value rounded to float32 (the
- * thesis's method); `int8` (the default) stores round(127·z/4) clipped to [−127, 127] from the
- * same stream — a quarter of the memory and memory traffic, measured indistinguishable from
- * float32 on real corpora (issue 14); ±1 components would be measurably worse.
+ * thesis's method); `int8` (the default) stores q = round(127·z/4) clipped to [−127, 127] of a
+ * N(0,1) value z — a quarter of the memory and memory traffic, measured indistinguishable from
+ * float32 on real corpora (issue 14); ±1 components would be measurably worse. An int8
+ * component is drawn directly from the distribution of q (int8-draw.ts: one generator step and
+ * a table lookup instead of the polar method's logarithms and rejections, ≈ 10× cheaper), so
+ * the int8 vectors differ from vertdup 0.3.0's (quantised polar Gaussians): INT8_FORMAT marks
+ * them in work directories and indices, which refuse the older ones.
  */
 
 import { mix53to32 } from "../features/hash.js";
 import type { Projection } from "../options.js";
+import { drawInt8, INT8_SCALE, WARMUP } from "./int8-draw.js";
 import { NumberMap } from "../util/number-map.js";
 import { SignMemory, type SignMemoryParts, type TermVector } from "./sign-memory.js";
 
@@ -35,13 +40,12 @@ const INV_2_31 = 1 / 0x8000_0000;
 /** Salts that separate the stream seeds of termVector, BitPermutation, … from each other. */
 const SEED_SALT = 0x5eed_1e55;
 const LANE_SALTS = [0x243f6a88, 0x85a308d3, 0x13198a2e] as const;
-/** sfc32's author recommends discarding the first outputs after seeding. */
-const WARMUP = 12;
 
 /**
  * sfc32, the generator termVector inlines, as an object for streams that are not hot
  * (e.g. the transpositions of a BitPermutation). Seeded from two integers in [0, 2^53);
- * `new Sfc32(seed, term)` is exactly the uniform stream termVector(seed, term, …) consumes.
+ * `new Sfc32(seed, term)` is exactly the uniform stream termVector(seed, term, …) consumes (for
+ * int8 vectors, its first 12 outputs seed four lanes).
  */
 export class Sfc32 {
   private a: number;
@@ -77,13 +81,22 @@ export class Sfc32 {
   }
 }
 
-/** 127/4: an int8 component is round(z·127/4), so ±4 standard deviations span [−127, 127]. */
-const INT8_SCALE = 31.75;
+/**
+ * The format of int8 term vectors recorded in work directories and indices: 2 = drawn directly
+ * from the quantised Gaussian (int8-draw.ts). Absent = 0.3.0's quantised polar Gaussians, which
+ * differ component by component: signatures of the two never mix. float32 has one format.
+ */
+export const INT8_FORMAT = 2;
+
+/** The recorded vector format of a projection: INT8_FORMAT for int8, undefined (none) for float32. */
+export function projectionFormat(projection: Projection): number | undefined {
+  return projection === "int8" ? INT8_FORMAT : undefined;
+}
 
 /**
  * The int8 component of a N(0,1) value z: round(127·z/4), halves up, clipped to [−127, 127],
  * computed as trunc(clip(127·z/4 + 128.5, 1, 255)) − 128 (one float64 rounding in the sum;
- * Math.round was 2× slower).
+ * Math.round was 2× slower). The distribution int8-draw.ts samples.
  */
 export function quantize(z: number): number {
   const y = z * INT8_SCALE + 128.5;
@@ -92,28 +105,48 @@ export function quantize(z: number): number {
 
 /**
  * Fills `out` with the components j = 0 … out.length−1 of the random hyperplane normals for
- * `term`: independent N(0,1) values, rounded to float32 (a Float32Array) or quantized to int8
- * (an Int8Array, `quantize`), a pure function of (seed, term, j).
- *
- * Polar method: draw (u, v) uniform in [−1,1)², reject unless 0 < s = u²+v² < 1; then
- * u·√(−2 ln s / s) and v·√(−2 ln s / s) are two independent standard normals. Acceptance is
- * π/4, so a 1024-bit vector costs 512 log/sqrt pairs and ≈ 2·512/(π/4) ≈ 1304 generator
- * steps.
+ * `term`, a pure function of (seed, term, j) from the stream of Sfc32(seed, term):
+ * - float32 (a Float32Array): independent N(0,1) values rounded to float32, by the polar
+ *   method: draw (u, v) uniform in [−1,1)², reject unless 0 < s = u²+v² < 1; then
+ *   u·√(−2 ln s / s) and v·√(−2 ln s / s) are two independent standard normals. Acceptance
+ *   is π/4, so a 1024-bit vector costs 512 log/sqrt pairs and ≈ 1304 generator steps.
+ * - int8 (an Int8Array): independent draws of round(127·z/4) clipped to ±127, z ~ N(0,1),
+ *   from its exact distribution (int8-draw.ts): one generator step and a table lookup each.
  *
  * @param seed  the signature seed (thesis `rnd_seed`), an integer in [0, 2^53)
  * @param term  a term hash, an integer in [0, 2^53)
  * @param out   receives out.length components (the signature length in bits)
  */
 export function termVector(seed: number, term: number, out: TermVector): void {
-  const z = gaussians(seed, term, out.length);
-  // Separate loops keep each store monomorphic (one mixed loop made int8 vectors 1.7× slower).
-  if (out instanceof Int8Array) quantizeInto(z, out);
-  else out.set(z.subarray(0, out.length));
+  // Separate functions keep each store monomorphic (one mixed loop made int8 vectors 1.7× slower).
+  if (out instanceof Int8Array) int8Vector(seed, term, out);
+  else out.set(gaussians(seed, term, out.length).subarray(0, out.length));
 }
 
-/** out[j] = quantize(z[j]) for j < out.length. */
-function quantizeInto(z: Float64Array, out: Int8Array): void {
-  for (let j = 0; j < out.length; j++) out[j] = quantize(z[j]);
+/** Scratch of the lanes' seeds of an int8 vector. */
+const lanes = new Int32Array(12);
+
+/**
+ * The int8 components of (seed, term): drawInt8 (int8-draw.ts) from four sfc32 lanes seeded
+ * with the first 12 outputs of Sfc32(seed, term) (lane L: a, b, c = outputs L, 4 + L, 8 + L).
+ */
+function int8Vector(seed: number, term: number, out: Int8Array): void {
+  const salt = mix53to32(seed, SEED_SALT);
+  // sfc32 state inlined in locals, as in gaussians.
+  let a = mix53to32(term, salt ^ LANE_SALTS[0]) | 0;
+  let b = mix53to32(term, salt ^ LANE_SALTS[1]) | 0;
+  let c = mix53to32(term, salt ^ LANE_SALTS[2]) | 0;
+  let d = 1;
+  let t = 0;
+  for (let i = 0; i < WARMUP + 12; i++) {
+    t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (((c << 21) | (c >>> 11)) + t) | 0;
+    if (i >= WARMUP) lanes[i - WARMUP] = t;
+  }
+  drawInt8(lanes, out);
 }
 
 /** Scratch of the float64 values of termVector, grown as needed. */

@@ -8,6 +8,9 @@ import type { PrepareOptions } from "../options.js";
 import { encodeRecords, readRunFileSync } from "../runs/run-file.js";
 import type { StoreFiles } from "../runs/signature-store.js";
 import { linkOrCopy, writeAtomic } from "../util/atomic.js";
+import { vectorsName } from "../coordinator/run-config.js";
+import { projectionFormat } from "../sketch/random-vectors.js";
+import { VertdupError } from "../util/errors.js";
 import { killPoint } from "../util/kill-point.js";
 import { concatF64, concatU32 } from "../util/typed-arrays.js";
 import { keysFolder, sortedKeysName, sortedKeysRole, sortedKeysRoot, SORTED_KEYS_ROLE } from "../pleb/stored-keys.js";
@@ -44,9 +47,17 @@ function shardRole(shard: number, kind: IndexShardKind): string {
   return `shard-${shardName(shard)}-${kind}`;
 }
 
-/** The options that decide the signatures, by command-line name: an index's compatibility options. */
-export function lshIndexOptions(o: PrepareOptions): Record<string, unknown> {
+/** The key of the int8 vectors' format among an index's options (absent with float32 and in vertdup 0.3.0's int8 indices). */
+const FORMAT_OPTION = "projection-format";
+
+/**
+ * The options that decide the signatures, by command-line name: an index's compatibility
+ * options; `format`: the vectors' format its signatures were made with (this version's for
+ * the projection unless a work directory records another).
+ */
+export function lshIndexOptions(o: PrepareOptions, format = projectionFormat(o.projection)): Record<string, unknown> {
   return {
+    ...(format === undefined ? {} : { [FORMAT_OPTION]: format }),
     "--bits": o.bits,
     "--seed": o.seed,
     "--projection": o.projection,
@@ -67,7 +78,7 @@ export function lshIndexOptions(o: PrepareOptions): Record<string, unknown> {
  */
 export async function saveRunIndex(workdir: string, prepared: PrepareManifest): Promise<void> {
   if (existsSync(join(workdir, INDEX_MANIFEST)) && (await readIndex(workdir)).batches.length > 1) return;
-  const update = new IndexUpdate(workdir, newIndex(LSH_METHOD, lshIndexOptions(prepared.options)), prepared.inputs, await digestInputs(prepared.inputs), prepared.counts.documents);
+  const update = new IndexUpdate(workdir, newIndex(LSH_METHOD, lshIndexOptions(prepared.options, prepared.projectionFormat)), prepared.inputs, await digestInputs(prepared.inputs), prepared.counts.documents);
   update.keep(VOCABULARY, vocabularyFile(workdir));
   const store = storeFiles(workdir);
   for (const role of STORE_ROLES) update.keep(role, store[role]);
@@ -106,6 +117,10 @@ export class LshIndex {
   /** Opens `dir` as given on the command line, refusing another method or other signature options. */
   static async open(dir: string, options: PrepareOptions, offset: number): Promise<LshIndex> {
     const manifest = await readIndex(dir);
+    const format = projectionFormat(options.projection);
+    if (manifest.method === LSH_METHOD && manifest.options["--projection"] === options.projection && manifest.options[FORMAT_OPTION] !== format) {
+      throw new VertdupError(`${dir}: the index's ${options.projection} vectors are ${vectorsName(manifest.options[FORMAT_OPTION] as number | undefined)}, this version's ${vectorsName(format)}: their signatures do not mix; build a new index`);
+    }
     requireCompatible(dir, manifest, LSH_METHOD, lshIndexOptions(options));
     return new LshIndex(dir, manifest, offset);
   }

@@ -50,14 +50,16 @@ describe("a WebAssembly kernel that fails falls back to TypeScript, says so once
       const out = (kind: string) => join(dir, `o-${tag}-${kind}`);
       const args = (kind: string) => [...(options.length === 0 ? ["run", CORPUS, "-o", out(kind)] : ["prepare", CORPUS]), "-w", work(kind), "--chunk-size", "40000", ...options];
       expect(run(args("wasm"))).not.toMatch(/kernel/);
-      expect(json(join(work("wasm"), "prepare.json")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "webassembly" });
+      // int8 vectors are drawn by the int8-draw kernel (float32 ones by TypeScript).
+      const draw = options.includes("float32") ? {} : { "int8-draw": "webassembly" };
+      expect(json(join(work("wasm"), "prepare.json")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "webassembly", ...draw });
       const stderr = run(args("ts"), "kernel:accumulate");
       expect(occurrences(stderr, "the WebAssembly kernel accumulate is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
-      expect(json(join(work("ts"), "prepare.json")).kernels).toEqual({ accumulate: fallback, "token-hash": "webassembly" });
+      expect(json(join(work("ts"), "prepare.json")).kernels).toEqual({ accumulate: fallback, "token-hash": "webassembly", ...draw });
       expect(store(work("ts"))).toEqual(store(work("wasm")));
       if (options.length > 0) continue;
-      expect(json(join(out("wasm"), "manifest.json")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "webassembly", "beam-scan": "webassembly" });
-      expect(json(join(out("ts"), "manifest.json")).kernels).toEqual({ accumulate: fallback, "token-hash": "webassembly", "beam-scan": "webassembly" });
+      expect(json(join(out("wasm"), "manifest.json")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "webassembly", ...draw, "beam-scan": "webassembly" });
+      expect(json(join(out("ts"), "manifest.json")).kernels).toEqual({ accumulate: fallback, "token-hash": "webassembly", ...draw, "beam-scan": "webassembly" });
       const outputs = (kind: string) => ["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => readFileSync(join(out(kind), f), "utf8"));
       expect(outputs("ts")[0].split("\n").length).toBeGreaterThan(10);
       expect(outputs("ts")).toEqual(outputs("wasm"));
@@ -72,7 +74,7 @@ describe("a WebAssembly kernel that fails falls back to TypeScript, says so once
     expect(run(args("wasm"))).not.toMatch(/kernel/);
     const stderr = run(args("ts"), "kernel:token-hash");
     expect(occurrences(stderr, "the WebAssembly kernel token-hash is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
-    expect(JSON.parse(readFileSync(join(work("ts"), "prepare.json"), "utf8")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "typescript (fault injected (VERTDUP_FAULT))" });
+    expect(JSON.parse(readFileSync(join(work("ts"), "prepare.json"), "utf8")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "typescript (fault injected (VERTDUP_FAULT))", "int8-draw": "webassembly" });
     expect(files("ts")).toEqual(files("wasm"));
   });
 
@@ -88,7 +90,7 @@ describe("a WebAssembly kernel that fails falls back to TypeScript, says so once
     expect(kernels("run-wasm")["beam-scan"]).toBe("webassembly");
     const stderr = run(["run", CORPUS, "-w", join(dir, "w-ts"), "-o", join(dir, "run-ts")], "kernel:beam-scan");
     expect(occurrences(stderr, "the WebAssembly kernel beam-scan is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
-    expect(kernels("run-ts")).toEqual({ accumulate: "webassembly", "token-hash": "webassembly", "beam-scan": fallback });
+    expect(kernels("run-ts")).toEqual({ accumulate: "webassembly", "token-hash": "webassembly", "int8-draw": "webassembly", "beam-scan": fallback });
     expect(outputs("run-ts")[0].split("\n").length).toBeGreaterThan(10);
     expect(outputs("run-ts")).toEqual(outputs("run-wasm"));
     // pleb again on the same signatures, every pair kept (no labels skip pairs) and a wide threshold.
@@ -97,6 +99,20 @@ describe("a WebAssembly kernel that fails falls back to TypeScript, says so once
     expect(occurrences(run(pleb("pleb-ts"), "kernel:beam-scan"), "the WebAssembly kernel beam-scan is unavailable")).toBe(1);
     expect(kernels("pleb-ts")["beam-scan"]).toBe(fallback);
     expect(outputs("pleb-ts")).toEqual(outputs("pleb-wasm"));
+  });
+
+  it("the sign pass's int8 draw: stderr, prepare.json (kernels), the same signatures", () => {
+    const dir = tempDir();
+    const work = (kind: string) => join(dir, `w-${kind}`);
+    const store = (kind: string) => ["signatures.u32", "docs.u32", "offsets.u32"].map((f) => readFileSync(join(work(kind), "store", f)));
+    // Small chunks: several sign tasks; the cache fill and the uncached terms both draw.
+    const args = (kind: string) => ["prepare", CORPUS, "-w", work(kind), "--chunk-size", "40000"];
+    expect(run(args("wasm"))).not.toMatch(/kernel/);
+    const stderr = run(args("ts"), "kernel:int8-draw");
+    expect(occurrences(stderr, "the WebAssembly kernel int8-draw is unavailable (fault injected (VERTDUP_FAULT))")).toBe(1);
+    expect(JSON.parse(readFileSync(join(work("ts"), "prepare.json"), "utf8")).kernels).toEqual({ accumulate: "webassembly", "token-hash": "webassembly", "int8-draw": "typescript (fault injected (VERTDUP_FAULT))" });
+    expect(store("ts")[0].length).toBeGreaterThan(0);
+    expect(store("ts")).toEqual(store("wasm"));
   });
 
   it("hamming-full: stderr, the same pairs", () => {

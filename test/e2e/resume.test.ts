@@ -177,10 +177,20 @@ describe("runs killed with SIGKILL resume to the same outputs", () => {
     const work = join(tempDir(), "w");
     const small = "data-samples/sample.vert.gz";
     expect(vertdup(["prepare", small, "-w", work, "--quiet"]).status).toBe(0);
-    expect(JSON.parse(readFileSync(join(work, "prepare.json"), "utf8")).options.projection).toBe("int8");
+    const prepared = JSON.parse(readFileSync(join(work, "prepare.json"), "utf8"));
+    expect(prepared.options.projection).toBe("int8");
+    expect(prepared.projectionFormat).toBe(2);
     const other = vertdup(["prepare", small, "-w", work, "--quiet", "--resume", "--projection", "float32"]);
     expect(other.status).toBe(1);
-    expect(other.stderr).toMatch(/vertdup: error: .*refusing to resume: the work directory was made with other --projection \(int8 there, float32 now\)/);
+    expect(other.stderr).toMatch(/vertdup: error: .*refusing to resume: the work directory was made with other --projection \(int8 there, float32 now\)$/m);
+    // A work directory of vertdup 0.3.0's int8 vectors: no projectionFormat in config.json.
+    const int8Config = JSON.parse(readFileSync(join(work, "config.json"), "utf8"));
+    expect(int8Config.projectionFormat).toBe(2);
+    delete int8Config.projectionFormat;
+    writeFileSync(join(work, "config.json"), JSON.stringify(int8Config));
+    const old = vertdup(["prepare", small, "-w", work, "--quiet", "--resume"]);
+    expect(old.status).toBe(1);
+    expect(old.stderr).toMatch(/refusing to resume: the work directory was made with other int8 vectors \(vertdup 0.3.0's quantised polar Gaussians there, drawn from the quantised Gaussian, format 2 now: prepare the corpus anew\)/);
     // A work directory from before --projection: float32 signatures, no projection in config.json.
     expect(vertdup(["prepare", small, "-w", work, "--quiet", "--projection", "float32"]).status).toBe(0);
     const config = JSON.parse(readFileSync(join(work, "config.json"), "utf8"));

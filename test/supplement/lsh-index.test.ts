@@ -291,7 +291,7 @@ describe("lsh-cosine index: refusals", () => {
     await run([corpus, "-w", index, "-o", join(dir, "o"), "--iterations", "2", "--workers", "1"]);
     const m = await readIndex(index);
     expect(m.method).toBe("lsh-cosine");
-    expect(m.options).toMatchObject({ "--bits": 1024, "--weighting": "tfidf", "--projection": "int8", "--shingle-size": 1, "--max-df": "none" });
+    expect(m.options).toMatchObject({ "--bits": 1024, "--weighting": "tfidf", "--projection": "int8", "projection-format": 2, "--shingle-size": 1, "--max-df": "none" });
     expect(Object.keys(m.files)).toEqual(expect.arrayContaining(["vocabulary", "signatures", "offsets", "docs", "shard-000000-counts", "shard-000000-docs"]));
   }, 60_000);
 
@@ -316,6 +316,13 @@ describe("lsh-cosine index: refusals", () => {
     refused(["--against", index, "--against", `${index}/`, "--weighting", "tf"], /the index is given twice/);
     refused(["--against", other], /an index of --method minhash, not lsh-cosine/);
     refused(["--against", join(dir, "o")], /not an index/);
+    // An index of vertdup 0.3.0's int8 vectors: no projection-format among its options.
+    const old = join(dir, "old");
+    cpSync(index, old, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(old, "index.json"), "utf8"));
+    delete manifest.options["projection-format"];
+    writeFileSync(join(old, "index.json"), JSON.stringify(manifest));
+    refused(["--against", old], /the index's int8 vectors are vertdup 0.3.0's quantised polar Gaussians, this version's drawn from the quantised Gaussian, format 2: their signatures do not mix; build a new index/);
     // The index's own corpus again: its bytes are the base's.
     refused(["--against", index, "--update"], new RegExp(`c.vert has the same bytes as .*c.vert, batch 0 of ${index} \\(added [^)]*\\): refusing to append it again`));
     expect((await readIndex(index)).batches).toHaveLength(1);

@@ -51,6 +51,7 @@ export async function writePrepareManifest(workdir: string, config: RunConfig): 
     version: packageVersion(),
     inputs: config.inputs.map((i) => i.path),
     options: config.prepare,
+    ...(config.projectionFormat === undefined ? {} : { projectionFormat: config.projectionFormat }),
     counts: {
       ...corpus,
       emptyDocuments: emptyDocuments - (skipped?.documents ?? 0),

@@ -1,6 +1,7 @@
 import { signingIndex, vocabularyIndex, type KeptTerms, type RepeatedTerms, type VocabularyIndex } from "../../features/vocabulary.js";
 import { readRunFileSync } from "../../runs/run-file.js";
 import { accumulateKernelStatus } from "../../sketch/accumulate-wasm.js";
+import { int8DrawKernelStatus } from "../../sketch/int8-draw.js";
 import { factorScale } from "../../sketch/signature.js";
 import { VectorCache } from "../../sketch/random-vectors.js";
 import type { SignStats, SignTask } from "../../sketch/sign-shard.js";
@@ -16,10 +17,10 @@ import type { VocabularyStats } from "./vocabulary-step.js";
 /**
  * Precomputed vectors of the most frequent terms, shared by all workers: 393,216 vectors of
  * 1024 bits (1.5 GiB float32, 384 MiB int8), every repeated term of a vocabulary of that size. An
- * uncached term costs a fresh termVector (≈ 1300 generator steps and 512 logarithms,
- * 10–20 µs) per document it occurs in, against one accumulate (< 1 µs) when cached; with a
- * 1 GiB cache the 38,000 uncached repeated terms of a 300,000-term vocabulary still took a
- * tenth of the sign pass.
+ * uncached term costs a fresh termVector (float32: ≈ 1300 generator steps and 512 logarithms,
+ * 10–20 µs; int8: 1.2 µs, int8-draw.ts) per document it occurs in, against one accumulate
+ * (< 1 µs) when cached; with a 1 GiB float32 cache the 38,000 uncached repeated terms of a
+ * 300,000-term vocabulary still took a tenth of the sign pass.
  */
 const VECTOR_CACHE_COMPONENTS = 393_216 * 1024;
 
@@ -54,7 +55,8 @@ async function signTables(workdir: string, config: RunConfig, slice: Slice, pool
   // Terms with df 1 are not cached: their one vector costs the same computed in the sign pass.
   const cacheSize = Math.min(repeatedTerms(kept.dfs), Math.floor(VECTOR_CACHE_COMPONENTS / bits));
   const cache = VectorCache.build(projection, seed, bits, kept.terms.subarray(0, cacheSize), pool.threads);
-  await writeKernelsMarker(workdir, "sign", slice, { accumulate: accumulateKernelStatus(cache.memory, (m) => reporter.info(m)) });
+  const warn = (m: string) => reporter.info(m);
+  await writeKernelsMarker(workdir, "sign", slice, { accumulate: accumulateKernelStatus(cache.memory, warn), ...(projection === "int8" ? { "int8-draw": int8DrawKernelStatus(warn) } : {}) });
   const step = Math.ceil(cacheSize / pool.threads);
   await Promise.all(
     Array.from({ length: pool.threads }, (_, w) =>
