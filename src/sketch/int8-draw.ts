@@ -4,7 +4,7 @@
  *
  * A uniform 32-bit u maps to q by its inverse CDF: q = −127 + #{k : thresholds[k] ≤ u},
  * thresholds[k] = round(2^32·Φ((k − 126.5)/31.75)) for k = 0 … 253, the cut between q = k − 127
- * and k − 126 (round half up, as random-vectors.ts `quantize`). So P(q) is the quantised
+ * and k − 126 (round half up). So P(q) is the quantised
  * Gaussian's to within 2^-32 — the resolution of the uniform, 4 orders of magnitude below the
  * smallest probability (P(q = ±126) ≈ 4.6e-6). Fast path: one table entry per value of u's
  * top 16 bits, q itself when all 2^16 values of u in the bucket map to one q (≥ 99.6 % of the

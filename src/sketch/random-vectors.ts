@@ -31,7 +31,7 @@
 
 import { mix53to32 } from "../features/hash.js";
 import type { Projection } from "../options.js";
-import { drawInt8, INT8_SCALE, WARMUP } from "./int8-draw.js";
+import { drawInt8, WARMUP } from "./int8-draw.js";
 import { NumberMap } from "../util/number-map.js";
 import { SignMemory, type SignMemoryParts, type TermVector } from "./sign-memory.js";
 
@@ -91,16 +91,6 @@ export const INT8_FORMAT = 2;
 /** The recorded vector format of a projection: INT8_FORMAT for int8, undefined (none) for float32. */
 export function projectionFormat(projection: Projection): number | undefined {
   return projection === "int8" ? INT8_FORMAT : undefined;
-}
-
-/**
- * The int8 component of a N(0,1) value z: round(127·z/4), halves up, clipped to [−127, 127],
- * computed as trunc(clip(127·z/4 + 128.5, 1, 255)) − 128 (one float64 rounding in the sum;
- * Math.round was 2× slower). The distribution int8-draw.ts samples.
- */
-export function quantize(z: number): number {
-  const y = z * INT8_SCALE + 128.5;
-  return ((y < 1 ? 1 : y > 255 ? 255 : y) | 0) - 128;
 }
 
 /**

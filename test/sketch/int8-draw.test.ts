@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BUCKETS, drawInt8, drawLanes, int8DrawInWasm, int8OfUniform, INT8_SCALE, normalCdf, scaledCuts, THRESHOLDS } from "../../src/sketch/int8-draw.js";
-import { quantize, termVector } from "../../src/sketch/random-vectors.js";
+import { termVector } from "../../src/sketch/random-vectors.js";
 
 const BITS = 1024;
 
@@ -8,6 +8,15 @@ function vec8(seed: number, term: number, bits = BITS): Int8Array {
   const out = new Int8Array(bits);
   termVector(seed, term, out);
   return out;
+}
+
+/**
+ * The int8 component of a N(0,1) value z, the definition the draw samples: round(127·z/4),
+ * halves up, clipped to [−127, 127] (as 0.3.0 quantised its polar Gaussians).
+ */
+function quantize(z: number): number {
+  const y = z * INT8_SCALE + 128.5;
+  return ((y < 1 ? 1 : y > 255 ? 255 : y) | 0) - 128;
 }
 
 /** ∫ φ over [lo, hi] by composite Simpson: the probabilities computed independently of normalCdf's series. */
@@ -57,6 +66,10 @@ describe("int8 draw tables", () => {
     // A platform's exp may differ in the last bit: 2^32·Φ then moves by < 1e-6.
     for (const x of scaledCuts()) expect(Math.abs((x % 1) - 0.5)).toBeGreaterThan(1e-4);
     for (let k = 1; k < THRESHOLDS.length; k++) expect(THRESHOLDS[k]).toBeGreaterThan(THRESHOLDS[k - 1]);
+  });
+
+  it("quantize clips and rounds halves up", () => {
+    expect([quantize(0), quantize(1), quantize(-1), quantize(4.1), quantize(-9), quantize(2 / 31.75)]).toEqual([0, 32, -32, 127, -127, 2]);
   });
 
   it("puts each cut where quantize changes value", () => {
