@@ -4,7 +4,7 @@ import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
 import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
-import { EXACT_WEIGHT_LIMIT, INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";
+import { EXACT_WEIGHT_LIMIT, fixedPointFactor, INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";
 import { Projections } from "./projections.js";
 
 export interface SignTask {
@@ -66,7 +66,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   const words = wordsPerSignature(task.bits);
   const scale = task.factorScale;
   const integer = scale > 0;
-  const onceFactor = integer ? Math.round(task.onceFactor * scale) : task.onceFactor;
+  const onceFactor = integer ? fixedPointFactor(task.onceFactor, scale) : task.onceFactor;
   const records: SigRecord[] = [];
   let empty = 0;
   let at = 0;
@@ -82,7 +82,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
       let used = 0;
       for (let i = 0; i < length; i++) {
         const rank = table.get(counts.terms[at + i]);
-        const factor = rank === undefined ? onceFactor : integer ? Math.round(task.factors[rank] * scale) : task.factors[rank];
+        const factor = rank === undefined ? onceFactor : integer ? fixedPointFactor(task.factors[rank], scale) : task.factors[rank];
         const weight = counts.counts[at + i] * factor;
         slots[i] = rank === undefined || !cache.isFilled(rank) ? -1 : rank;
         weights[i] = weight;

@@ -15,7 +15,8 @@
  *
  * int8 vectors: integer weights, so the projections are exact integer sums, the same in any
  * order and in TypeScript and WebAssembly by construction. tf weights are the counts; tf-idf
- * weights are in fixed point, count·round(idf·2^FIXED_POINT_BITS) (`factorScale`): the
+ * weights are in fixed point, count·round(idf·2^FIXED_POINT_BITS), at least count for idf > 0
+ * (`factorScale`, `fixedPointFactor`): the
  * rounding is one per term of the vocabulary, whatever the documents, workers and shards,
  * and scales every weight of a document alike up to a relative error of 2^-9/idf. The sums
  * are int32 (`accumulateInt32`) while Σ|w|·127 < 2^31 (INT32_WEIGHT_LIMIT), else float64
@@ -47,6 +48,17 @@ export const FIXED_POINT_BITS = 8;
 export function factorScale(projection: Projection, weighting: PrepareOptions["weighting"]): number {
   if (projection !== "int8") return 0;
   return weighting === "tf" ? 1 : 2 ** FIXED_POINT_BITS;
+}
+
+/**
+ * The integer weight factor of a real `factor` at `scale` (factorScale > 0): round(factor·scale),
+ * but at least 1 for a positive factor. Rounded to 0, a term in all but 1/512 of the documents
+ * (idf < 2^-9) would drop out, and a document made only of such terms — a boilerplate page that
+ * is most of the corpus — would get no signature, as it does with float weights only when every
+ * idf is exactly 0. At 1 its weight stays negligible beside ordinary terms (idf 1 → 256).
+ */
+export function fixedPointFactor(factor: number, scale: number): number {
+  return factor > 0 ? Math.max(1, Math.round(factor * scale)) : 0;
 }
 
 /** Words (uint32) per signature of `bits` bits; bits must be a positive multiple of 64. */

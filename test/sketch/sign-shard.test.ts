@@ -96,14 +96,16 @@ describe("signShard, int8 and tf", () => {
 
 describe("signShard, tf-idf", () => {
   // Factors like idf of a 100,000-document corpus; c's and e's round half up in fixed point
-  // (·256 = 600.5, 1.5), and d's and e's so coarsely that their document's bits change.
-  const [a, b, c, d, e] = [101, 202, 303, 404, 505];
+  // (·256 = 600.5, 1.5), and d's and e's so coarsely that their document's bits change; f's
+  // (a term in nearly every document) would round to 0: it keeps the smallest weight, 1.
+  const [a, b, c, d, e, f] = [101, 202, 303, 404, 505, 606];
   const idf = new Map([
     [a, Math.log(100_000 / 37)],
     [b, 0.35],
     [c, 600.5 / 256],
     [d, 2.3 / 256],
     [e, 1.5 / 256],
+    [f, 0.3 / 256],
   ]);
   const docs: Doc[] = [
     { terms: [a, b, c], counts: [1, 4, 2] },
@@ -111,13 +113,16 @@ describe("signShard, tf-idf", () => {
     { terms: [d, e], counts: [1, 1] },
     // Σ count·round(idf·256) beyond INT32_WEIGHT_LIMIT: float64 sums of the same integers.
     { terms: [b, c, a], counts: [2 ** 16, 2 ** 15, 3] },
+    // Only near-ubiquitous terms, as a boilerplate page that is most of the corpus: still signed.
+    { terms: [f], counts: [3] },
   ];
 
-  it("with int8 vectors weighs in fixed point, count·round(idf·2^8), and sums exactly: the bits of the float64 sums of those integers, in int32 or beyond it", async () => {
+  it("with int8 vectors weighs in fixed point, count·max(1, round(idf·2^8)), and sums exactly: the bits of the float64 sums of those integers, in int32 or beyond it", async () => {
     expect(factorScale("int8", "tfidf")).toBe(2 ** FIXED_POINT_BITS);
     expect(FIXED_POINT_BITS).toBe(8);
-    const fixed = (d: Doc) => d.terms.map((t, i) => d.counts[i] * Math.round(idf.get(t)! * 256));
+    const fixed = (d: Doc) => d.terms.map((t, i) => d.counts[i] * Math.max(1, Math.round(idf.get(t)! * 256)));
     expect(fixed(docs[0])).toEqual([2023, 4 * 90, 2 * 601]);
+    expect(fixed(docs[4])).toEqual([3]);
     expect(fixed(docs[2])).toEqual([2, 2]);
     const real = (d: Doc) => d.terms.map((t, i) => d.counts[i] * idf.get(t)!);
     expect(reference(docs[2].terms, fixed(docs[2]))).not.toEqual(reference(docs[2].terms, real(docs[2])));
