@@ -1,8 +1,7 @@
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { WorkerPool } from "../coordinator/pool.js";
 import { vocabularyFile } from "../coordinator/workdir.js";
-import { vocabularyIndex, type KeptTerms, type VocabularyIndex } from "../features/vocabulary.js";
-import { readRunFileSync } from "../runs/run-file.js";
+import { readKeptTerms, vocabularyIndex, type VocabularyIndex } from "../features/vocabulary.js";
 import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
 import { growableF64, growableU32, growableU8 } from "../util/typed-arrays.js";
 import { forEachCountsVector, workdirCountsParts, type CountsPart } from "./workdir-vectors.js";
@@ -175,7 +174,7 @@ export async function loadCountRows(workdir: string, prepared: PrepareManifest, 
 
 /** loadCountRows as the parts CountRows is made of, with their weight factors. */
 export async function loadCountRowParts(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool): Promise<{ parts: CountRowsPart[]; factors: Float64Array }> {
-  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
+  const kept = readKeptTerms(vocabularyFile(workdir));
   const weights = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
   return { parts: await countRowParts(workdirCountsParts(workdir, 0, prepared.counts.shards), weights, only, pool), factors: weights.factors };
 }

@@ -1,5 +1,5 @@
 import type { ShardCounts } from "../features/count-shard.js";
-import { vocabularyIndex, type KeptTerms } from "../features/vocabulary.js";
+import { readKeptTerms, vocabularyIndex } from "../features/vocabulary.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
 import { readRunFileSync } from "../runs/run-file.js";
@@ -86,7 +86,7 @@ export interface VectorWeights {
 }
 
 export function workdirWeights(workdir: string, prepared: PrepareManifest): VectorWeights {
-  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
+  const kept = readKeptTerms(vocabularyFile(workdir));
   const { ranks, factors } = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
   return { rank: ranks, factor: factors };
 }
