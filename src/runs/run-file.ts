@@ -132,7 +132,7 @@ export function openRunFrames(path: string): RunFrames {
   try {
     const size = fstatSync(fd).size;
     const at = (position: number, length: number) => {
-      const buffer = Buffer.alloc(length);
+      const buffer = Buffer.allocUnsafe(length);
       for (let done = 0; done < length; ) {
         const n = readSync(fd, buffer, done, length - done, position + done);
         if (n === 0) throw new VertdupError(`${path}: ends at byte ${position + done}, inside a frame of the run file (truncated?)`);
