@@ -96,7 +96,7 @@ export function fileSource(path: (shard: number) => string, shards: number): DfS
     frames(i, (f) => {
       if (!f.framed) return Uint32Array.of(f.read<ShardDf>(0)[0].terms.length);
       const [first] = f.read<DfPieceSizes>(0);
-      if (!(first?.sizes instanceof Uint32Array) || first.sizes.length !== f.count - 1) throw new VertdupError(`${path(i)}: not a df file (its first frame does not size its ${f.count - 1} pieces)`);
+      if (!(first?.sizes instanceof Uint32Array) || first.sizes.length !== f.count - 1 || !Number.isInteger(Math.log2(first.sizes.length))) throw new VertdupError(`${path(i)}: not a df file (its first frame does not size its ${f.count - 1} pieces)`);
       return first.sizes;
     }),
   );

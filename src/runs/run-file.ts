@@ -146,12 +146,15 @@ export function openRunFrames(path: string): RunFrames {
       const tail = at(size - 8, 8);
       const n = tail.readUInt32LE(0);
       const length = 8 + 8 * (n + 1) + 8;
+      // The tag, the skippable frame's header and the offsets must all agree: a plain run
+      // file whose last bytes happen to hold the tag stays a plain run file.
       if (tail.readUInt32LE(4) === FRAMES_TAG && length <= size) {
         const index = at(size - length, length);
-        if (index.readUInt32LE(0) !== SKIPPABLE_MAGIC || index.readUInt32LE(4) !== length - 8) throw new VertdupError(`${path}: damaged frame index`);
-        offsets = Array.from({ length: n + 1 }, (_, i) => index.readDoubleLE(8 + 8 * i));
-        if (offsets[n] !== size - length) throw new VertdupError(`${path}: its frame index ends at byte ${offsets[n]}, not at ${size - length}`);
-        framed = true;
+        const found = Array.from({ length: n + 1 }, (_, i) => index.readDoubleLE(8 + 8 * i));
+        if (index.readUInt32LE(0) === SKIPPABLE_MAGIC && index.readUInt32LE(4) === length - 8 && found[0] === 0 && found[n] === size - length && found.every((o, i) => i === 0 || o >= found[i - 1])) {
+          offsets = found;
+          framed = true;
+        }
       }
     }
     return {
