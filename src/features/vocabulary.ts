@@ -1,7 +1,7 @@
 import { FrameWriter, openRunFrames } from "../runs/run-file.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { VertdupError } from "../util/errors.js";
-import { fileSource, hashBound, lowerBound, tableSource, type DfSource } from "./df-pieces.js";
+import { fileSource, hashBound, lowerBound, PIECE_ENTRIES, tableSource, type DfSource } from "./df-pieces.js";
 import { NumberMap } from "../util/number-map.js";
 import { wordOrder } from "../util/radix-order.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../util/typed-arrays.js";
@@ -15,6 +15,8 @@ import { dfLimit, type PrepareOptions } from "../options.js";
 export const MERGE_ENTRIES = 1 << 25;
 /** Entries sorted at once within a part (about 2 MiB with the sort's scratch). */
 const SORT_ENTRIES = 1 << 17;
+/** The largest piece of a coarse shard the merge holds while its parts go by (df-pieces.ts). */
+const HOLD_ENTRIES = 16 * PIECE_ENTRIES;
 /** Kept terms of df = 1 per frame of vocab.zst (8 MiB): the merge hands them on a chunk at a time. */
 export const ONCE_CHUNK = 1 << 20;
 
@@ -125,13 +127,17 @@ export function mergeDfPieces(
       } else {
         const per = 2 ** (level - levels[i]);
         const j = Math.floor(p / per);
+        // A large piece (a df file of vertdup 0.4.0, one piece) is read again for each part
+        // and only the part's slice copied, so that the whole shard does not stay in memory.
+        const large = sizes[i][j] > HOLD_ENTRIES;
         let h = held[i];
-        if (h?.piece !== j) h = held[i] = { piece: j, df: readPiece(i, j) };
+        if (h?.piece !== j) h = { piece: j, df: readPiece(i, j) };
+        held[i] = large || (p + 1) % per === 0 ? undefined : h;
         const a = lowerBound(h.df.terms, from);
         const b = lowerBound(h.df.terms, to);
-        slices.push({ terms: h.df.terms.subarray(a, b), dfs: h.df.dfs.subarray(a, b) });
+        const own = large ? (x: Float64Array | Uint32Array) => x.slice(a, b) : (x: Float64Array | Uint32Array) => x.subarray(a, b);
+        slices.push({ terms: own(h.df.terms) as Float64Array, dfs: own(h.df.dfs) as Uint32Array });
         size += b - a;
-        if ((p + 1) % per === 0) held[i] = undefined;
       }
     }
     // Sorted a piece of the part at a time, small enough for the bucket sort's scatter to

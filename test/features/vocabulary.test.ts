@@ -8,6 +8,7 @@ import { mergeDfPieces, mergeVocabulary, readKeptTerms, readVocabularyHeader, si
 import { shardFile } from "../../src/coordinator/workdir.js";
 import { encodeFrames, encodeRecords, openRunFrames, readRunFileSync } from "../../src/runs/run-file.js";
 import { removeTempDirs, tempDir } from "../helpers/cli.js";
+import { rng } from "../helpers/vert.js";
 import { NumberMap } from "../../src/util/number-map.js";
 
 afterAll(removeTempDirs);
@@ -137,6 +138,34 @@ describe("mergeDfPieces over df tables cut into pieces of the hash range", () =>
         expect([...one.merged.kept.terms, ...one.once.flat()]).toEqual(expected.terms);
       }),
     );
+  });
+});
+
+describe("mergeDfPieces over whole tables too large to hold (df files of vertdup 0.4.0)", () => {
+  it("reads such a table again for each part and gives the vocabulary of one part", () => {
+    const tables: ShardDf[] = [1, 2].map((seed) => {
+      const next = rng(seed);
+      // Terms in both tables too (df 2), most in one.
+      const drawn = Float64Array.from({ length: 150_000 }, (_, k) => (k % 10 === 0 ? k : Math.floor(next() * 2 ** 26) * 2 ** 27 + Math.floor(next() * 2 ** 27)));
+      const terms = Float64Array.from(new Set(drawn.sort()));
+      return { terms, dfs: new Uint32Array(terms.length).fill(1) };
+    });
+    let reads = 0;
+    const source: DfSource = { shards: 2, sizes: (i) => Uint32Array.of(tables[i].terms.length), read: (i) => (reads++, tables[i]) };
+    const chunks = (limit: number) => {
+      const once: number[] = [];
+      const merged = mergeDfPieces(source, 10, { minDf: 1, maxDf: Infinity }, (t) => t.forEach((x) => once.push(x)), limit);
+      return { repeated: [...merged.kept.terms], dfs: [...merged.kept.dfs], once, terms: merged.terms };
+    };
+    const whole = chunks(Infinity);
+    expect(reads).toBe(2);
+    reads = 0;
+    expect(chunks(40_000)).toEqual(whole);
+    // 300,000 entries, 40,000 at a time: 16 parts (2^L ≥ 1.25 × 300,000 / 40,000), each table read for each.
+    expect(reads).toBe(32);
+    const expected = bruteForce(tables, 1, Infinity);
+    expect([...whole.repeated, ...whole.once]).toEqual(expected.terms);
+    expect(whole.repeated.length).toBeGreaterThan(10_000);
   });
 });
 
