@@ -43,7 +43,7 @@ export interface RepeatedTerms {
  * The last frame of vocab.zst: the kept terms with df ≥ 2 (`kept`, `repeated` of them) and
  * RepeatedTerms. The frames before it hold the kept terms of df = 1, `once` of them, in hash
  * order: the rest of the kept order, as one Float64Array record per ONCE_CHUNK terms. Those
- * are most of the terms of shingles (220 M of 228 M at 1 M documents) and signing never
+ * are most of the terms of shingles (214 M of 228 M at 1 M documents) and signing never
  * looks them up (a term not in its table has df = 1, signingIndex), so the sign pass reads
  * this frame alone; they still count in a document's vector and its norm, with factor
  * ln(N / 1), wherever the vectors are made (readKeptTerms).

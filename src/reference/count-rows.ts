@@ -186,7 +186,7 @@ export async function loadCountRows(workdir: string, prepared: PrepareManifest, 
  * `repeated` (PLEB's verification) only vocab.zst's header is read and ranked
  * (signingIndex): a term not in it has df = 1 and counts in its row's norm alone, so the
  * cosine of two distinct documents has the same bits while the table, the factors and a
- * scratch slot per rank hold the repeated terms only (7.7 M instead of 228 M for
+ * scratch slot per rank hold the repeated terms only (13.5 M instead of 228 M for
  * `--shingle-size 3` at 1 M documents). A row's cosine with itself is then below 1 when it
  * has such terms: the verifier never scores a document with itself.
  */
