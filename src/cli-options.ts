@@ -152,7 +152,7 @@ export const OPTIONS = {
   "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024), methods: ["minhash"] }),
   bands: def({ type: "number", describe: "minhash: LSH bands [derived from --threshold]", check: integer(1, 1024), methods: ["minhash"] }),
   rows: def({ type: "number", describe: "minhash: minhashes per band [derived from --threshold]", check: integer(1, 1024), methods: ["minhash"] }),
-  memory: def({ type: "string", default: METHOD_DEFAULTS.minhash.memory, describe: "minhash: memory for the candidates' shingle sets while verifying (16M to 1T, e.g. 512M, 4G)", check: memorySize, methods: ["minhash"] }),
+  memory: def({ type: "string", default: METHOD_DEFAULTS.minhash.memory, describe: "minhash: memory for the candidates' shingle sets while verifying; lsh-cosine and prepare: for the shards' document frequencies the vocabulary step merges at once, 24 bytes each (at most 2^25 of them) (16M to 1T, e.g. 512M, 4G)", check: memorySize, methods: ["minhash", "lsh-cosine"] }),
   "max-distance": def({ type: "number", default: METHOD_DEFAULTS.simhash384.maxDistance, describe: `simhash384: most differing bits of a pair (0–${SIMHASH_WORDS - 1})`, check: integer(0, SIMHASH_WORDS - 1, " (the 12-block pigeonhole)"), methods: ["simhash384"] }),
   "short-tokens": def({ type: "number", default: METHOD_DEFAULTS.paragraphs.shortTokens, describe: "paragraphs: paragraphs with fewer kept tokens are short (ignored)", check: integer(1, 1_000_000), methods: ["paragraphs"] }),
   keep: def({ choices: ["longest", "first", "older"] as const, default: "longest" as KeepPolicy, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus (older: first, index batches before new inputs)" }),
@@ -403,7 +403,7 @@ export function maxDocBytesFrom(a: { "max-doc-bytes"?: string }): number | undef
   return a["max-doc-bytes"] === undefined ? undefined : parseSize(a["max-doc-bytes"], "max-doc-bytes");
 }
 
-export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size"?: number; "iterations-per-group"?: number; "max-doc-bytes"?: string; oversize?: Oversize }): ExecutionOptions {
+export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size"?: number; "iterations-per-group"?: number; "max-doc-bytes"?: string; oversize?: Oversize; memory?: string }): ExecutionOptions {
   return {
     workers: a.workers,
     tmpDir: a["tmp-dir"],
@@ -412,5 +412,6 @@ export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; q
     iterationsPerGroup: a["iterations-per-group"],
     maxDocBytes: maxDocBytesFrom(a),
     oversize: a.oversize,
+    ...(a.memory === undefined ? {} : { memory: parseSize(a.memory, "memory") }),
   };
 }

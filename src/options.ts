@@ -63,6 +63,8 @@ export interface ExecutionOptions {
   maxDocBytes?: number;
   /** …or is skipped and counted (--oversize skip). */
   oversize?: Oversize;
+  /** --memory: bytes the vocabulary step's merge may hold (mergeLimit); no output depends on it. */
+  memory?: number;
 }
 
 /** The default of ExecutionOptions.maxDocBytes (--max-doc-bytes). */

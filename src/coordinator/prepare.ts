@@ -60,7 +60,7 @@ export async function prepare(
   const pool = new WorkerPool("prepare", exec.workers);
   try {
     await timed(workdir, "count", WHOLE, () => countStep(workdir, config, WHOLE, pool, reporter));
-    await timed(workdir, "vocabulary", WHOLE, () => vocabularyStep(workdir, config, reporter));
+    await timed(workdir, "vocabulary", WHOLE, () => vocabularyStep(workdir, config, reporter, exec.memory));
     await timed(workdir, "sign", WHOLE, () => signStep(workdir, config, WHOLE, pool, reporter, supplement && ((kept) => supplement.weights(kept))));
   } finally {
     await pool.close();

@@ -16,8 +16,8 @@ import { removeIndex } from "../supplement/index-store.js";
  *   config.json                        inputs, options and chunk size (checked on resume)
  *   chunks.json                        number of chunks and documents of the corpus
  *   prepare.json                       counts and timings of the preparatory phase
- *   shards/NNNNNN.{counts,docs,df}.zst pass 1 per chunk: term counts, ids, partial df
- *   vocab.zst                          kept terms and their df, by decreasing df
+ *   shards/NNNNNN.{counts,docs,df}.zst pass 1 per chunk: term counts, ids, partial df (in pieces of the hash range)
+ *   vocab.zst                          kept terms and their df, by decreasing df (df = 1 frames, then the header)
  *   runs/NNNNNN.run.zst                pass 2 per chunk: (signature, document) sorted
  *   store/{signatures,offsets,docs}.u32  distinct signatures, sorted, with their documents
  *   pleb/<fingerprint>/group-NNNN.zst  pairs found by a group of PLEB iterations

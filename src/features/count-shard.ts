@@ -2,7 +2,8 @@ import type { Chunk, StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { loadStored } from "../corpus/stored.js";
 import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
-import { encodeRecords } from "../runs/run-file.js";
+import { encodeFrames, encodeRecords } from "../runs/run-file.js";
+import { dfFrames } from "./df-pieces.js";
 import { writeAtomic } from "../util/atomic.js";
 import { InputError } from "../util/errors.js";
 import { hashSequence } from "./hash.js";
@@ -223,7 +224,7 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   await Promise.all([
     writeAtomic(shardFile(workdir, chunk.index, "counts"), encodeRecords([shardCounts], 1)),
     writeAtomic(shardFile(workdir, chunk.index, "docs"), encodeRecords([shardDocs], 1)),
-    writeAtomic(shardFile(workdir, chunk.index, "df"), encodeRecords([shardDf], 1)),
+    writeAtomic(shardFile(workdir, chunk.index, "df"), encodeFrames(dfFrames(shardDf), 1)),
   ]);
   return { docs: ids.length, tokens: tokens.reduce((a, b) => a + b, 0), keptTokens: counter.keptTokens, warnings };
 }

@@ -85,7 +85,7 @@ export class PairVerifier {
     const documents = prepared.counts.documents;
     const first = new Uint8Array(new SharedArrayBuffer(documents));
     for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
-    const { parts, factors } = await loadCountRowParts(workdir, prepared, first, pool);
+    const { parts, factors } = await loadCountRowParts(workdir, prepared, first, pool, true);
     return new PairVerifier(parts, factors, store, documents, threshold);
   }
 

@@ -1,11 +1,10 @@
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import type { WorkerPool } from "../coordinator/pool.js";
 import { vocabularyFile } from "../coordinator/workdir.js";
-import { vocabularyIndex, type KeptTerms, type VocabularyIndex } from "../features/vocabulary.js";
-import { readRunFileSync } from "../runs/run-file.js";
+import { readKeptTerms, readVocabularyHeader, signingIndex, vocabularyIndex, type VocabularyIndex } from "../features/vocabulary.js";
 import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
 import { growableF64, growableU32, growableU8 } from "../util/typed-arrays.js";
-import { forEachCountsVector, workdirCountsParts, type CountsPart } from "./workdir-vectors.js";
+import { forEachCountsVector, ONCE_COLUMN, workdirCountsParts, type CountsPart } from "./workdir-vectors.js";
 
 /**
  * Document vectors of a work directory kept as term counts, for the exact cosine of a few
@@ -28,10 +27,12 @@ export interface CountRowsPart {
   bytes: Uint8Array;
 }
 
-/** What the count rows of one shard's counts need: the kept vocabulary's ranks and factors (vocabularyIndex), shared. */
+/** What the count rows of one shard's counts need: the kept vocabulary's ranks and factors (vocabularyIndex, or signingIndex with its onceFactor), shared. */
 export interface CountRowsTask extends CountsPart {
   ranks: SharedNumberMap;
   factors: Float64Array;
+  /** The factor of a term not in `ranks` (signingIndex: df = 1; 0 or absent: not kept). */
+  onceFactor?: number;
   /** A flag per corpus ordinal (after the part's offset): keep only those documents' rows. */
   only: Uint8Array;
 }
@@ -78,7 +79,7 @@ export function shardCountRows(task: CountRowsTask): CountRowsPart {
   const lengths = growableU32(1 << 10);
   const ends = growableU32(1 << 10);
   const bytes = growableU8();
-  const weights = { rank: table.map, factor: task.factors };
+  const weights = { rank: table.map, factor: task.factors, onceFactor: task.onceFactor };
   forEachCountsVector(
     [task],
     weights,
@@ -87,14 +88,20 @@ export function shardCountRows(task: CountRowsTask): CountRowsPart {
       for (let k = 0; k < length; k++) sq += vals[k] * vals[k];
       const out = bytes.reserve(10 * length);
       let p = bytes.length;
+      let entries = 0;
       for (let k = 0; k < length; k++) {
+        // A term of df = 1 counts in the norm (above, in the document's term order) but is
+        // in no other document: its product with any other row is +0, which leaves the dot
+        // product's bits as they are, so it needs no entry.
+        if (cols[k] === ONCE_COLUMN) continue;
         p = writeVarint(out, p, 2 * cols[k] + (tfs[k] > 1 ? 1 : 0));
         if (tfs[k] > 1) p = writeVarint(out, p, tfs[k] - 2);
+        entries++;
       }
       bytes.length = p;
       ordinals.append([ordinal]);
       norms.append([Math.sqrt(sq)]);
-      lengths.append([length]);
+      lengths.append([entries]);
       ends.append([p]);
     },
     task.only,
@@ -167,22 +174,34 @@ export class CountRows {
 /**
  * The count rows of the flagged documents (`only`, a flag per corpus ordinal, shared) of a
  * prepared work directory: the vectors of loadWorkdirVectors, made on `pool` if given.
+ * `repeated`: only the kept terms with df ≥ 2 get an entry and a rank (loadCountRowParts).
  */
-export async function loadCountRows(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool): Promise<CountRows> {
-  const { parts, factors } = await loadCountRowParts(workdir, prepared, only, pool);
+export async function loadCountRows(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool, repeated = false): Promise<CountRows> {
+  const { parts, factors } = await loadCountRowParts(workdir, prepared, only, pool, repeated);
   return new CountRows(parts, factors);
 }
 
-/** loadCountRows as the parts CountRows is made of, with their weight factors. */
-export async function loadCountRowParts(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool): Promise<{ parts: CountRowsPart[]; factors: Float64Array }> {
-  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
-  const weights = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
+/**
+ * loadCountRows as the parts CountRows is made of, with their weight factors. With
+ * `repeated` (PLEB's verification) only vocab.zst's header is read and ranked
+ * (signingIndex): a term not in it has df = 1 and counts in its row's norm alone, so the
+ * cosine of two distinct documents has the same bits while the table, the factors and a
+ * scratch slot per rank hold the repeated terms only (13.5 M instead of 228 M for
+ * `--shingle-size 3` at 1 M documents). A row's cosine with itself is then below 1 when it
+ * has such terms: the verifier never scores a document with itself.
+ */
+export async function loadCountRowParts(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool, repeated = false): Promise<{ parts: CountRowsPart[]; factors: Float64Array }> {
+  const path = vocabularyFile(workdir);
+  const { documents } = prepared.counts;
+  const { weighting } = prepared.options;
+  const header = repeated ? readVocabularyHeader(path) : undefined;
+  const weights = header !== undefined ? signingIndex(header.kept, header, documents, weighting) : { ...vocabularyIndex(readKeptTerms(path), documents, weighting), onceFactor: 0 };
   return { parts: await countRowParts(workdirCountsParts(workdir, 0, prepared.counts.shards), weights, only, pool), factors: weights.factors };
 }
 
 /** The count rows of the flagged documents of any counts files (a run with --against: the indices' and the batch's), under `weights`, as parts (one per counts file): what CountRows is made of. */
-export async function countRowParts(parts: readonly CountsPart[], { ranks, factors }: VocabularyIndex, only: Uint8Array, pool?: WorkerPool): Promise<CountRowsPart[]> {
+export async function countRowParts(parts: readonly CountsPart[], { ranks, factors, onceFactor }: VocabularyIndex & { onceFactor?: number }, only: Uint8Array, pool?: WorkerPool): Promise<CountRowsPart[]> {
   const shared = ranks.toShared();
-  const tasks: CountRowsTask[] = parts.map((part) => ({ ...part, ranks: shared, factors, only }));
+  const tasks: CountRowsTask[] = parts.map((part) => ({ ...part, ranks: shared, factors, onceFactor, only }));
   return pool === undefined ? tasks.map(shardCountRows) : await Promise.all(tasks.map((task) => pool.run<CountRowsPart>("countRows", task)));
 }

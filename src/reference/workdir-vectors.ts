@@ -1,5 +1,5 @@
 import type { ShardCounts } from "../features/count-shard.js";
-import { vocabularyIndex, type KeptTerms } from "../features/vocabulary.js";
+import { readKeptTerms, vocabularyIndex } from "../features/vocabulary.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
 import { readRunFileSync } from "../runs/run-file.js";
@@ -83,10 +83,19 @@ export function loadWorkdirVectors(workdir: string, prepared: PrepareManifest): 
 export interface VectorWeights {
   rank: NumberMap;
   factor: Float64Array;
+  /**
+   * The factor of a term not in `rank`, when `rank` holds only the repeated terms
+   * (signingIndex: such a term has df = 1); forEachCountsVector visits it with column
+   * ONCE_COLUMN. Absent: such a term is not kept.
+   */
+  onceFactor?: number;
 }
 
+/** The column forEachCountsVector gives a kept term of df = 1 under VectorWeights.onceFactor. */
+export const ONCE_COLUMN = 0xffff_ffff;
+
 export function workdirWeights(workdir: string, prepared: PrepareManifest): VectorWeights {
-  const [kept] = readRunFileSync<KeptTerms>(vocabularyFile(workdir));
+  const kept = readKeptTerms(vocabularyFile(workdir));
   const { ranks, factors } = vocabularyIndex(kept, prepared.counts.documents, prepared.options.weighting);
   return { rank: ranks, factor: factors };
 }
@@ -116,6 +125,7 @@ export function forEachCountsVector(
   only?: Uint8Array,
 ): void {
   const { rank, factor } = weights;
+  const once = weights.onceFactor ?? 0;
   let cols = new Uint32Array(1024);
   let vals = new Float64Array(1024);
   let tfs = new Uint32Array(1024);
@@ -137,10 +147,11 @@ export function forEachCountsVector(
       let length = 0;
       for (; at < end; at++) {
         const r = rank.get(counts.terms[at]);
-        if (r === undefined || factor[r] === 0) continue;
-        cols[length] = r;
+        const f = r === undefined ? once : factor[r];
+        if (f === 0) continue;
+        cols[length] = r ?? ONCE_COLUMN;
         tfs[length] = counts.counts[at];
-        vals[length++] = counts.counts[at] * factor[r];
+        vals[length++] = counts.counts[at] * f;
       }
       if (length > 0) visit(ordinal, cols, vals, tfs, length);
     }

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import type * as Msgpackr from "msgpackr";
 import type * as ZstdNapi from "zstd-napi";
-import { writeAtomic } from "../util/atomic.js";
+import { openAtomicSync, writeAtomic, type AtomicFileSync } from "../util/atomic.js";
+import { VertdupError } from "../util/errors.js";
 import { requireCjs } from "../util/require-cjs.js";
 
 /**
@@ -37,5 +38,134 @@ export function decodeRecords<T>(bytes: Uint8Array): T[] {
 }
 
 export function readRunFileSync<T>(path: string): T[] {
-  return decodeRecords<T>(readFileSync(path));
+  const frames = openRunFrames(path);
+  try {
+    if (!frames.framed) return decodeRecords<T>(readFileSync(path));
+    const records: T[] = [];
+    for (let i = 0; i < frames.count; i++) for (const r of frames.read<T>(i)) records.push(r);
+    return records;
+  } finally {
+    frames.close();
+  }
+}
+
+/*
+ * Framed run files: several frames, each encodeRecords' output (its own zstd frame and
+ * msgpackr structures), then an index of their byte offsets, so that a reader can decompress
+ * one frame without the others (a hash range of a shard's df table, the vocabulary's header
+ * without its millions of df = 1 terms). The index is a zstd skippable frame, so the file is
+ * still one zstd stream: magic, payload size, the n + 1 frame offsets (float64 LE), n
+ * (uint32 LE) and TAG. A file without it is a plain run file: one frame.
+ */
+const SKIPPABLE_MAGIC = 0x184d2a5e;
+/** "VDFR" (vertdup frames) as uint32 LE: ends every framed run file. */
+const FRAMES_TAG = 0x52464456;
+
+/** The index after frames at `offsets` (n + 1 byte offsets: frame i is [offsets[i], offsets[i + 1])). */
+function frameIndex(offsets: readonly number[]): Buffer {
+  const n = offsets.length - 1;
+  const payload = 8 * (n + 1) + 8;
+  const out = Buffer.alloc(8 + payload);
+  out.writeUInt32LE(SKIPPABLE_MAGIC, 0);
+  out.writeUInt32LE(payload, 4);
+  offsets.forEach((o, i) => out.writeDoubleLE(o, 8 + 8 * i));
+  out.writeUInt32LE(n, 8 + 8 * (n + 1));
+  out.writeUInt32LE(FRAMES_TAG, 12 + 8 * (n + 1));
+  return out;
+}
+
+/** A framed run file made whole in memory: each element of `frames` is one frame's records. */
+export function encodeFrames(frames: Iterable<Iterable<unknown>>, level = 3): Buffer {
+  const parts: Buffer[] = [];
+  const offsets = [0];
+  for (const records of frames) {
+    const bytes = encodeRecords(records, level);
+    parts.push(bytes);
+    offsets.push(offsets[offsets.length - 1] + bytes.length);
+  }
+  parts.push(frameIndex(offsets));
+  return Buffer.concat(parts);
+}
+
+/** A framed run file written frame by frame (atomically: in place only at `commit`). */
+export class FrameWriter {
+  private readonly file: AtomicFileSync;
+  private readonly offsets = [0];
+
+  constructor(
+    path: string,
+    private readonly level = 3,
+  ) {
+    this.file = openAtomicSync(path);
+  }
+
+  /** Appends one frame of records. */
+  frame(records: Iterable<unknown>): void {
+    this.file.write(encodeRecords(records, this.level));
+    this.offsets.push(this.file.size);
+  }
+
+  commit(): void {
+    this.file.write(frameIndex(this.offsets));
+    this.file.commit();
+  }
+
+  abort(): void {
+    this.file.abort();
+  }
+}
+
+/** An open run file read frame by frame; a plain run file is one frame. */
+export interface RunFrames {
+  /** The file has a frame index (else it is one plain frame). */
+  framed: boolean;
+  count: number;
+  /** Compressed bytes of frame i. */
+  bytes(i: number): number;
+  read<T>(i: number): T[];
+  close(): void;
+}
+
+/** Opens a run file for reading by frames: only the index is read now. */
+export function openRunFrames(path: string): RunFrames {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const at = (position: number, length: number) => {
+      const buffer = Buffer.allocUnsafe(length);
+      for (let done = 0; done < length; ) {
+        const n = readSync(fd, buffer, done, length - done, position + done);
+        if (n === 0) throw new VertdupError(`${path}: ends at byte ${position + done}, inside a frame of the run file (truncated?)`);
+        done += n;
+      }
+      return buffer;
+    };
+    let offsets = [0, size];
+    let framed = false;
+    if (size >= 24) {
+      const tail = at(size - 8, 8);
+      const n = tail.readUInt32LE(0);
+      const length = 8 + 8 * (n + 1) + 8;
+      // The tag, the skippable frame's header and the offsets must all agree: a plain run
+      // file whose last bytes happen to hold the tag stays a plain run file.
+      if (tail.readUInt32LE(4) === FRAMES_TAG && length <= size) {
+        const index = at(size - length, length);
+        const found = Array.from({ length: n + 1 }, (_, i) => index.readDoubleLE(8 + 8 * i));
+        if (index.readUInt32LE(0) === SKIPPABLE_MAGIC && index.readUInt32LE(4) === length - 8 && found[0] === 0 && found[n] === size - length && found.every((o, i) => i === 0 || o >= found[i - 1])) {
+          offsets = found;
+          framed = true;
+        }
+      }
+    }
+    return {
+      framed,
+      count: offsets.length - 1,
+      bytes: (i) => offsets[i + 1] - offsets[i],
+      read: <T>(i: number) => decodeRecords<T>(at(offsets[i], offsets[i + 1] - offsets[i])),
+      close: () => closeSync(fd),
+    };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
 }

@@ -4,7 +4,7 @@ import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
 import { countRowParts } from "../reference/count-rows.js";
 import type { CountsPart } from "../reference/workdir-vectors.js";
 import type { ShardDocs } from "../features/count-shard.js";
-import type { KeptTerms, VocabularyIndex } from "../features/vocabulary.js";
+import { readKeptTerms, type KeptTerms, type VocabularyIndex } from "../features/vocabulary.js";
 import type { PlebOptions, PrepareOptions } from "../options.js";
 import type { ScanScope } from "../coordinator/steps/pleb-step.js";
 import { DocIds } from "../output/doc-ids.js";
@@ -225,5 +225,5 @@ export class SupplementedCorpus {
 
 /** The batch's kept vocabulary (its own df), as its vocabulary step wrote it. */
 export function batchTerms(workdir: string): KeptTerms {
-  return readRunFileSync<KeptTerms>(vocabularyFile(workdir))[0];
+  return readKeptTerms(vocabularyFile(workdir));
 }

@@ -3,9 +3,9 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { linksFile, shardFile, shardName, storeFiles, vocabularyFile, type ShardFileKind } from "../coordinator/workdir.js";
-import type { KeptTerms } from "../features/vocabulary.js";
+import { readKeptTerms, type KeptTerms } from "../features/vocabulary.js";
 import type { PrepareOptions } from "../options.js";
-import { encodeRecords, readRunFileSync } from "../runs/run-file.js";
+import { encodeRecords } from "../runs/run-file.js";
 import type { StoreFiles } from "../runs/signature-store.js";
 import { linkOrCopy, writeAtomic } from "../util/atomic.js";
 import { vectorsName } from "../coordinator/run-config.js";
@@ -171,7 +171,7 @@ export class LshIndex {
   /** The frozen vocabulary, then the terms batches added (df 1). */
   termTables(): KeptTerms[] {
     const roles = [VOCABULARY, ...(this.manifest.files[ADDED_TERMS] === undefined ? [] : [ADDED_TERMS])];
-    return roles.map((role) => readRunFileSync<KeptTerms>(this.path(role))[0]);
+    return roles.map((role) => readKeptTerms(this.path(role)));
   }
 
   /**

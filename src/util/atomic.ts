@@ -205,6 +205,79 @@ function writeWholeSync(path: string, data: Uint8Array, durable: boolean): void 
 }
 
 /**
+ * A file written blocking, piece by piece, under a temporary name: `commit` checks that it
+ * holds every byte written, fsyncs and renames it (and its directory), `abort` removes it.
+ * For a writer whose output is too large to hold and whose producer is a synchronous loop
+ * (the vocabulary merge's terms of df = 1).
+ */
+export interface AtomicFileSync {
+  write(bytes: Uint8Array): void;
+  /** Bytes written so far: the offset of the next write. */
+  readonly size: number;
+  commit(): void;
+  abort(): void;
+}
+
+export function openAtomicSync(path: string): AtomicFileSync {
+  const tmp = temporaryName(path);
+  track(tmp);
+  let fd: number | undefined;
+  let size = 0;
+  const discard = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Never created.
+    }
+    pending.delete(tmp);
+  };
+  const failed = (err: unknown) => {
+    discard();
+    return writeError(path, err);
+  };
+  try {
+    fd = openSync(tmp, "wx");
+  } catch (err) {
+    throw failed(err);
+  }
+  const open = fd;
+  return {
+    get size() {
+      return size;
+    },
+    write(bytes) {
+      try {
+        for (let done = 0; done < bytes.length; ) {
+          const written = writeSync(open, bytes, done, bytes.length - done);
+          if (written === 0) throw new ShortWrite(bytes.length, done);
+          done += written;
+        }
+        size += bytes.length;
+      } catch (err) {
+        throw failed(err);
+      }
+    },
+    commit() {
+      try {
+        fsyncSync(open);
+        const actual = fstatSync(open).size;
+        if (actual !== size) throw new ShortWrite(size, actual);
+        closeSync(open);
+        fd = undefined;
+        renameSync(tmp, path);
+        pending.delete(tmp);
+        syncDirectorySync(dirname(path));
+      } catch (err) {
+        throw failed(err);
+      }
+    },
+    abort: discard,
+  };
+}
+
+/**
  * Makes `to` the file `from` without writing its bytes again: a hard link (files here are
  * written atomically, by rename, so `from`'s inode never changes after), or a copy synced to
  * disk where the two are on different file systems or links are not allowed.

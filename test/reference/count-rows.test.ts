@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_GENERATOR, docId, generateCorpus } from "../../scripts/generate-corpus.js";
 import { readPrepareManifest, type PrepareManifest } from "../../src/coordinator/prepare-manifest.js";
+import { readVocabularyHeader } from "../../src/features/vocabulary.js";
 import { loadCountRows } from "../../src/reference/count-rows.js";
 import { rowCosine } from "../../src/reference/sparse-rows.js";
 import { loadWorkdirVectors } from "../../src/reference/workdir-vectors.js";
@@ -78,6 +79,35 @@ describe("CountRows: the exact cosine from term counts, bit for bit", () => {
       expect(differ).toBe(0);
       // Not vacuous: near copies below 1, and the scratch is left zero.
       expect(high).toBeGreaterThan(planted.length / 4);
+      expect(fast.every((x) => x === 0)).toBe(true);
+    });
+  }
+
+  for (const weighting of ["tfidf", "tf"]) {
+    it(`ranked by the repeated terms alone (PLEB's verification), gives rowCosine's bits for distinct documents (${weighting})`, async () => {
+      const { work, prepared } = await prepare(weighting);
+      const header = readVocabularyHeader(join(work, "vocab.zst"));
+      // Not vacuous: terms of df = 1 are kept, and left out of the table.
+      expect(header.once).toBeGreaterThan(1000);
+      const rows = loadWorkdirVectors(work, prepared);
+      const counts = await loadCountRows(work, prepared, new Uint8Array(prepared.counts.documents).fill(1), undefined, true);
+      expect(Array.from(counts.ordinals)).toEqual(Array.from(rows.ordinals));
+      expect(counts.factors.length).toBe(header.repeated + header.excess.length);
+      const rowOf = new Int32Array(prepared.counts.documents).fill(-1);
+      rows.ordinals.forEach((o, r) => (rowOf[o] = r));
+      const pairs: [number, number][] = planted.map(([a, b]) => [rowOf[a], rowOf[b]]);
+      const random = rng(11);
+      const n = rows.ordinals.length;
+      for (let k = 0; k < 20_000; k++) pairs.push([Math.floor(random() * n), Math.floor(random() * n)]);
+      const fast = new Float64Array(counts.factors.length);
+      const slow = new Float64Array(rows.columns);
+      let compared = 0;
+      for (const [a, b] of pairs) {
+        if (a === b) continue;
+        expect(Object.is(counts.cosine(a, b, fast), rowCosine(rows, a, b, slow))).toBe(true);
+        compared++;
+      }
+      expect(compared).toBeGreaterThan(19_000);
       expect(fast.every((x) => x === 0)).toBe(true);
     });
   }

@@ -1,5 +1,4 @@
-import { signingIndex, vocabularyIndex, type KeptTerms, type RepeatedTerms, type VocabularyIndex } from "../../features/vocabulary.js";
-import { readRunFileSync } from "../../runs/run-file.js";
+import { readKeptTerms, readVocabularyHeader, signingIndex, type KeptTerms, type VocabularyIndex } from "../../features/vocabulary.js";
 import { accumulateKernelStatus } from "../../sketch/accumulate-wasm.js";
 import { int8DrawKernelStatus } from "../../sketch/int8-draw.js";
 import { factorScale } from "../../sketch/signature.js";
@@ -45,13 +44,12 @@ interface SignTables {
 async function signTables(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter, weigh?: (kept: KeptTerms) => VocabularyIndex): Promise<SignTables> {
   const vocabulary = await requireMarker<VocabularyStats>(workdir, "vocabulary", "the vocabulary step");
   const { bits, seed, weighting, projection } = config.prepare;
-  const [kept, repeated] = readRunFileSync<KeptTerms | RepeatedTerms>(vocabularyFile(workdir)) as [KeptTerms, RepeatedTerms?];
-  // Without weigh, only the repeated terms are looked up (a term not in the table has df = 1);
-  // vocabularies written before RepeatedTerms have every kept term in the table.
-  const terms =
-    weigh !== undefined ? { ...weigh(kept), onceFactor: 0 }
-    : repeated !== undefined ? signingIndex(kept, repeated, vocabulary.documents, weighting)
-    : { ...vocabularyIndex(kept, vocabulary.documents, weighting), onceFactor: 0 };
+  const path = vocabularyFile(workdir);
+  const header = readVocabularyHeader(path);
+  // Without weigh, only the header is read: the repeated terms are looked up, a term not in
+  // the table has df = 1. weigh (--against) ranks every kept term of the batch.
+  const terms = weigh !== undefined ? { ...weigh(readKeptTerms(path)), onceFactor: 0 } : signingIndex(header.kept, header, vocabulary.documents, weighting);
+  const kept = header.kept;
   // Terms with df 1 are not cached: their one vector costs the same computed in the sign pass.
   const cacheSize = Math.min(repeatedTerms(kept.dfs), Math.floor(VECTOR_CACHE_COMPONENTS / bits));
   const cache = VectorCache.build(projection, seed, bits, kept.terms.subarray(0, cacheSize), pool.threads);
