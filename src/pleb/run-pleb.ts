@@ -5,6 +5,7 @@ import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { FoundPairs } from "./found-pairs.js";
 import { maxDistanceFor } from "./hamming.js";
+import { prefixWords, type SortedPrefixes } from "./beam-scan.js";
 import type { PairVerifier } from "./pair-verifier.js";
 import { SpanningForest } from "./spanning-forest.js";
 import { sortOrder } from "../util/radix-order.js";
@@ -86,7 +87,8 @@ export function comparisonsPerIteration(n: number, beam: number): number {
  * compared at all. With a `verifier` (`--verify`) only the pairs whose exact cosine passes
  * reach the sink, so a rejected pair joins nothing. With `fresh` (`--against-scan new`: 1 per
  * signature holding a new document, in shared memory), only the pairs with a fresh member
- * are compared: the full scan's pairs with a fresh member, in its order (beamScan). A lazy
+ * are compared: the full scan's pairs with a fresh member, in its order (beamScan); the
+ * prefixes the scan reads are then scattered by position first (SortedPrefixes). A lazy
  * verifier (PairVerifier.require) verifies after the last iteration, offering the pairs in
  * the same order (verifyHeld), so the sink ends the same. With `keys.stored` (and
  * `fresh`), an iteration whose index kept its sorted keys computes and sorts the keys of the
@@ -153,13 +155,21 @@ export async function scanIterations(
   const ownRanges = ranges(merging?.own.index.length ?? 0, exec.workers);
   if (keys.save !== undefined) await mkdir(keys.save, { recursive: true });
   const scanRanges = ranges(Math.max(0, n - 1), exec.workers * 4);
+  // A batch's scan reads nearly every position (its fresh signatures lie within `beam` of
+  // almost all of them): their prefixes are scattered by position (SortedPrefixes), in shared memory.
+  const P = prefixWords(store.words, maxDistance);
+  const shared32 = (length: number) => new Uint32Array(new SharedArrayBuffer(length * 4));
+  const sorted: SortedPrefixes | undefined =
+    fresh === undefined ? undefined : { prefix: shared32(n * P), label: labels === undefined ? undefined : shared32(n), fresh: new Uint8Array(new SharedArrayBuffer(n)) };
+  const rank = sorted === undefined ? undefined : shared32(n);
+  // The sorted order, rewritten whole by each iteration.
+  const order = shared32(n);
   // A lazy verifier reads vectors on demand: the iterations' candidates are gathered first.
   const candidates: Uint32Array[][] = [];
   for (let iteration = first; iteration <= last; iteration++) {
     const t0 = performance.now();
     if (n > 1) {
       const path = merging?.path(iteration);
-      const order = new Uint32Array(new SharedArrayBuffer(n * 4));
       // The keys in sorted order, for keys.save.
       let sortedHi: Uint32Array | undefined;
       if (merging !== undefined && path !== undefined) {
@@ -179,9 +189,14 @@ export async function scanIterations(
       }
       if (keys.save !== undefined && sortedHi !== undefined) await writeSortedKeys(join(keys.save, sortedKeysName(iteration)), { hi: sortedHi, order });
       if (labels !== undefined && sink instanceof SpanningForest) sink.labelComponents(labels);
+      if (sorted !== undefined && rank !== undefined) {
+        await Promise.all(keyRanges.map(([from, to]) => pool.run("rank", { order, rank, from, to })));
+        const scatter = { signatures: store.signatures, words: store.words, prefixWords: P, rank, sorted, labels, fresh };
+        await Promise.all(keyRanges.map(([from, to]) => pool.run("scatter", { ...scatter, from, to })));
+      }
       const results = await Promise.all(
         scanRanges.map(([from, to]) =>
-          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels, fresh }),
+          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels, fresh, sorted }),
         ),
       );
       if (verifier?.lazy) candidates[iteration - first] = results;
