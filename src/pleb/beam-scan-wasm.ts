@@ -1,7 +1,7 @@
 /**
  * The prefix filter of the beam scan in WebAssembly (beam-scan.wat): over the prefixes,
  * labels and fresh positions gathered into its memory (gatherBeam), it walks the positions as
- * `beamScanTs` does, 64 bits per native popcount, and hands back the candidates (the pairs
+ * `beamScanTs` does, 128 bits per SIMD popcount, and hands back the candidates (the pairs
  * whose prefix distance is ≤ maxDistance) in scan order; beamScan compares them in full on
  * the store, so the pairs, distances and order are the TypeScript loop's. In TypeScript the
  * filter took ≈ 40 ns a comparison (SWAR popcount, bounds checks).

@@ -1,4 +1,4 @@
-import { beamScanPairs } from "./beam-scan.js";
+import { beamScanPairs, rankPositions, scatterSorted, type SortedPrefixes } from "./beam-scan.js";
 import { BitPermutation } from "./permutation.js";
 import { sortKeys } from "./sort-keys.js";
 
@@ -40,10 +40,42 @@ export interface ScanTask {
   labels?: Uint32Array;
   /** `--against-scan new`: 1 per signature holding a new document; only pairs with one are compared. */
   fresh?: Uint8Array;
+  /** The prefixes, labels and fresh flags laid out by position (SortedPrefixes), if scattered. */
+  sorted?: SortedPrefixes;
 }
 
 /** Beam scan of the positions [from, to) of the sorted order: (i, j, distance) triples. */
 export function beamScanRange(task: ScanTask): Uint32Array {
-  const { signatures, words, order, from, to, beam, maxDistance, labels, fresh } = task;
-  return beamScanPairs(signatures, words, order, from, to, beam, maxDistance, undefined, labels, fresh).toArray();
+  const { signatures, words, order, from, to, beam, maxDistance, labels, fresh, sorted } = task;
+  return beamScanPairs(signatures, words, order, from, to, beam, maxDistance, undefined, labels, fresh, sorted).toArray();
+}
+
+/** The positions of the signatures of a sorted order (rankPositions) for the order's positions [from, to). */
+export interface RankTask {
+  order: Uint32Array;
+  rank: Uint32Array;
+  from: number;
+  to: number;
+}
+
+export function rankRange(task: RankTask): void {
+  rankPositions(task.order, task.rank, task.from, task.to);
+}
+
+/** SortedPrefixes of store indices [from, to) (scatterSorted): `prefixWords` words per signature. */
+export interface ScatterTask {
+  signatures: Uint32Array;
+  words: number;
+  prefixWords: number;
+  rank: Uint32Array;
+  from: number;
+  to: number;
+  sorted: SortedPrefixes;
+  labels?: Uint32Array;
+  fresh?: Uint8Array;
+}
+
+export function scatterRange(task: ScatterTask): void {
+  const { signatures, words, prefixWords, rank, from, to, sorted, labels, fresh } = task;
+  scatterSorted(signatures, words, prefixWords, rank, from, to, sorted, labels, fresh);
 }

@@ -5,6 +5,7 @@ import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { FoundPairs } from "./found-pairs.js";
 import { maxDistanceFor } from "./hamming.js";
+import { prefixWords, type SortedPrefixes } from "./beam-scan.js";
 import type { PairVerifier } from "./pair-verifier.js";
 import { SpanningForest } from "./spanning-forest.js";
 import { sortOrder } from "../util/radix-order.js";
@@ -86,9 +87,10 @@ export function comparisonsPerIteration(n: number, beam: number): number {
  * compared at all. With a `verifier` (`--verify`) only the pairs whose exact cosine passes
  * reach the sink, so a rejected pair joins nothing. With `fresh` (`--against-scan new`: 1 per
  * signature holding a new document, in shared memory), only the pairs with a fresh member
- * are compared: the full scan's pairs with a fresh member, in its order (beamScan). A lazy
+ * are compared: the full scan's pairs with a fresh member, in its order (beamScan); the
+ * prefixes the scan reads are then scattered by position first (SortedPrefixes). A lazy
  * verifier (PairVerifier.require) verifies after the last iteration, offering the pairs in
- * the same order (verifyDeferred), so the sink ends the same. With `keys.stored` (and
+ * the same order (verifyHeld), so the sink ends the same. With `keys.stored` (and
  * `fresh`), an iteration whose index kept its sorted keys computes and sorts the keys of the
  * fresh signatures only and merges them into the index's (mergeStoredKeys): the same order
  * as sorting all keys, so the same pairs. With `keys.save`, each iteration's sorted keys are
@@ -108,6 +110,38 @@ export async function runIterations(
   fresh?: Uint8Array,
   keys: IterationKeys = {},
 ): Promise<number[]> {
+  const scanned = await scanIterations(store, opts, first, last, exec, pool, sink, onIteration, verifier, fresh, keys);
+  return verifier?.lazy ? verifyHeld(scanned, first, sink, verifier) : scanned.seconds;
+}
+
+/**
+ * The iterations a lazy verifier has not verified yet (scanIterations): each one's wall time,
+ * and its candidates, the (i, j, distance) triples of each scan chunk in scan order.
+ */
+export interface HeldIterations {
+  seconds: number[];
+  candidates: Uint32Array[][];
+}
+
+/**
+ * runIterations' loop: with a lazy verifier, the candidates are held back for verifyHeld and
+ * `sink` is left as it was (so its labels, the same at every iteration, skip only the pairs it
+ * joined before). The scans do not depend on the verification, so the candidates of several
+ * groups can be gathered before the vectors they meet are read, in one pass (plebStep).
+ */
+export async function scanIterations(
+  store: SignatureStore,
+  opts: Pick<PlebOptions, "threshold" | "beam" | "shiftCount" | "seed">,
+  first: number,
+  last: number,
+  exec: ExecutionOptions,
+  pool: WorkerPool,
+  sink: PairSink,
+  onIteration: (iteration: number) => void,
+  verifier?: PairVerifier,
+  fresh?: Uint8Array,
+  keys: IterationKeys = {},
+): Promise<HeldIterations> {
   const n = store.count;
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
   const labels = sink instanceof SpanningForest ? new Uint32Array(new SharedArrayBuffer(n * 4)) : undefined;
@@ -121,13 +155,21 @@ export async function runIterations(
   const ownRanges = ranges(merging?.own.index.length ?? 0, exec.workers);
   if (keys.save !== undefined) await mkdir(keys.save, { recursive: true });
   const scanRanges = ranges(Math.max(0, n - 1), exec.workers * 4);
+  // A batch's scan reads nearly every position (its fresh signatures lie within `beam` of
+  // almost all of them): their prefixes are scattered by position (SortedPrefixes), in shared memory.
+  const P = prefixWords(store.words, maxDistance);
+  const shared32 = (length: number) => new Uint32Array(new SharedArrayBuffer(length * 4));
+  const sorted: SortedPrefixes | undefined =
+    fresh === undefined ? undefined : { prefix: shared32(n * P), label: labels === undefined ? undefined : shared32(n), fresh: new Uint8Array(new SharedArrayBuffer(n)) };
+  const rank = sorted === undefined ? undefined : shared32(n);
+  // The sorted order, rewritten whole by each iteration.
+  const order = shared32(n);
   // A lazy verifier reads vectors on demand: the iterations' candidates are gathered first.
-  const deferred: Uint32Array[][] = [];
+  const candidates: Uint32Array[][] = [];
   for (let iteration = first; iteration <= last; iteration++) {
     const t0 = performance.now();
     if (n > 1) {
       const path = merging?.path(iteration);
-      const order = new Uint32Array(new SharedArrayBuffer(n * 4));
       // The keys in sorted order, for keys.save.
       let sortedHi: Uint32Array | undefined;
       if (merging !== undefined && path !== undefined) {
@@ -147,32 +189,41 @@ export async function runIterations(
       }
       if (keys.save !== undefined && sortedHi !== undefined) await writeSortedKeys(join(keys.save, sortedKeysName(iteration)), { hi: sortedHi, order });
       if (labels !== undefined && sink instanceof SpanningForest) sink.labelComponents(labels);
+      if (sorted !== undefined && rank !== undefined) {
+        await Promise.all(keyRanges.map(([from, to]) => pool.run("rank", { order, rank, from, to })));
+        const scatter = { signatures: store.signatures, words: store.words, prefixWords: P, rank, sorted, labels, fresh };
+        await Promise.all(keyRanges.map(([from, to]) => pool.run("scatter", { ...scatter, from, to })));
+      }
       const results = await Promise.all(
         scanRanges.map(([from, to]) =>
-          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels, fresh }),
+          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels, fresh, sorted }),
         ),
       );
-      if (verifier?.lazy) deferred[iteration - first] = results;
+      if (verifier?.lazy) candidates[iteration - first] = results;
       else for (const triples of results) sink.addTriples(verifier === undefined ? triples : verifier.filter(triples), iteration);
     }
     seconds.push(secondsSince(t0));
     onIteration(iteration);
   }
-  if (verifier?.lazy) seconds[seconds.length - 1] += await verifyDeferred(deferred, first, sink, verifier);
-  return seconds;
+  return { seconds, candidates };
+}
+
+/** The store indices of the held candidates' two members (to PairVerifier.require). */
+export function candidateEnds(held: HeldIterations): Uint32Array[] {
+  return held.candidates.flatMap((results) => results.map((t) => t.filter((_, k) => k % 3 !== 2)));
 }
 
 /**
- * Verifies the candidates of iterations `first`… (gathered per iteration) and offers those
- * that pass to `sink` in order, as the iterations would have: a SpanningForest drops a pair
- * already joined whatever its cosine, so such a pair is not verified. The vectors of all
- * candidates are read first, in one pass. Returns the seconds it took.
+ * Verifies the held candidates of iterations `first`… and offers those that pass to `sink`
+ * in order, as the iterations would have: a SpanningForest drops a pair already joined
+ * whatever its cosine, so such a pair is not verified. The vectors of all candidates not
+ * read yet are read first, in one pass. Returns the iterations' seconds, the last one's
+ * with the verification's.
  */
-async function verifyDeferred(deferred: Uint32Array[][], first: number, sink: PairSink, verifier: PairVerifier): Promise<number> {
+export async function verifyHeld(held: HeldIterations, first: number, sink: PairSink, verifier: PairVerifier): Promise<number[]> {
   const t0 = performance.now();
-  const ends = deferred.flatMap((results) => results.map((t) => t.filter((_, k) => k % 3 !== 2)));
-  await verifier.require(...ends);
-  deferred.forEach((results, k) => {
+  await verifier.require(...candidateEnds(held));
+  held.candidates.forEach((results, k) => {
     for (const triples of results) {
       for (let p = 0; p < triples.length; p += 3) {
         const [i, j, d] = [triples[p], triples[p + 1], triples[p + 2]];
@@ -181,5 +232,7 @@ async function verifyDeferred(deferred: Uint32Array[][], first: number, sink: Pa
       }
     }
   });
-  return Number(((performance.now() - t0) / 1000).toFixed(3));
+  const seconds = [...held.seconds];
+  seconds[seconds.length - 1] = Number((seconds[seconds.length - 1] + (performance.now() - t0) / 1000).toFixed(3));
+  return seconds;
 }

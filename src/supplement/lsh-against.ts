@@ -199,16 +199,19 @@ export class SupplementedCorpus {
   /**
    * `--verify`'s verifier over the combined store: the vectors of each signature's first
    * document, old or new, under the run's weights (read on the pool). With `--against-scan
-   * new` only the new signatures' vectors are read now, an old one's when a candidate or an
-   * output edge needs it (PairVerifier.require).
+   * new` none is read now: a signature's vector is read when a candidate or an output edge
+   * needs it (PairVerifier.require), the candidates of all iterations in one pass (plebStep),
+   * so that only the documents some candidate meets are read, new or old.
    */
   async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: WorkerPool, scope?: ScanScope): Promise<PairVerifier> {
     const documents = this.firstOrdinal + prepared.counts.documents;
-    const first = new Uint8Array(new SharedArrayBuffer(documents));
-    for (let i = 0; i < store.count; i++) if (scope === undefined || scope.fresh[i] === 1) first[store.docs[store.offsets[i]]] = 1;
     const weights = this.weights(batchTerms(workdir));
     const parts = this.countsParts(workdir, prepared.counts.shards);
-    if (scope === undefined) return new PairVerifier(await countRowParts(parts, weights, first, pool), weights.factors, store, documents, threshold);
+    if (scope === undefined) {
+      const first = new Uint8Array(new SharedArrayBuffer(documents));
+      for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
+      return new PairVerifier(await countRowParts(parts, weights, first, pool), weights.factors, store, documents, threshold);
+    }
     // Each counts file holds the next documents in the combined order (as `ids` reads them):
     // a load reads only the files with a flagged document.
     let at = 0;
@@ -219,7 +222,7 @@ export class SupplementedCorpus {
     });
     const flagged = (flags: Uint8Array, [from, to]: number[]) => flags.subarray(from, to).includes(1);
     const load = (flags: Uint8Array) => countRowParts(parts.filter((_, k) => flagged(flags, ranges[k])), weights, flags, pool);
-    return new PairVerifier(await load(first), weights.factors, store, documents, threshold, load);
+    return new PairVerifier([], weights.factors, store, documents, threshold, load);
   }
 }
 

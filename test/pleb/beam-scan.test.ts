@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
-import { beamScan, beamScanPairs, beamScanTs, prefixWords } from "../../src/pleb/beam-scan.js";
+import { beamScan, beamScanPairs, beamScanTs, prefixWords, rankPositions, scatterSorted, type SortedPrefixes } from "../../src/pleb/beam-scan.js";
 import { beamScanKernelStatus } from "../../src/pleb/beam-scan-wasm.js";
 import { Triples } from "../../src/util/triples.js";
 import { BitPermutation } from "../../src/pleb/permutation.js";
@@ -164,6 +164,39 @@ describe("beamScan with fresh signatures (--against-scan new, property)", () => 
         for (let c = 0; c + 1 < cuts.length; c++) count += beamScan(store, W, order, cuts[c], cuts[c + 1], beam, maxDistance, (i, j, d) => got.push([i, j, d]), labels, fresh);
         expect(got).toEqual(full.filter(([i, j]) => fresh[i] === 1 || fresh[j] === 1));
         expect(count).toBe(got.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("beamScan reading the prefixes scattered by position (SortedPrefixes, property)", () => {
+  it("reports the triples of the scan that gathers them through the order, in the same order, in WebAssembly and TypeScript, however the order and the store are cut", () => {
+    const withFresh = scans.chain((s) =>
+      fc.record({
+        scan: fc.constant(s),
+        fresh: fc.option(fc.array(fc.boolean(), { minLength: s.order.length, maxLength: s.order.length }).map((f) => Uint8Array.from(f, Number)), { nil: undefined }),
+        storeCut: fc.integer({ min: 0, max: s.order.length }),
+      }),
+    );
+    fc.assert(
+      fc.property(withFresh, ({ scan: { W, store, order, beam, maxDistance, cuts, labels }, fresh, storeCut }) => {
+        const n = order.length;
+        const P = prefixWords(W, maxDistance);
+        const sorted: SortedPrefixes = { prefix: new Uint32Array(n * P), label: labels === undefined ? undefined : new Uint32Array(n), fresh: fresh === undefined ? undefined : new Uint8Array(n) };
+        const rank = new Uint32Array(n);
+        // Two shares of each pass, as two workers would do them.
+        for (const [from, to] of [[0, storeCut], [storeCut, n]]) rankPositions(order, rank, from, to);
+        for (const [from, to] of [[storeCut, n], [0, storeCut]]) scatterSorted(store, W, P, rank, from, to, sorted, labels, fresh);
+        for (const scan of [beamScan, beamScanTs]) {
+          const gathered: Triple[] = [];
+          const read: Triple[] = [];
+          for (let c = 0; c + 1 < cuts.length; c++) {
+            scan(store, W, order, cuts[c], cuts[c + 1], beam, maxDistance, (i, j, d) => gathered.push([i, j, d]), labels, fresh);
+            scan(store, W, order, cuts[c], cuts[c + 1], beam, maxDistance, (i, j, d) => read.push([i, j, d]), labels, fresh, sorted);
+          }
+          expect(read).toEqual(gathered);
+        }
       }),
       { numRuns: 300 },
     );

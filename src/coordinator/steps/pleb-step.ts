@@ -6,7 +6,7 @@ import { DEFAULT_ITERATIONS_PER_GROUP, type ExecutionOptions, type PlebOptions }
 import { beamScanKernelStatus } from "../../pleb/beam-scan-wasm.js";
 import { FoundPairs } from "../../pleb/found-pairs.js";
 import { PairVerifier } from "../../pleb/pair-verifier.js";
-import { runIterations, type IterationKeys, type PairSink } from "../../pleb/run-pleb.js";
+import { candidateEnds, runIterations, scanIterations, verifyHeld, type HeldIterations, type IterationKeys, type PairSink } from "../../pleb/run-pleb.js";
 import type { RecallSampler, SampleRecall } from "../../pleb/sample-recall.js";
 import { SpanningForest, type PairColumns } from "../../pleb/spanning-forest.js";
 import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
@@ -147,6 +147,14 @@ export async function plebStep(
   let done = plan.options.iterations - groups.reduce((n, g) => n + size(g), 0);
   // Loaded when the first group runs: a slice with every group done needs no vectors.
   let verify: Promise<PairVerifier | undefined> | undefined = verifier === undefined ? undefined : Promise.resolve(verifier);
+  const keys = { save: saveKeys, stored: scope?.keys };
+  const onIteration = () => progress.update(++done);
+  const scopeSink = () => {
+    const sink = pairSink(plan, store);
+    if (scope !== undefined) sink.addColumns(scope.links);
+    return sink;
+  };
+  const held = await scanForLazyVerifier(workdir, store, plan, groups, exec, pool, scopeSink, onIteration, verifier, scope, keys);
   const runner = new TaskRunner<GroupResult>(workdir);
   for (const g of groups) {
     const [first, last] = groupIterations(plan, g);
@@ -154,10 +162,13 @@ export async function plebStep(
       marker: groupTask(plan, g),
       start: async () => {
         const v = await (verify ??= planVerifier(workdir, store, plan, pool));
-        const sink = pairSink(plan, store);
-        if (scope !== undefined) sink.addColumns(scope.links);
+        const sink = scopeSink();
         const [checked, rejected] = [v?.checked ?? 0, v?.rejected ?? 0];
-        const seconds = await runIterations(store, plan.options, first, last, exec, pool, sink, () => progress.update(++done), v, scope?.fresh, { save: saveKeys, stored: scope?.keys });
+        const scanned = held.get(g);
+        const seconds =
+          scanned === undefined || v === undefined
+            ? await runIterations(store, plan.options, first, last, exec, pool, sink, onIteration, v, scope?.fresh, keys)
+            : await verifyHeld(scanned, first, sink, v);
         const verified = v === undefined ? {} : { checked: v.checked - checked, rejected: v.rejected - rejected };
         const pairs = scope === undefined ? sink.toColumns() : foundByIterations(sink.toColumns());
         const record: GroupRecord = { ...pairs, seconds: Float64Array.from(seconds), ...verified };
@@ -180,6 +191,44 @@ export async function plebStep(
   await runner.results();
   progress.finish();
   return recall;
+}
+
+/**
+ * With a lazy verifier (`--against-scan new`), the groups of `groups` not done yet scanned
+ * before any is verified, and the vectors all their candidates meet read in one pass: each
+ * pass reads every counts file of the index holding one of them, nearly all of them, so one
+ * pass instead of one per group. A lazy verifier's scans do not depend on the verification
+ * (scanIterations), so each group is then verified (verifyHeld) into the same pairs. The
+ * reading's time is counted in the first group's last iteration. Empty without a lazy verifier.
+ */
+async function scanForLazyVerifier(
+  workdir: string,
+  store: SignatureStore,
+  plan: PlebPlan,
+  groups: number[],
+  exec: ExecutionOptions,
+  pool: WorkerPool,
+  scopeSink: () => PairSink,
+  onIteration: () => void,
+  verifier: PairVerifier | undefined,
+  scope: ScanScope | undefined,
+  keys: IterationKeys,
+): Promise<Map<number, HeldIterations>> {
+  const held = new Map<number, HeldIterations>();
+  if (verifier?.lazy !== true) return held;
+  for (const g of groups) {
+    if (existsSync(markerFile(workdir, groupTask(plan, g)))) continue;
+    const [first, last] = groupIterations(plan, g);
+    held.set(g, await scanIterations(store, plan.options, first, last, exec, pool, scopeSink(), onIteration, verifier, scope?.fresh, keys));
+  }
+  const t0 = performance.now();
+  await verifier.require(...[...held.values()].flatMap(candidateEnds));
+  const firstHeld = held.values().next();
+  if (firstHeld.done !== true) {
+    const { seconds } = firstHeld.value;
+    seconds[seconds.length - 1] = Number((seconds[seconds.length - 1] + (performance.now() - t0) / 1000).toFixed(3));
+  }
+  return held;
 }
 
 /** A group as it ran (its pairs for the marker) or as the executor loaded it (its record only when needed). */
