@@ -194,12 +194,22 @@ export async function plebStep(
 }
 
 /**
+ * Candidate triples (12 bytes each) held before verification: past this, the groups left run
+ * as before, verified one at a time.
+ */
+const HELD_CANDIDATE_BYTES = 256 * 2 ** 20;
+
+/**
  * With a lazy verifier (`--against-scan new`), the groups of `groups` not done yet scanned
  * before any is verified, and the vectors all their candidates meet read in one pass: each
  * pass reads every counts file of the index holding one of them, nearly all of them, so one
  * pass instead of one per group. A lazy verifier's scans do not depend on the verification
  * (scanIterations), so each group is then verified (verifyHeld) into the same pairs. The
- * reading's time is counted in the first group's last iteration. Empty without a lazy verifier.
+ * scans skip only the pairs joined before them, so a batch with a large cluster of new near
+ * copies meets it again at every iteration: once HELD_CANDIDATE_BYTES are held (30,000 near
+ * copies: 3.3 GB held over 100 iterations), the later groups are left to run one by one after
+ * the held ones are verified, and skip what those joined. The reading's time is counted in
+ * the first group's last iteration. Empty without a lazy verifier.
  */
 async function scanForLazyVerifier(
   workdir: string,
@@ -216,10 +226,14 @@ async function scanForLazyVerifier(
 ): Promise<Map<number, HeldIterations>> {
   const held = new Map<number, HeldIterations>();
   if (verifier?.lazy !== true) return held;
+  let bytes = 0;
   for (const g of groups) {
+    if (bytes > HELD_CANDIDATE_BYTES) break;
     if (existsSync(markerFile(workdir, groupTask(plan, g)))) continue;
     const [first, last] = groupIterations(plan, g);
-    held.set(g, await scanIterations(store, plan.options, first, last, exec, pool, scopeSink(), onIteration, verifier, scope?.fresh, keys));
+    const scanned = await scanIterations(store, plan.options, first, last, exec, pool, scopeSink(), onIteration, verifier, scope?.fresh, keys);
+    held.set(g, scanned);
+    for (const results of scanned.candidates) for (const triples of results) bytes += triples.byteLength;
   }
   const t0 = performance.now();
   await verifier.require(...[...held.values()].flatMap(candidateEnds));
