@@ -303,6 +303,9 @@ export function tooLong(file: string, line: number, limit: number): InputError {
   return new InputError(file, line, `more than ${limit} bytes from this line to the next <doc>: a document or line larger than --max-doc-bytes`);
 }
 
+/** A chunk as `cutCorpus` yields it: its numbers are counted in its worker (chunk-chain.ts), its first line given when known. */
+export type CutChunk = Omit<Chunk, "firstDoc" | "firstLine" | "docCount"> & { firstLine?: number };
+
 /**
  * Splits the inputs, in order, into chunks of at least `targetBytes` (up to the next
  * document start). Memory held is one pending chunk plus the stream buffer; a document
@@ -311,11 +314,27 @@ export function tooLong(file: string, line: number, limit: number): InputError {
  * and dropped up to the next document start. Text before a file's first `<doc` is not a
  * document: longer than the limit, it is an error either way.
  */
-export async function* chunkCorpus(
+export function chunkCorpus(inputs: readonly string[], targetBytes: number, limits: ReadLimits = readLimits()): AsyncGenerator<Chunk> {
+  return cutInputs(inputs, targetBytes, limits, null) as AsyncGenerator<Chunk>;
+}
+
+/**
+ * chunkCorpus without counting the chunks' documents and newlines, which their workers count
+ * (chunk-chain.ts): a chunk's first line is given only when known (a file's first chunk, a
+ * skipped document and the chunk after it). `lineBefore`: the line after the last chunk
+ * yielded, once its worker has counted it; asked only to name the line of a document over
+ * the limit.
+ */
+export function cutCorpus(inputs: readonly string[], targetBytes: number, limits: ReadLimits, lineBefore: () => Promise<number>): AsyncGenerator<CutChunk> {
+  return cutInputs(inputs, targetBytes, limits, lineBefore);
+}
+
+async function* cutInputs(
   inputs: readonly string[],
   targetBytes: number,
-  limits: ReadLimits = readLimits(),
-): AsyncGenerator<Chunk> {
+  limits: ReadLimits,
+  lineBefore: (() => Promise<number>) | null,
+): AsyncGenerator<Chunk | CutChunk> {
   let index = 0;
   let docOrdinal = 0;
   for (const path of inputs) {
@@ -323,36 +342,44 @@ export async function* chunkCorpus(
     const stream = openInput(path);
     const pending = new Pending();
     const head = new HeadCheck(file, limits.docTag);
+    const fileFirst = index;
     // The last bytes read, in which a `\n<doc` line start may continue into the next piece.
     let carry: Buffer = Buffer.alloc(0);
     // File offset of the current document's start (or of the file's start).
     let docStart = 0;
-    let firstLine = 1;
-    const emit = (bytes: Buffer): Chunk => {
+    // The line of the first pending byte; null when not counted (the end of the last chunk yielded).
+    let firstLine: number | null = 1;
+    const emit = (bytes: Buffer): Chunk | CutChunk => {
+      if (lineBefore !== null) {
+        const cut: CutChunk = { index: index++, file: path, ...(firstLine !== null ? { firstLine } : {}), bytes };
+        firstLine = null;
+        return cut;
+      }
       const { docCount, lines } = chunkExtent(bytes);
-      const chunk: Chunk = { index: index++, file: path, firstLine, firstDoc: docOrdinal, docCount, bytes };
+      const chunk: Chunk = { index: index++, file: path, firstLine: firstLine!, firstDoc: docOrdinal, docCount, bytes };
       docOrdinal += docCount;
-      firstLine += lines;
+      firstLine! += lines;
       return chunk;
     };
     // Reading an oversized document's bytes only to drop them (--oversize skip).
     let skipping = false;
     const drop = (to: number) => {
-      firstLine += pending.newlinesBefore(to);
+      firstLine! += pending.newlinesBefore(to);
       pending.remove(to);
     };
     // The document at docStart is longer than the limit: the chunk before it, then its stub.
-    function* skipDoc(): Generator<Chunk> {
-      const line = firstLine + pending.newlinesBefore(docStart);
+    async function* skipDoc(): AsyncGenerator<Chunk | CutChunk> {
+      const line = (firstLine ?? (await lineBefore!())) + pending.newlinesBefore(docStart);
       if (limits.oversize !== "skip") throw tooLong(file, line, limits.maxDocBytes);
       if (docStart > pending.start) yield emit(pending.take(docStart));
+      firstLine = line;
       const start = pending.head(8);
       if (countDocStarts(start, 0, start.length) === 0) throw tooLong(file, line, limits.maxDocBytes);
       // A `<doc` line too long to have ended yet loses its attributes (its id is its ordinal).
       const bytes = skippedStub(pending.firstLine(), limits.maxDocBytes);
       // The first lines were a tag line and a document: nothing more to check there.
       head.done = true;
-      yield { index: index++, file: path, firstLine, firstDoc: docOrdinal++, docCount: 1, bytes, skipped: true };
+      yield lineBefore !== null ? { index: index++, file: path, firstLine, bytes, skipped: true } : { index: index++, file: path, firstLine, firstDoc: docOrdinal++, docCount: 1, bytes, skipped: true };
       skipping = true;
     }
     try {
@@ -387,7 +414,7 @@ export async function* chunkCorpus(
       pending.remove(pending.end);
     } else if (pending.end > pending.start) {
       yield emit(pending.take(pending.end));
-    } else if (firstLine === 1) {
+    } else if (index === fileFirst) {
       throw new VertdupError(`${file}: input is empty`);
     }
   }
