@@ -1,13 +1,12 @@
 import { existsSync } from "node:fs";
-import { cutCorpus, noSkippedDocs, noteSkipped, readLimits, type ReadLimits, type SkippedDocs } from "../../corpus/chunker.js";
-import { chainStart, linkEnd, newLink, type ChainedChunk } from "../../corpus/chunk-chain.js";
+import { cutCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../../corpus/chunker.js";
+import { chainStart, linkEnd, newLink, type ChainedChunk, type ChainLink } from "../../corpus/chunk-chain.js";
 import { cutChunk, plannedChunk, readChunkPlan, writeChunkPlan, type InputPlan, type PlannedRange } from "../../corpus/chunk-plan.js";
-import { fileRanges, type FileRange } from "../../corpus/corpus-chunks.js";
+import { fileRanges, type CutRange } from "../../corpus/corpus-chunks.js";
 import { InputPlaces } from "../../corpus/input-places.js";
 import { displayName } from "../../corpus/open-input.js";
 import type { CountTask, ShardStats } from "../../features/count-shard.js";
 import { tokenHashKernelStatus } from "../../features/token-hash-wasm.js";
-import { InOrder } from "../in-order.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { ownedBytes } from "../../util/typed-arrays.js";
 import { VertdupError } from "../../util/errors.js";
@@ -108,34 +107,6 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
 }
 
 /**
- * Cuts a plain file into ranges (fileRanges) and has the pool measure each (its documents and
- * lines, which number the next range's): `use` gets them in file order. A document skipped
- * for its size comes as a range of its own, after the ranges before it.
- */
-async function measureFile(path: string, size: number, chunkBytes: number, limits: ReadLimits, pool: WorkerPool, use: (range: PlannedRange) => Promise<void>): Promise<void> {
-  if (size === 0) throw new VertdupError(`${displayName(path)}: input is empty`);
-  let firstLine = 1;
-  const measured = new InOrder<{ docCount: number; lines: number }, { range: FileRange; line?: number }>(pool, "measure", async ({ docCount, lines }, { range, line }) => {
-    // After a skipped document, the next range knows its line (the skip counted them).
-    if (line !== undefined) firstLine = line;
-    const planned = { offset: range.offset, length: range.length, firstLine, docCount };
-    firstLine += lines;
-    await use(planned);
-  });
-  for (const cut of fileRanges(path, size, chunkBytes, limits)) {
-    if (cut.skipped) {
-      // Rare: the ranges before it are numbered first, then its stub (as the chunker's).
-      await measured.drain();
-      await use({ offset: cut.offset, length: cut.length, firstLine: cut.firstLine ?? firstLine, docCount: 1, skipped: true });
-      continue;
-    }
-    const range: FileRange = { path, offset: cut.offset, length: cut.length };
-    await measured.submit(range, { range, line: cut.firstLine });
-  }
-  await measured.drain();
-}
-
-/**
  * The plan job of a Slurm run (lsh-cosine): cuts and measures the plain inputs once, on the
  * pool, and writes their ranges as the work directory's chunk plan, so that each count task
  * reads only its own ranges instead of measuring the whole corpus again. Compressed inputs
@@ -156,10 +127,22 @@ export async function planStep(workdir: string, config: RunConfig, pool: WorkerP
       planned.push(null);
       continue;
     }
-    const ranges: PlannedRange[] = [];
-    await measureFile(path, stamp.size, config.chunkBytes, limits, pool, async (r) => {
-      ranges.push(r);
-      progress.update(++chunks);
+    if (stamp.size === 0) throw new VertdupError(`${displayName(path)}: input is empty`);
+    // Each range numbered by a link task; the ordinals of this file's own count from 0.
+    const linked: { cut: CutRange; firstLine?: number; prev: ChainLink; self: ChainLink; done: Promise<void> }[] = [];
+    let prev = chainStart(0);
+    for (const cut of fileRanges(path, stamp.size, config.chunkBytes, limits)) {
+      const chunk: ChainedChunk = { ...cutChunk(path, cut, limits.maxDocBytes), index: linked.length, prev, self: newLink() };
+      const { result } = await pool.submit<void>("link", chunk);
+      void result.then(() => progress.update(++chunks)).catch(() => undefined);
+      linked.push({ cut, firstLine: chunk.firstLine, prev, self: chunk.self, done: result });
+      prev = chunk.self;
+    }
+    await Promise.all(linked.map((l) => l.done));
+    const ranges = linked.map(({ cut, firstLine, prev, self }): PlannedRange => {
+      const start = linkEnd(prev);
+      const range = { offset: cut.offset, length: cut.length, firstLine: firstLine ?? start.line, docCount: linkEnd(self).doc - start.doc };
+      return cut.skipped ? { ...range, skipped: true } : range;
     });
     planned.push({ path, size: stamp.size, mtimeMs: stamp.mtimeMs, ranges });
   }
