@@ -48,7 +48,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
   let last = chainStart(first);
   let lastDone: Promise<unknown> = Promise.resolve();
   const linked: Promise<unknown>[] = [];
-  let read = 0;
+  let shown = 0;
   const count = async (chunk: Omit<ChainedChunk, "index" | "prev" | "self">, transfer: ArrayBuffer[]) => {
     const index = shards++;
     const self = newLink();
@@ -67,7 +67,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
       lastDone = (await pool.submit<void>("link", chained, transfer)).result;
       linked.push(lastDone);
     }
-    void lastDone.then(() => progress.update((read = Math.max(read, linkEnd(self).doc - first)))).catch(() => undefined);
+    void lastDone.then(() => progress.update((shown = Math.max(shown, linkEnd(self).doc - first)))).catch(() => undefined);
   };
   const inputs = config.inputs.map((i) => i.path);
   const places = new InputPlaces(inputs);
