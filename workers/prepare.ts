@@ -1,9 +1,9 @@
 import { asTask } from "../src/coordinator/task-result.js";
-import { measureRange } from "../src/corpus/corpus-chunks.js";
+import { linkChunk } from "../src/corpus/chunk-chain.js";
 import { countShard } from "../src/features/count-shard.js";
 import { fillCache, signShard } from "../src/sketch/sign-shard.js";
 
-export const measure = asTask(measureRange);
+export const link = asTask(linkChunk);
 export const count = asTask(countShard);
 export const sign = asTask(signShard);
 export const fill = asTask(fillCache);

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { RunConfig } from "../coordinator/run-config.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { StoredChunk } from "./chunker.js";
-import { skippedRangeStub } from "./corpus-chunks.js";
+import type { ChainedChunk } from "./chunk-chain.js";
+import { skippedRangeStub, type CutRange } from "./corpus-chunks.js";
 import { VertdupError } from "../util/errors.js";
 
 /** A chunk of a plain file as the count step cut and measured it. */
@@ -75,4 +76,16 @@ export function plannedChunk(path: string, r: PlannedRange, maxDocBytes: number)
   const at = { file: path, firstLine: r.firstLine };
   if (r.skipped) return { ...at, docCount: 1, bytes: skippedRangeStub(path, r, maxDocBytes), skipped: true };
   return { ...at, docCount: r.docCount, bytes: { path, offset: r.offset, length: r.length } };
+}
+
+/**
+ * A range of the plain file `path` as fileRanges cut it, not measured: its task counts its
+ * documents and lines (chunk-chain.ts). Its first line is known for the file's first range
+ * and for a skipped document and the range after it; a skipped document is one document.
+ */
+export function cutChunk(path: string, r: CutRange, maxDocBytes: number): Omit<ChainedChunk, "index" | "prev" | "self"> {
+  const firstLine = r.offset === 0 ? 1 : r.firstLine;
+  const at = { file: path, ...(firstLine !== undefined ? { firstLine } : {}) };
+  if (r.skipped) return { ...at, docCount: 1, bytes: skippedRangeStub(path, r, maxDocBytes), skipped: true };
+  return { ...at, bytes: { path, offset: r.offset, length: r.length } };
 }

@@ -87,21 +87,23 @@ export function chunkExtent(bytes: Buffer): { docCount: number; lines: number } 
 }
 
 /**
- * File offsets of the document starts that `piece` (at file offset `base`) decides: those
- * whose `\n<doc` and next byte are all read by now, including the ones begun in `carry`,
- * the last bytes before the piece. A start whose bytes are not all read is in the next
- * carry, and found with the next piece. The piece is scanned in place, never copied.
+ * The first document start at file offset ≥ `from` that `piece` (at file offset `base`)
+ * decides: its `\n<doc` and next byte all read by now, including one begun in `carry`, the
+ * last bytes before the piece; -1 when none. A start whose bytes are not all read is in the
+ * next carry, and found with the next piece. The piece is scanned in place, never copied.
  */
-function* docStartsIn(carry: Buffer, piece: Buffer, base: number): Generator<number> {
-  if (carry.length > 0) {
+function nextDocStart(carry: Buffer, piece: Buffer, base: number, from: number): number {
+  const carryStart = base - carry.length;
+  if (carry.length > 0 && from <= base) {
     const bridge = Buffer.concat([carry, piece.subarray(0, DOC_OPEN.length)]);
-    for (let i = indexOfDocOpen(bridge); i !== -1 && i < carry.length && i + DOC_OPEN.length < bridge.length; i = indexOfDocOpen(bridge, i + 1)) {
-      if (isDocStartAt(bridge, i + 1)) yield base - carry.length + i + 1;
+    for (let i = indexOfDocOpen(bridge, from - 1 - carryStart); i !== -1 && i < carry.length && i + DOC_OPEN.length < bridge.length; i = indexOfDocOpen(bridge, i + 1)) {
+      if (isDocStartAt(bridge, i + 1)) return carryStart + i + 1;
     }
   }
-  for (let i = indexOfDocOpen(piece); i !== -1 && i + DOC_OPEN.length < piece.length; i = indexOfDocOpen(piece, i + 1)) {
-    if (isDocStartAt(piece, i + 1)) yield base + i + 1;
+  for (let i = indexOfDocOpen(piece, from - 1 - base); i !== -1 && i + DOC_OPEN.length < piece.length; i = indexOfDocOpen(piece, i + 1)) {
+    if (isDocStartAt(piece, i + 1)) return base + i + 1;
   }
+  return -1;
 }
 
 function lastBytes(buf: Buffer): Buffer {
@@ -210,6 +212,25 @@ class Pending {
     return Buffer.concat(parts);
   }
 
+  /** The document starts s with `from` < s < `to` in the pending bytes (`from` ≥ the first pending byte). */
+  docStartsBetween(from: number, to: number): number[] {
+    const parts: Buffer[] = [];
+    let skip = from - this.start;
+    for (const p of this.pieces) {
+      if (skip >= p.length) skip -= p.length;
+      else {
+        parts.push(p.subarray(skip));
+        skip = 0;
+      }
+    }
+    const seen = Buffer.concat(parts);
+    const starts: number[] = [];
+    for (let i = indexOfDocOpen(seen); i !== -1 && from + i + 1 < to; i = indexOfDocOpen(seen, i + 1)) {
+      if (isDocStartAt(seen, i + 1)) starts.push(from + i + 1);
+    }
+    return starts;
+  }
+
   /** Newlines between the first pending byte and file offset `to`. */
   newlinesBefore(to: number): number {
     let n = 0;
@@ -303,6 +324,9 @@ export function tooLong(file: string, line: number, limit: number): InputError {
   return new InputError(file, line, `more than ${limit} bytes from this line to the next <doc>: a document or line larger than --max-doc-bytes`);
 }
 
+/** A chunk as `cutCorpus` yields it: its numbers are counted in its worker (chunk-chain.ts), its first line given when known. */
+export type CutChunk = Omit<Chunk, "firstDoc" | "firstLine" | "docCount"> & { firstLine?: number };
+
 /**
  * Splits the inputs, in order, into chunks of at least `targetBytes` (up to the next
  * document start). Memory held is one pending chunk plus the stream buffer; a document
@@ -311,11 +335,27 @@ export function tooLong(file: string, line: number, limit: number): InputError {
  * and dropped up to the next document start. Text before a file's first `<doc` is not a
  * document: longer than the limit, it is an error either way.
  */
-export async function* chunkCorpus(
+export function chunkCorpus(inputs: readonly string[], targetBytes: number, limits: ReadLimits = readLimits()): AsyncGenerator<Chunk> {
+  return cutInputs(inputs, targetBytes, limits, null) as AsyncGenerator<Chunk>;
+}
+
+/**
+ * chunkCorpus without counting the chunks' documents and newlines, which their workers count
+ * (chunk-chain.ts): a chunk's first line is given only when known (a file's first chunk, a
+ * skipped document and the chunk after it). `lineBefore`: the line after the last chunk
+ * yielded, once its worker has counted it; asked only to name the line of a document over
+ * the limit.
+ */
+export function cutCorpus(inputs: readonly string[], targetBytes: number, limits: ReadLimits, lineBefore: () => Promise<number>): AsyncGenerator<CutChunk> {
+  return cutInputs(inputs, targetBytes, limits, lineBefore);
+}
+
+async function* cutInputs(
   inputs: readonly string[],
   targetBytes: number,
-  limits: ReadLimits = readLimits(),
-): AsyncGenerator<Chunk> {
+  limits: ReadLimits,
+  lineBefore: (() => Promise<number>) | null,
+): AsyncGenerator<Chunk | CutChunk> {
   let index = 0;
   let docOrdinal = 0;
   for (const path of inputs) {
@@ -323,57 +363,79 @@ export async function* chunkCorpus(
     const stream = openInput(path);
     const pending = new Pending();
     const head = new HeadCheck(file, limits.docTag);
+    const fileFirst = index;
     // The last bytes read, in which a `\n<doc` line start may continue into the next piece.
     let carry: Buffer = Buffer.alloc(0);
-    // File offset of the current document's start (or of the file's start).
+    // File offset of the current document's start (or of the file's start), or of an earlier one (catchUp).
     let docStart = 0;
-    let firstLine = 1;
-    const emit = (bytes: Buffer): Chunk => {
+    // The line of the first pending byte; null when not counted (the end of the last chunk yielded).
+    let firstLine: number | null = 1;
+    const emit = (bytes: Buffer): Chunk | CutChunk => {
+      if (lineBefore !== null) {
+        const cut: CutChunk = { index: index++, file: path, ...(firstLine !== null ? { firstLine } : {}), bytes };
+        firstLine = null;
+        return cut;
+      }
       const { docCount, lines } = chunkExtent(bytes);
-      const chunk: Chunk = { index: index++, file: path, firstLine, firstDoc: docOrdinal, docCount, bytes };
+      const chunk: Chunk = { index: index++, file: path, firstLine: firstLine!, firstDoc: docOrdinal, docCount, bytes };
       docOrdinal += docCount;
-      firstLine += lines;
+      firstLine! += lines;
       return chunk;
     };
     // Reading an oversized document's bytes only to drop them (--oversize skip).
     let skipping = false;
     const drop = (to: number) => {
-      firstLine += pending.newlinesBefore(to);
+      firstLine! += pending.newlinesBefore(to);
       pending.remove(to);
     };
     // The document at docStart is longer than the limit: the chunk before it, then its stub.
-    function* skipDoc(): Generator<Chunk> {
-      const line = firstLine + pending.newlinesBefore(docStart);
+    async function* skipDoc(): AsyncGenerator<Chunk | CutChunk> {
+      const line = (firstLine ?? (await lineBefore!())) + pending.newlinesBefore(docStart);
       if (limits.oversize !== "skip") throw tooLong(file, line, limits.maxDocBytes);
       if (docStart > pending.start) yield emit(pending.take(docStart));
+      firstLine = line;
       const start = pending.head(8);
       if (countDocStarts(start, 0, start.length) === 0) throw tooLong(file, line, limits.maxDocBytes);
       // A `<doc` line too long to have ended yet loses its attributes (its id is its ordinal).
       const bytes = skippedStub(pending.firstLine(), limits.maxDocBytes);
       // The first lines were a tag line and a document: nothing more to check there.
       head.done = true;
-      yield { index: index++, file: path, firstLine, firstDoc: docOrdinal++, docCount: 1, bytes, skipped: true };
+      yield lineBefore !== null ? { index: index++, file: path, firstLine, bytes, skipped: true } : { index: index++, file: path, firstLine, firstDoc: docOrdinal++, docCount: 1, bytes, skipped: true };
       skipping = true;
+    }
+    // A document start, in file order: it may end a skipped document, show the one before it too long, or cut a chunk.
+    async function* onStart(at: number): AsyncGenerator<Chunk | CutChunk> {
+      if (!skipping && at - docStart > limits.maxDocBytes) yield* skipDoc();
+      if (skipping) {
+        drop(at);
+        skipping = false;
+      }
+      docStart = at;
+      // Cut at the first document that starts past the target size, so that chunk
+      // boundaries depend on the bytes alone, not on how the stream delivered them.
+      if (at - pending.start >= targetBytes) yield emit(pending.take(at));
+    }
+    // The starts before `to` that were not looked at, gone through in order when the document
+    // at docStart reaches past the limit at `reach` (otherwise they neither cut nor end one too long).
+    async function* catchUp(to: number, reach: number): AsyncGenerator<Chunk | CutChunk> {
+      if (reach - docStart <= limits.maxDocBytes) return;
+      for (const at of pending.docStartsBetween(docStart, to)) yield* onStart(at);
     }
     try {
       for await (const piece of stream as AsyncIterable<Buffer>) {
         if (!head.done) head.feed(piece);
         const base = pending.end;
         pending.push(piece);
-        for (const at of docStartsIn(carry, piece, base)) {
-          if (!skipping && at - docStart > limits.maxDocBytes) yield* skipDoc();
-          if (skipping) {
-            drop(at);
-            skipping = false;
-          }
-          docStart = at;
-          // Cut at the first document that starts past the target size, so that chunk
-          // boundaries depend on the bytes alone, not on how the stream delivered them.
-          if (at - pending.start >= targetBytes) yield emit(pending.take(at));
+        // Only starts that may cut a chunk or end a skipped document are looked for: the
+        // others matter only when a document seems too long, and are gone through then.
+        for (let at = nextDocStart(carry, piece, base, skipping ? 0 : pending.start + targetBytes); at !== -1; at = nextDocStart(carry, piece, base, Math.max(at + 1, pending.start + targetBytes))) {
+          if (!skipping) yield* catchUp(at, at);
+          yield* onStart(at);
         }
         carry = piece.length >= DOC_OPEN.length ? piece.subarray(piece.length - DOC_OPEN.length) : lastBytes(Buffer.concat([carry, piece]));
         // The document is over the limit only when a next `<doc` in the undecided last bytes
         // would not end it in time: judged sooner, it would depend on where the reads end.
+        if (!skipping) yield* catchUp(pending.end - UNDECIDED, pending.end - UNDECIDED);
         if (!skipping && pending.end - UNDECIDED - docStart > limits.maxDocBytes) yield* skipDoc();
         // The last bytes may begin the next `\n<doc`, found with the next piece.
         if (skipping) drop(Math.max(pending.start, pending.end - DOC_OPEN.length));
@@ -382,12 +444,13 @@ export async function* chunkCorpus(
       if (err instanceof VertdupError) throw err;
       throw describeStreamError(path, err);
     }
+    if (!skipping) yield* catchUp(pending.end - UNDECIDED, pending.end);
     if (!skipping && pending.end - docStart > limits.maxDocBytes) yield* skipDoc();
     if (skipping) {
       pending.remove(pending.end);
     } else if (pending.end > pending.start) {
       yield emit(pending.take(pending.end));
-    } else if (firstLine === 1) {
+    } else if (index === fileFirst) {
       throw new VertdupError(`${file}: input is empty`);
     }
   }

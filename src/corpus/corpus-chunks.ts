@@ -1,11 +1,11 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { chunkCorpus, chunkExtent, HeadCheck, indexOfDocOpen, isDocStartAt, noteSkipped, skippedStub, tooLong, type ReadLimits, type SkippedDocs } from "./chunker.js";
+import { chunkCorpus, HeadCheck, indexOfDocOpen, isDocStartAt, noteSkipped, skippedStub, tooLong, type ReadLimits, type SkippedDocs } from "./chunker.js";
 import { displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { ownedBytes } from "../util/typed-arrays.js";
 import { VertdupError } from "../util/errors.js";
 import type { InputPlaces } from "./input-places.js";
-import { loadStored, type Stored } from "./stored.js";
+import type { Stored } from "./stored.js";
 
 /** A chunk of the paragraph pass: whole documents of one input, in corpus order. */
 export interface CorpusChunk {
@@ -205,23 +205,4 @@ export async function* corpusChunks(inputs: readonly string[], places: InputPlac
       yield { index: index++, file: path, fileStart: chunk.firstLine === 1, firstLine: chunk.firstLine, bytes: ownedBytes(chunk.bytes) };
     }
   }
-}
-
-/** A byte range of a plain file, as `fileRanges` cuts it. */
-export interface FileRange {
-  path: string;
-  offset: number;
-  length: number;
-}
-
-// A worker's buffer for the ranges it measures.
-const measureBuffer = { bytes: new Uint8Array(0) };
-
-/**
- * The document starts and newlines of a byte range, read in a worker: the coordinator
- * numbers documents and lines from them without reading the file itself.
- */
-export function measureRange(range: FileRange): { docCount: number; lines: number } {
-  const raw = loadStored(range, measureBuffer);
-  return chunkExtent(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
 }

@@ -1,6 +1,6 @@
 import type { Chunk, StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
-import { loadStored } from "../corpus/stored.js";
+import { isChained, loadChunkBytes, placeChunk, type ChainedChunk } from "../corpus/chunk-chain.js";
 import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
 import { encodeFrames, encodeRecords } from "../runs/run-file.js";
 import { dfFrames } from "./df-pieces.js";
@@ -98,7 +98,8 @@ export function documentFrequencies(docTerms: Float64Array, partial?: Uint32Arra
 
 export interface CountTask {
   workdir: string;
-  chunk: StoredChunk;
+  /** Numbered by the coordinator (a planned range), or by the chain of chunks before it. */
+  chunk: StoredChunk | ChainedChunk;
   options: ReaderOptions & TermOptions;
 }
 
@@ -203,9 +204,10 @@ const readBuffer = { bytes: new Uint8Array(0) };
  * statistics go back to the executor, which leaves the marker.
  */
 export async function countShard(task: CountTask): Promise<ShardStats> {
-  const { chunk, options, workdir } = task;
+  const { options, workdir } = task;
   const warnings = emptyWarnings();
-  const raw = loadStored(chunk.bytes, readBuffer);
+  const raw = loadChunkBytes(task.chunk, readBuffer);
+  const chunk = isChained(task.chunk) ? placeChunk(task.chunk, raw) : task.chunk;
   const counter = countChunk({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings);
   const { ids } = counter;
   if (ids.length !== chunk.docCount) {

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Readable } from "node:stream";
-import { chunkCorpus, readLimits, type ReadLimits } from "../../src/corpus/chunker.js";
+import { chunkCorpus, cutCorpus, readLimits, type ReadLimits } from "../../src/corpus/chunker.js";
 import { cleanupVerts, collectChunks, makeCorpus, readCorpus, rng, writeVert, type VertKind } from "../helpers/vert.js";
 
 const piecing: { sizes: (() => number) | null; yielded: number } = { sizes: null, yielded: 0 };
@@ -151,6 +151,45 @@ describe("chunk boundaries do not depend on stream piece sizes (property)", () =
         // Without a limit that drops bytes, the chunks are the file, cut.
         if (Array.isArray(reference) && limits?.oversize !== "skip") {
           expect(Buffer.from(reference.map((c) => c[5]).join(""), "hex").equals(bytes)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  /**
+   * cutCorpus's chunks as chunkCorpus's `outcome` gives them: the first lines it leaves to
+   * the workers counted here, from the chunks before (what the chain does), also for its
+   * `lineBefore`; the ordinals and document counts, which it never gives, left out.
+   */
+  async function cutOutcome(path: string, target: number, limits?: ReadLimits): Promise<unknown> {
+    const chunks = [];
+    let line = 1;
+    try {
+      for await (const c of cutCorpus([path], target, limits ?? readLimits(), async () => line)) {
+        const first = c.firstLine ?? line;
+        chunks.push([c.index, first, c.skipped ?? false, c.bytes.toString("hex")]);
+        line = first + c.bytes.filter((b) => b === 0x0a).length;
+      }
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+    return chunks;
+  }
+
+  it("cuts without counting (cutCorpus) where chunkCorpus cuts, with the same first lines and errors, for any split into reads", async () => {
+    await fc.assert(
+      fc.asyncProperty(corpora, fc.integer({ min: 1, max: 120 }), limits, fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 10 }), async (bytes, target, limits, sizes) => {
+        const path = writeVert(bytes);
+        piecing.sizes = null;
+        const reference = await outcome(path, target, limits);
+        let at = 0;
+        piecing.sizes = () => sizes[at++ % sizes.length];
+        try {
+          const cut = await cutOutcome(path, target, limits);
+          expect(cut).toEqual(Array.isArray(reference) ? reference.map(([index, firstLine, , , skipped, hex]) => [index, firstLine, skipped, hex]) : reference);
+        } finally {
+          piecing.sizes = null;
         }
       }),
       { numRuns: 200 },
