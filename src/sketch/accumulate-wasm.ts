@@ -24,7 +24,7 @@ export type AccumulateKernel = (accOffset: number, vectorOffset: number, n: numb
 /**
  * The kernels of a memory: float32 vectors into float64 sums, int8 into float64 (one vector, or
  * four in term order), int8 into int32 (one vector, or four with int16 weights, two per i32
- * argument: w01 = w0 & 0xffff | w1 << 16).
+ * argument: w01 = w0 & 0xffff | w1 << 16; or a block of documents, summed and signed).
  */
 export interface AccumulateKernels {
   acc: AccumulateKernel;
@@ -32,6 +32,8 @@ export interface AccumulateKernels {
   acc8x4: (accOffset: number, v0: number, v1: number, v2: number, v3: number, n: number, w0: number, w1: number, w2: number, w3: number) => void;
   acc8i: AccumulateKernel;
   acc8d4: (accOffset: number, v0: number, v1: number, v2: number, v3: number, n: number, w01: number, w23: number) => void;
+  /** A block of documents summed and signed (accumulate.wat), `scratch` 4·n bytes. */
+  acc8block: (blockOffset: number, docs: number, n: number, scratch: number) => void;
 }
 
 const kernels = new WeakMap<object, AccumulateKernels>();

@@ -1,10 +1,12 @@
 import { accumulateKernels, type AccumulateKernel, type AccumulateKernels } from "./accumulate-wasm.js";
-import type { Region, SignMemory, TermVector } from "./sign-memory.js";
+import { BLOCK_BYTES, type Region, type SignMemory, type TermVector } from "./sign-memory.js";
 import { accumulate, accumulateInt32, signBits } from "./signature.js";
 
 /** The weights acc8d4 takes: int16. */
 const INT16_MIN = -0x8000;
 const INT16_MAX = 0x7fff;
+/** The end of a block's room (int32 index). */
+const BLOCK_END = BLOCK_BYTES / 4;
 
 /**
  * The projections v·RND_j of one document, summed term by term in a leased scratch region of
@@ -15,6 +17,10 @@ const INT16_MAX = 0x7fff;
  * same operations in the same order as one by one; an uncached term, or reading the sums,
  * first adds those waiting), into int32 sums by `acc8d4` when their weights fit in int16
  * (integer sums do not depend on the order: other terms are added at once by `acc8i`).
+ *
+ * Documents with int32 sums can also be queued in a block (`queue`) and summed and signed
+ * together by `acc8block` (`signQueued`): one call into WebAssembly per block, where a call per
+ * four terms and a signing loop per document in JavaScript took about a fifth of the sign pass.
  */
 export class Projections {
   /** termVector writes an uncached term's vector here; then call addStaged. */
@@ -24,6 +30,13 @@ export class Projections {
   private readonly waiting = new Int32Array(4);
   private readonly waitingWeights = new Float64Array(4);
   private waitingCount = 0;
+  /** The block: documents queued, the next free int32 from its start (lists) and its end (sums, signatures). */
+  private queued = 0;
+  private low = 0;
+  private high = BLOCK_END;
+  /** Per queued document: its tag and the int32 index of its signature in the block. */
+  private readonly tags: number[] = [];
+  private readonly signatures: number[] = [];
 
   private constructor(
     private readonly memory: SignMemory,
@@ -110,6 +123,63 @@ export class Projections {
   sums(): Float64Array | Int32Array {
     if (this.kernels !== null) this.addWaiting();
     return this.int32 ? this.region.acc32 : this.region.acc;
+  }
+
+  /** Whether documents can be queued in a block: int8 vectors and the WebAssembly kernels. */
+  get blocks(): boolean {
+    return this.kernels !== null && this.memory.projection === "int8";
+  }
+
+  /**
+   * Queues a document, tagged `tag`, for signing in the block (signQueued): the cached vectors
+   * of slots[0 … count) with their int16 weights, plus, when `withSums`, the int32 sums of its
+   * other terms added since reset(true). False when the block has no room: sign it, then queue
+   * again (false for an empty block: the document is too large for one; add it term by term).
+   */
+  queue(tag: number, slots: Int32Array, weights: Float64Array, count: number, withSums: boolean): boolean {
+    const bits = this.memory.bits;
+    const groups = Math.ceil(count / 4);
+    const low = this.low + 3 + 8 * groups;
+    const high = this.high - bits / 32 - (withSums ? bits : 0);
+    if (low > high) return false;
+    const block = this.region.block;
+    const at = (index: number) => this.region.blockOffset + 4 * index;
+    this.high = high;
+    block[this.low] = groups;
+    block[this.low + 1] = withSums ? at(high + bits / 32) : 0;
+    block[this.low + 2] = at(high);
+    if (withSums) {
+      const sums = this.sums();
+      if (!(sums instanceof Int32Array)) throw new Error("Projections.queue: the document's sums are not int32 (reset(true))");
+      block.set(sums, high + bits / 32);
+    }
+    let e = this.low + 3;
+    for (let j = 0; j < 4 * groups; j++, e += 2) {
+      const weight = j < count ? weights[j] : 0;
+      if (!(weight >= INT16_MIN && weight <= INT16_MAX)) throw new RangeError(`Projections.queue: weight ${weight} is not an int16`);
+      block[e] = this.memory.vectorOffset(slots[j < count ? j : 0]);
+      block[e + 1] = weight;
+    }
+    this.low = low;
+    this.tags.push(tag);
+    this.signatures.push(high);
+    this.queued++;
+    return true;
+  }
+
+  /** Sums and signs the queued documents (acc8block): `signed(tag, its bits/32 words)` for each, in queue order. */
+  signQueued(signed: (tag: number, words: Uint32Array) => void): void {
+    if (this.queued === 0) return;
+    const bits = this.memory.bits;
+    // The staging vector's room (4·bits bytes) as scratch: it is only used within addStaged, and the current sums stay.
+    (this.kernels as AccumulateKernels).acc8block(this.region.blockOffset, this.queued, bits, this.region.stagingOffset);
+    const block = this.region.block;
+    for (let k = 0; k < this.queued; k++) signed(this.tags[k], new Uint32Array(block.buffer, block.byteOffset + 4 * this.signatures[k], bits / 32).slice());
+    this.queued = 0;
+    this.low = 0;
+    this.high = BLOCK_END;
+    this.tags.length = 0;
+    this.signatures.length = 0;
   }
 
   /** The signature of the sums: bits/32 words at out[offset …] (signature.ts signBits). */

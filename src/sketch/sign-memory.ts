@@ -10,8 +10,9 @@
  *
  * Layout, all offsets in bytes:
  *   [0, 4·regions)                 lease flags, Int32 (1 = a task holds the region)
- *   region r at regionBase + r·12·bits: accumulators [8·bits] (float64, or int32 in the first
- *                                  4·bits), staging [4·bits] (one vector, c·bits bytes)
+ *   region r at regionBase + r·regionBytes: accumulators [8·bits] (float64, or int32 in the
+ *                                  first 4·bits), staging [4·bits] (one vector, c·bits bytes),
+ *                                  block [BLOCK_BYTES] (documents queued for acc8block)
  *   vectorBase + s·c·bits          the vector of cache slot s, for s < count
  * with c bytes per component (1 for int8, 4 for float32). The vectors start on a 64 KiB
  * boundary so that a 1024-bit vector (1 or 4 KiB) lies within one memory page: one TLB entry
@@ -22,6 +23,12 @@ import type { Projection } from "../options.js";
 import { webAssembly } from "../util/wasm-kernel.js";
 
 const PAGE = 65536;
+/**
+ * Bytes of a region's block of documents signed together (Projections.queue): the (vector,
+ * weight) lists, extra sums and signatures of about 100,000 (document, term) pairs, a shard of
+ * gen-100000's 61,000 in one block.
+ */
+export const BLOCK_BYTES = 1 << 20;
 /** WebAssembly (32-bit) memories hold at most 65536 pages of 64 KiB. */
 const MAX_PAGES = 65536;
 
@@ -40,9 +47,12 @@ export interface SignMemoryParts {
 export interface Region {
   readonly accOffset: number;
   readonly stagingOffset: number;
+  readonly blockOffset: number;
   readonly acc: Float64Array;
   readonly acc32: Int32Array;
   readonly staging: TermVector;
+  /** BLOCK_BYTES at blockOffset, as int32. */
+  readonly block: Int32Array;
   release(): void;
 }
 
@@ -60,6 +70,9 @@ function termVectorArray(projection: Projection, length: number, buffer: ArrayBu
 }
 
 const align = (n: number, to: number) => Math.ceil(n / to) * to;
+
+/** Bytes of one scratch region: accumulators, staging vector, block. */
+const regionBytes = (bits: number) => 12 * bits + BLOCK_BYTES;
 
 export class SignMemory {
   readonly projection: Projection;
@@ -95,7 +108,7 @@ export class SignMemory {
 
   private static layout(component: number, bits: number, regions: number, count: number): { regionBase: number; vectorBase: number; bytes: number } {
     const regionBase = align(4 * regions, 64);
-    const vectorBase = align(regionBase + regions * 12 * bits, PAGE);
+    const vectorBase = align(regionBase + regions * regionBytes(bits), PAGE);
     return { regionBase, vectorBase, bytes: vectorBase + count * bits * component };
   }
 
@@ -137,11 +150,14 @@ export class SignMemory {
   lease(): Region | null {
     for (let r = 0; r < this.regions; r++) {
       if (Atomics.compareExchange(this.leases, r, 0, 1) !== 0) continue;
-      const accOffset = this.regionBase + r * 12 * this.bits;
+      const accOffset = this.regionBase + r * regionBytes(this.bits);
       const stagingOffset = accOffset + 8 * this.bits;
+      const blockOffset = stagingOffset + 4 * this.bits;
       return {
         accOffset,
         stagingOffset,
+        blockOffset,
+        block: new Int32Array(this.buffer, blockOffset, BLOCK_BYTES / 4),
         acc: new Float64Array(this.buffer, accOffset, this.bits),
         acc32: new Int32Array(this.buffer, accOffset, this.bits),
         staging: termVectorArray(this.projection, this.bits, this.buffer, stagingOffset),

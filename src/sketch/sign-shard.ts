@@ -49,16 +49,24 @@ function views(task: SignTask): { table: NumberMap; cache: VectorCache } {
   return shared;
 }
 
-/** Per term of a document: its cache slot (−1: computed afresh) and weight (0: dropped). */
+/** Per term of a document: its cache slot (−1: computed afresh) and weight (0: dropped); its terms queued in a block. */
 let slots = new Int32Array(1024);
 let weights = new Float64Array(1024);
+let blockSlots = new Int32Array(1024);
+let blockWeights = new Float64Array(1024);
+
+/** The weights a block (Projections.queue) takes: int16. */
+const INT16_MIN = -0x8000;
+const INT16_MAX = 0x7fff;
 
 /**
  * Pass 2 of the preparatory phase for one shard: weights from the stored term counts and
  * the shared vocabulary, a random-hyperplane signature per document, and the shard's
  * signatures written as a run sorted by signature. One hash lookup per term gives its rank,
  * hence its weight factor and its cache slot; the document's weights are known before its
- * sums start, as their total chooses int32 or float64 sums for integer weights.
+ * sums start, as their total chooses int32 or float64 sums for integer weights. Documents with
+ * int32 sums are signed in blocks where the kernels allow (Projections.queue): their cached
+ * terms with int16 weights there, the others first into sums the block starts from.
  */
 export async function signShard(task: SignTask): Promise<SignStats> {
   const { table, cache } = views(task);
@@ -71,12 +79,16 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   let empty = 0;
   let at = 0;
   const sum = Projections.lease(cache.memory);
+  const blocks = integer && sum.blocks;
+  const signed = (d: number, s: Uint32Array) => void records.push({ d, s });
   try {
     for (let d = 0; d < counts.ordinals.length; d++) {
       const length = counts.lengths[d];
       if (length > slots.length) {
         slots = new Int32Array(2 * length);
         weights = new Float64Array(2 * length);
+        blockSlots = new Int32Array(2 * length);
+        blockWeights = new Float64Array(2 * length);
       }
       let total = 0;
       let used = 0;
@@ -90,7 +102,38 @@ export async function signShard(task: SignTask): Promise<SignStats> {
         if (weight !== 0) used++;
       }
       if (integer && total > EXACT_WEIGHT_LIMIT) throw new RangeError(`document ${counts.ordinals[d]}: its integer weights sum to ${total}, beyond exact float64 sums of int8 projections`);
-      sum.reset(integer && total <= INT32_WEIGHT_LIMIT);
+      const int32 = integer && total <= INT32_WEIGHT_LIMIT;
+      sum.reset(int32);
+      if (int32 && blocks && used > 0) {
+        let count = 0;
+        let withSums = false;
+        for (let i = 0; i < length; i++) {
+          const weight = weights[i];
+          if (weight === 0) continue;
+          const slot = slots[i];
+          if (slot >= 0 && weight >= INT16_MIN && weight <= INT16_MAX) {
+            blockSlots[count] = slot;
+            blockWeights[count++] = weight;
+            continue;
+          }
+          withSums = true;
+          if (slot < 0) {
+            termVector(task.seed, counts.terms[at + i], sum.staging);
+            sum.addStaged(weight);
+          } else sum.addSlot(slot, weight);
+        }
+        at += length;
+        const ordinal = counts.ordinals[d];
+        if (sum.queue(ordinal, blockSlots, blockWeights, count, withSums)) continue;
+        sum.signQueued(signed);
+        if (sum.queue(ordinal, blockSlots, blockWeights, count, withSums)) continue;
+        // Too large for a block: its other terms too one by one.
+        for (let k = 0; k < count; k++) sum.addSlot(blockSlots[k], blockWeights[k]);
+        const s = new Uint32Array(words);
+        sum.signBits(s, 0);
+        records.push({ d: ordinal, s });
+        continue;
+      }
       for (let i = 0; i < length; i++) {
         const weight = weights[i];
         if (weight === 0) continue;
@@ -108,6 +151,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
       sum.signBits(s, 0);
       records.push({ d: counts.ordinals[d], s });
     }
+    sum.signQueued(signed);
   } finally {
     sum.release();
   }
