@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { accumulateKernels } from "../../src/sketch/accumulate-wasm.js";
 import { Projections } from "../../src/sketch/projections.js";
 import { accumulate, accumulateInt32, INT32_WEIGHT_LIMIT, signBits } from "../../src/sketch/signature.js";
-import { SignMemory } from "../../src/sketch/sign-memory.js";
+import { BLOCK_BYTES, SignMemory } from "../../src/sketch/sign-memory.js";
 import { termVector } from "../../src/sketch/random-vectors.js";
 import type { Projection } from "../../src/options.js";
 
@@ -126,6 +126,85 @@ describe("Projections", () => {
         expect(wasm.sig).toEqual(ref.sig);
       }
     }
+  });
+
+  /**
+   * Signs `docs` in blocks as signShard does: each document's cached terms with int16 weights
+   * queued, its other terms (staged, or beyond int16) first summed one by one; a full block
+   * signed and the document queued again; one too large for a block summed one by one.
+   */
+  function signInBlocks(memory: SignMemory, docs: readonly (readonly Term[])[]): { sigs: Uint32Array[]; flushes: number; alone: number } {
+    const sum = Projections.lease(memory);
+    const sigs: Uint32Array[] = [];
+    let flushes = 0;
+    let alone = 0;
+    const signed = (tag: number, words: Uint32Array) => void (sigs[tag] = words);
+    try {
+      expect(sum.blocks).toBe(true);
+      docs.forEach((terms, tag) => {
+        sum.reset(true);
+        const slots = new Int32Array(terms.length);
+        const weights = new Float64Array(terms.length);
+        let count = 0;
+        let withSums = false;
+        for (const { slot, staged, weight } of terms) {
+          if (!staged && weight >= -0x8000 && weight <= 0x7fff) {
+            slots[count] = slot;
+            weights[count++] = weight;
+          } else if (staged) {
+            termVector(7, 1000 + slot * 7919, sum.staging);
+            sum.addStaged(weight);
+            withSums = true;
+          } else {
+            sum.addSlot(slot, weight);
+            withSums = true;
+          }
+        }
+        if (sum.queue(tag, slots, weights, count, withSums)) return;
+        sum.signQueued(signed);
+        flushes++;
+        if (sum.queue(tag, slots, weights, count, withSums)) return;
+        alone++;
+        for (let k = 0; k < count; k++) sum.addSlot(slots[k], weights[k]);
+        sigs[tag] = new Uint32Array(memory.bits / 32);
+        sum.signBits(sigs[tag], 0);
+      });
+      sum.signQueued(signed);
+    } finally {
+      sum.release();
+    }
+    return { sigs, flushes, alone };
+  }
+
+  it("signs blocks of documents (acc8block) with the bits of their int32 sums one by one, with or without sums of other terms to start from", () => {
+    const memories = [64, 1024].map((bits) => filledMemory("int8", bits, COUNT));
+    expect(accumulateKernels(memories[0])?.acc8block).toBeTypeOf("function");
+    // The TypeScript path and float32 vectors sum document by document.
+    for (const memory of [plainOf(memories[0]), filledMemory("float32", 64, 1)]) {
+      const sum = Projections.lease(memory);
+      expect(sum.blocks).toBe(false);
+      sum.release();
+    }
+    fc.assert(
+      fc.property(fc.array(termsArb(true), { minLength: 1, maxLength: 12 }), fc.boolean(), (docs, big) => {
+        const memory = memories[big ? 1 : 0];
+        const { sigs } = signInBlocks(memory, docs);
+        docs.forEach((terms, tag) => expect(sigs[tag]).toEqual(reference("int8", memory.bits, terms, true).sig));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("signs a full block before queueing more, and a document larger than a block term by term, with the same bits", () => {
+    const memory = filledMemory("int8", 1024, COUNT, 1);
+    // A block holds about 1 MiB / 8 bytes of (vector, weight) entries: 60 documents of 3,000
+    // terms fill it more than once; the last has more terms than a block holds.
+    const doc = (d: number, length: number): Term[] => Array.from({ length }, (_, t) => ({ slot: (t * 13 + d) % COUNT, staged: t % 997 === 5, weight: ((t * 7919 + d) % 2001) - 1000 }));
+    const docs = [...Array.from({ length: 60 }, (_, d) => doc(d, 3000)), doc(60, BLOCK_BYTES / 8 + 100)];
+    const { sigs, flushes, alone } = signInBlocks(memory, docs);
+    expect(flushes).toBeGreaterThanOrEqual(2);
+    expect(alone).toBe(1);
+    docs.forEach((terms, tag) => expect(sigs[tag]).toEqual(reference("int8", 1024, terms, true).sig));
   });
 
   it("signs int32 sums as it signs the same sums in float64, at the int32 extremes too", () => {

@@ -34,7 +34,7 @@ interface Doc {
 }
 
 /** Signs `docs` as shard 0 of a new work directory: the vectors of `cached` terms cached, the others computed afresh. */
-async function signDocs(docs: Doc[], factorsOf: Map<number, number>, cached: number[], projection: Projection, scale: number): Promise<Uint32Array[]> {
+async function signDocs(docs: Doc[], factorsOf: Map<number, number>, cached: number[], projection: Projection, scale: number, typescript = false): Promise<Uint32Array[]> {
   const workdir = tempDir();
   await createWorkdir(workdir);
   const counts: ShardCounts = {
@@ -53,7 +53,10 @@ async function signDocs(docs: Doc[], factorsOf: Map<number, number>, cached: num
   });
   const cache = VectorCache.build(projection, SEED, BITS, cached, 1);
   cache.fill();
-  const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, ranks: ranks.toShared(), factors, onceFactor: 0, factorScale: scale, cache: cache.toShared() });
+  // typescript: the same memory without its WebAssembly object, so no kernels.
+  const parts = cache.toShared();
+  const shared = typescript ? { ...parts, memory: { ...parts.memory, memory: null } } : parts;
+  const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, ranks: ranks.toShared(), factors, onceFactor: 0, factorScale: scale, cache: shared });
   expect(stats.signed).toBe(docs.length);
   const out: Uint32Array[] = [];
   for (const r of readRunFileSync<SigRecord>(shardFile(workdir, 0, "run"))) out[r.d] = Uint32Array.from(r.s);
@@ -129,6 +132,25 @@ describe("signShard, tf-idf", () => {
     expect(fixed(docs[3]).reduce((x, y) => x + y)).toBeGreaterThan(INT32_WEIGHT_LIMIT);
     const signed = await signDocs(docs, idf, [a, c, e], "int8", factorScale("int8", "tfidf"));
     docs.forEach((d, k) => expect(signed[k]).toEqual(reference(d.terms, fixed(d))));
+  });
+
+  it("signs in blocks (WebAssembly) with the bits of document by document (TypeScript): many documents, cached and uncached terms, counts beyond int16 weights", async () => {
+    const terms = Array.from({ length: 400 }, (_, k) => 1000 + k * 7919);
+    const idfOf = new Map(terms.map((t, k) => [t, Math.log(100_000 / (k + 2))]));
+    // Documents of 1–300 terms (a term's count up to 40: weights beyond int16 for frequent counts).
+    const many: Doc[] = Array.from({ length: 300 }, (_, d) => {
+      const length = 1 + ((d * 37) % 300);
+      const own = Array.from({ length }, (_, i) => terms[(d * 13 + i * 7) % terms.length]);
+      const distinct = [...new Set(own)];
+      return { terms: distinct, counts: distinct.map((_, i) => 1 + ((d + i * 11) % 40)) };
+    });
+    const cached = terms.slice(0, 300);
+    const scale = factorScale("int8", "tfidf");
+    const wasm = await signDocs(many, idfOf, cached, "int8", scale);
+    const ts = await signDocs(many, idfOf, cached, "int8", scale, true);
+    expect(wasm).toEqual(ts);
+    const fixed = (d: Doc) => d.terms.map((t, i) => d.counts[i] * Math.max(1, Math.round(idfOf.get(t)! * 256)));
+    for (const k of [0, 1, 150, 299]) expect(wasm[k]).toEqual(reference(many[k].terms, fixed(many[k])));
   });
 
   it("with float32 vectors keeps the real weights count·idf and float64 sums in term order (the thesis's method)", async () => {
