@@ -1,28 +1,24 @@
 import type { ShardCounts } from "../features/count-shard.js";
-import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
 import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
 import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
-import { EXACT_WEIGHT_LIMIT, fixedPointFactor, INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";
+import { EXACT_WEIGHT_LIMIT, INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";
 import { Projections } from "./projections.js";
+import { SigningTerms, type SigningTermsParts } from "./signing-terms.js";
 
 export interface SignTask {
   workdir: string;
   index: number;
   bits: number;
   seed: number;
-  /** Term → rank in the kept vocabulary (vocabularyIndex). */
-  ranks: SharedNumberMap;
-  /** Weight factor (idf or 1) by rank, over a SharedArrayBuffer. */
-  factors: Float64Array;
-  /** Weight factor of a term not in `ranks` (signingIndex: df = 1), 0 to drop it. */
-  onceFactor: number;
   /**
-   * signature.ts factorScale: > 0, integer weights count·round(factor·factorScale), summed
-   * exactly (int8 vectors); 0, real weights count·factor, summed in float64 (float32 vectors).
+   * Term → cache slot and weight factor (SigningTerms of the kept vocabulary), the factor of a
+   * term not in it, and the scale (signature.ts factorScale): > 0, integer weights
+   * count·round(factor·scale), summed exactly (int8 vectors); 0, real weights count·factor,
+   * summed in float64 (float32 vectors).
    */
-  factorScale: number;
+  terms: SigningTermsParts;
   /** Vectors of the leading terms of the vocabulary: a term's slot is its rank. */
   cache: VectorCacheParts;
 }
@@ -35,13 +31,13 @@ export interface SignStats {
 }
 
 /** Worker-local views of the shared tables, rebuilt only when the buffers change. */
-let shared: { ranks: SharedNumberMap; table: NumberMap; cacheParts: VectorCacheParts; cache: VectorCache } | null = null;
+let shared: { terms: SigningTermsParts; table: SigningTerms; cacheParts: VectorCacheParts; cache: VectorCache } | null = null;
 
-function views(task: SignTask): { table: NumberMap; cache: VectorCache } {
-  if (shared === null || shared.ranks.keys !== task.ranks.keys || shared.cacheParts.terms !== task.cache.terms) {
+function views(task: SignTask): { table: SigningTerms; cache: VectorCache } {
+  if (shared === null || shared.terms.entries !== task.terms.entries || shared.cacheParts.terms !== task.cache.terms) {
     shared = {
-      ranks: task.ranks,
-      table: NumberMap.fromShared(task.ranks),
+      terms: task.terms,
+      table: SigningTerms.fromShared(task.terms),
       cacheParts: task.cache,
       cache: VectorCache.fromShared(task.cache),
     };
@@ -62,8 +58,8 @@ const INT16_MAX = 0x7fff;
 /**
  * Pass 2 of the preparatory phase for one shard: weights from the stored term counts and
  * the shared vocabulary, a random-hyperplane signature per document, and the shard's
- * signatures written as a run sorted by signature. One hash lookup per term gives its rank,
- * hence its weight factor and its cache slot; the document's weights are known before its
+ * signatures written as a run sorted by signature. One hash lookup per term gives its weight
+ * factor and its cache slot; the document's weights are known before its
  * sums start, as their total chooses int32 or float64 sums for integer weights. Documents with
  * int32 sums are signed in blocks where the kernels allow (Projections.queue): their cached
  * terms with int16 weights there, the others first into sums the block starts from.
@@ -72,9 +68,8 @@ export async function signShard(task: SignTask): Promise<SignStats> {
   const { table, cache } = views(task);
   const [counts] = readRunFileSync<ShardCounts>(shardFile(task.workdir, task.index, "counts"));
   const words = wordsPerSignature(task.bits);
-  const scale = task.factorScale;
-  const integer = scale > 0;
-  const onceFactor = integer ? fixedPointFactor(task.onceFactor, scale) : task.onceFactor;
+  const integer = task.terms.scale > 0;
+  const onceFactor = table.onceFactor;
   const records: SigRecord[] = [];
   let empty = 0;
   let at = 0;
@@ -93,10 +88,9 @@ export async function signShard(task: SignTask): Promise<SignStats> {
       let total = 0;
       let used = 0;
       for (let i = 0; i < length; i++) {
-        const rank = table.get(counts.terms[at + i]);
-        const factor = rank === undefined ? onceFactor : integer ? fixedPointFactor(task.factors[rank], scale) : task.factors[rank];
-        const weight = counts.counts[at + i] * factor;
-        slots[i] = rank === undefined || !cache.isFilled(rank) ? -1 : rank;
+        const e = table.find(counts.terms[at + i]);
+        const weight = counts.counts[at + i] * (e < 0 ? onceFactor : table.factor(e));
+        slots[i] = e < 0 ? -1 : table.slot(e);
         weights[i] = weight;
         total += weight;
         if (weight !== 0) used++;

@@ -6,6 +6,7 @@ import { createWorkdir, shardFile } from "../../src/coordinator/workdir.js";
 import { termVector, VectorCache } from "../../src/sketch/random-vectors.js";
 import type { Projection } from "../../src/options.js";
 import { signShard } from "../../src/sketch/sign-shard.js";
+import { SigningTerms } from "../../src/sketch/signing-terms.js";
 import { accumulate, factorScale, FIXED_POINT_BITS, INT32_WEIGHT_LIMIT, signBits } from "../../src/sketch/signature.js";
 import { NumberMap } from "../../src/util/number-map.js";
 import { removeTempDirs, tempDir } from "../helpers/cli.js";
@@ -56,7 +57,7 @@ async function signDocs(docs: Doc[], factorsOf: Map<number, number>, cached: num
   // typescript: the same memory without its WebAssembly object, so no kernels.
   const parts = cache.toShared();
   const shared = typescript ? { ...parts, memory: { ...parts.memory, memory: null } } : parts;
-  const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, ranks: ranks.toShared(), factors, onceFactor: 0, factorScale: scale, cache: shared });
+  const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, terms: SigningTerms.build(ranks, factors, 0, scale, cache).toShared(), cache: shared });
   expect(stats.signed).toBe(docs.length);
   const out: Uint32Array[] = [];
   for (const r of readRunFileSync<SigRecord>(shardFile(workdir, 0, "run"))) out[r.d] = Uint32Array.from(r.s);
@@ -90,7 +91,7 @@ describe("signShard, int8 and tf", () => {
     // a is cached, b is computed afresh.
     const cache = VectorCache.build("int8", SEED, BITS, [a], 1);
     cache.fill();
-    const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, ranks: ranks.toShared(), factors, onceFactor: 0, factorScale: factorScale("int8", "tf"), cache: cache.toShared() });
+    const stats = await signShard({ workdir, index: 0, bits: BITS, seed: SEED, terms: SigningTerms.build(ranks, factors, 0, factorScale("int8", "tf"), cache).toShared(), cache: cache.toShared() });
     expect(stats.signed).toBe(2);
     const records = readRunFileSync<SigRecord>(shardFile(workdir, 0, "run"));
     for (const r of records) expect(Uint32Array.from(r.s)).toEqual(reference(docs[r.d].terms, docs[r.d].counts));

@@ -3,8 +3,8 @@ import { accumulateKernelStatus } from "../../sketch/accumulate-wasm.js";
 import { int8DrawKernelStatus } from "../../sketch/int8-draw.js";
 import { factorScale } from "../../sketch/signature.js";
 import { VectorCache } from "../../sketch/random-vectors.js";
+import { SigningTerms } from "../../sketch/signing-terms.js";
 import type { SignStats, SignTask } from "../../sketch/sign-shard.js";
-import type { NumberMap } from "../../util/number-map.js";
 import type { WorkerPool } from "../pool.js";
 import type { Reporter } from "../progress.js";
 import type { RunConfig } from "../run-config.js";
@@ -32,7 +32,7 @@ function repeatedTerms(dfs: Uint32Array): number {
 
 /** The shared tables of a slice's sign tasks. */
 interface SignTables {
-  terms: { ranks: NumberMap; factors: Float64Array; onceFactor: number };
+  terms: SigningTerms;
   cache: VectorCache;
 }
 
@@ -61,7 +61,8 @@ async function signTables(workdir: string, config: RunConfig, slice: Slice, pool
       pool.run("fill", { cache: cache.toShared(), from: Math.min(cacheSize, w * step), to: Math.min(cacheSize, (w + 1) * step) }),
     ),
   );
-  return { terms, cache };
+  // After the fill: a term's slot is known to hold its vector.
+  return { terms: SigningTerms.build(terms.ranks, terms.factors, terms.onceFactor, factorScale(projection, weighting), cache), cache };
 }
 
 /**
@@ -82,7 +83,7 @@ export async function signStep(
 ): Promise<void> {
   const { shards } = await readChunkCounts(workdir);
   const indices = Array.from({ length: shards }, (_, i) => i).filter((i) => inSlice(i, slice));
-  const { bits, seed, weighting, projection } = config.prepare;
+  const { bits, seed } = config.prepare;
   let tables: Promise<SignTables> | undefined;
   const progress = reporter.progress("signatures", "shards", indices.length);
   let signed = 0;
@@ -92,7 +93,7 @@ export async function signStep(
       marker,
       start: async () => {
         const { terms, cache } = await (tables ??= signTables(workdir, config, slice, pool, reporter, weigh));
-        const task: SignTask = { workdir, index, bits, seed, ranks: terms.ranks.toShared(), factors: terms.factors, onceFactor: terms.onceFactor, factorScale: factorScale(projection, weighting), cache: cache.toShared() };
+        const task: SignTask = { workdir, index, bits, seed, terms: terms.toShared(), cache: cache.toShared() };
         const { result } = await pool.submit<SignStats>("sign", task);
         return { result: result.then((s) => (progress.update(++signed), s)) };
       },
