@@ -138,8 +138,8 @@ export class Projections {
    */
   queue(tag: number, slots: Int32Array, weights: Float64Array, count: number, withSums: boolean): boolean {
     const bits = this.memory.bits;
-    const groups = Math.ceil(count / 4);
-    const low = this.low + 3 + 8 * groups;
+    const groups = Math.ceil(count / 8);
+    const low = this.low + 3 + 16 * groups;
     const high = this.high - bits / 32 - (withSums ? bits : 0);
     if (low > high) return false;
     const block = this.region.block;
@@ -154,7 +154,7 @@ export class Projections {
       block.set(sums, high + bits / 32);
     }
     let e = this.low + 3;
-    for (let j = 0; j < 4 * groups; j++, e += 2) {
+    for (let j = 0; j < 8 * groups; j++, e += 2) {
       const weight = j < count ? weights[j] : 0;
       if (!(weight >= INT16_MIN && weight <= INT16_MAX)) throw new RangeError(`Projections.queue: weight ${weight} is not an int16`);
       block[e] = this.memory.vectorOffset(slots[j < count ? j : 0]);
