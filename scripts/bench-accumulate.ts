@@ -9,7 +9,8 @@
  * (counts 1–3 times an idf in (0, 12)), summed and signed `--pairs` (document, term) pairs per
  * repeat, for each kind of sum: float32 vectors, float64 sums (acc); int8 vectors, float64 sums
  * of real weights (acc8x4, before issue 14's fixed point); int8 vectors, int32 sums of the
- * fixed-point weights (acc8d4). The vector components are random bytes: the kernels' time does
+ * fixed-point weights (acc8d4), and the same documents queued in blocks, summed and signed by one
+ * call per block (acc8block, as signShard does). The vector components are random bytes: the kernels' time does
  * not depend on them. Prints the CPU microseconds (user + system) per pair of each repeat.
  */
 import { parseArgs } from "node:util";
@@ -40,6 +41,7 @@ const kinds = [
   { name: "float32, float64 sums (acc)", projection: "float32", weights: idf, integer: false },
   { name: "int8, float64 sums (acc8x4)", projection: "int8", weights: idf, integer: false },
   { name: "int8, int32 fixed point (acc8d4)", projection: "int8", weights: fixed, integer: true },
+  { name: "int8, int32 fixed point, blocks (acc8block)", projection: "int8", weights: fixed, integer: true, blocks: true },
 ] as const;
 
 const out = new Uint32Array(BITS / 32);
@@ -53,9 +55,19 @@ for (const kind of kinds) {
     const from = process.cpuUsage();
     for (let d = 0, t = 0; d < documents; d++) {
       sum.reset(kind.integer);
+      if ("blocks" in kind) {
+        const [s, w] = [slots.subarray(t, t + terms), kind.weights.subarray(t, t + terms)];
+        if (!sum.queue(d, s, w, terms, terms, false)) {
+          sum.signQueued(() => {});
+          sum.queue(d, s, w, terms, terms, false);
+        }
+        t += terms;
+        continue;
+      }
       for (const end = t + terms; t < end; t++) sum.addSlot(slots[t], kind.weights[t]);
       sum.signBits(out, 0);
     }
+    sum.signQueued(() => {});
     const used = process.cpuUsage(from);
     console.log(JSON.stringify({ kind: kind.name, vectors, repeat: r, microsecondsPerPair: Number(((used.user + used.system) / (documents * terms)).toFixed(3)) }));
   }

@@ -131,12 +131,13 @@ export class Projections {
   }
 
   /**
-   * Queues a document, tagged `tag`, for signing in the block (signQueued): the cached vectors
-   * of slots[0 … count) with their int16 weights, plus, when `withSums`, the int32 sums of its
-   * other terms added since reset(true). False when the block has no room: sign it, then queue
-   * again (false for an empty block: the document is too large for one; add it term by term).
+   * Queues a document, tagged `tag`, for signing in the block (signQueued): of its terms k <
+   * length, the `count` with a cache slot (slots[k] ≥ 0) and an int16 weight, plus, when
+   * `withSums`, the int32 sums of its other terms, added since reset(true). False when the block
+   * has no room: sign it, then queue again (false for an empty block: the document is too large
+   * for one; add its terms one by one).
    */
-  queue(tag: number, slots: Int32Array, weights: Float64Array, count: number, withSums: boolean): boolean {
+  queue(tag: number, slots: Int32Array, weights: Float64Array, length: number, count: number, withSums: boolean): boolean {
     const bits = this.memory.bits;
     const groups = Math.ceil(count / 8);
     const low = this.low + 3 + 16 * groups;
@@ -153,12 +154,23 @@ export class Projections {
       if (!(sums instanceof Int32Array)) throw new Error("Projections.queue: the document's sums are not int32 (reset(true))");
       block.set(sums, high + bits / 32);
     }
+    const vectorBase = this.memory.vectorOffset(0);
+    const vectorBytes = this.memory.vectorOffset(1) - vectorBase;
     let e = this.low + 3;
-    for (let j = 0; j < 8 * groups; j++, e += 2) {
-      const weight = j < count ? weights[j] : 0;
-      if (!(weight >= INT16_MIN && weight <= INT16_MAX)) throw new RangeError(`Projections.queue: weight ${weight} is not an int16`);
-      block[e] = this.memory.vectorOffset(slots[j < count ? j : 0]);
+    const end = e + 16 * groups;
+    for (let k = 0; k < length; k++) {
+      const slot = slots[k];
+      const weight = weights[k];
+      if (slot < 0 || weight < INT16_MIN || weight > INT16_MAX) continue;
+      if (e === end) throw new RangeError(`Projections.queue: more than ${count} cached terms with int16 weights`);
+      block[e] = vectorBase + slot * vectorBytes;
       block[e + 1] = weight;
+      e += 2;
+    }
+    // Whole groups: weight 0 on a vector of the cache adds nothing.
+    for (; e < end; e += 2) {
+      block[e] = vectorBase;
+      block[e + 1] = 0;
     }
     this.low = low;
     this.tags.push(tag);

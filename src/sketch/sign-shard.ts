@@ -45,11 +45,9 @@ function views(task: SignTask): { table: SigningTerms; cache: VectorCache } {
   return shared;
 }
 
-/** Per term of a document: its cache slot (−1: computed afresh) and weight (0: dropped); its terms queued in a block. */
+/** Per term of a document: its cache slot (−1: computed afresh) and weight (0: dropped). */
 let slots = new Int32Array(1024);
 let weights = new Float64Array(1024);
-let blockSlots = new Int32Array(1024);
-let blockWeights = new Float64Array(1024);
 
 /** The weights a block (Projections.queue) takes: int16. */
 const INT16_MIN = -0x8000;
@@ -82,50 +80,53 @@ export async function signShard(task: SignTask): Promise<SignStats> {
       if (length > slots.length) {
         slots = new Int32Array(2 * length);
         weights = new Float64Array(2 * length);
-        blockSlots = new Int32Array(2 * length);
-        blockWeights = new Float64Array(2 * length);
       }
       let total = 0;
       let used = 0;
+      // Terms a block takes (cached, int16 weight) and the others (with a weight).
+      let blocked = 0;
+      let others = 0;
       for (let i = 0; i < length; i++) {
         const e = table.find(counts.terms[at + i]);
         const weight = counts.counts[at + i] * (e < 0 ? onceFactor : table.factor(e));
-        slots[i] = e < 0 ? -1 : table.slot(e);
+        const slot = e < 0 ? -1 : table.slot(e);
+        slots[i] = slot;
         weights[i] = weight;
         total += weight;
         if (weight !== 0) used++;
+        if (slot >= 0 && weight >= INT16_MIN && weight <= INT16_MAX) blocked++;
+        else if (weight !== 0) others++;
       }
       if (integer && total > EXACT_WEIGHT_LIMIT) throw new RangeError(`document ${counts.ordinals[d]}: its integer weights sum to ${total}, beyond exact float64 sums of int8 projections`);
       const int32 = integer && total <= INT32_WEIGHT_LIMIT;
       sum.reset(int32);
       if (int32 && blocks && used > 0) {
-        let count = 0;
-        let withSums = false;
-        for (let i = 0; i < length; i++) {
+        for (let i = 0; others > 0 && i < length; i++) {
           const weight = weights[i];
-          if (weight === 0) continue;
           const slot = slots[i];
-          if (slot >= 0 && weight >= INT16_MIN && weight <= INT16_MAX) {
-            blockSlots[count] = slot;
-            blockWeights[count++] = weight;
-            continue;
-          }
-          withSums = true;
+          if (weight === 0 || (slot >= 0 && weight >= INT16_MIN && weight <= INT16_MAX)) continue;
           if (slot < 0) {
             termVector(task.seed, counts.terms[at + i], sum.staging);
             sum.addStaged(weight);
           } else sum.addSlot(slot, weight);
         }
-        at += length;
         const ordinal = counts.ordinals[d];
-        if (sum.queue(ordinal, blockSlots, blockWeights, count, withSums)) continue;
-        sum.signQueued(signed);
-        if (sum.queue(ordinal, blockSlots, blockWeights, count, withSums)) continue;
-        // Too large for a block: its other terms too one by one.
-        for (let k = 0; k < count; k++) sum.addSlot(blockSlots[k], blockWeights[k]);
-        const s = new Uint32Array(words);
-        sum.signBits(s, 0);
-        records.push({ d: ordinal, s });
+        let queued = sum.queue(ordinal, slots, weights, length, blocked, others > 0);
+        if (!queued) {
+          sum.signQueued(signed);
+          queued = sum.queue(ordinal, slots, weights, length, blocked, others > 0);
+        }
+        if (!queued) {
+          // Too large for a block: its other terms too one by one.
+          for (let i = 0; i < length; i++) {
+            const weight = weights[i];
+            if (slots[i] >= 0 && weight >= INT16_MIN && weight <= INT16_MAX) sum.addSlot(slots[i], weight);
+          }
+          const s = new Uint32Array(words);
+          sum.signBits(s, 0);
+          records.push({ d: ordinal, s });
+        }
+        at += length;
         continue;
       }
       for (let i = 0; i < length; i++) {

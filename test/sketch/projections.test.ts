@@ -160,10 +160,10 @@ describe("Projections", () => {
             withSums = true;
           }
         }
-        if (sum.queue(tag, slots, weights, count, withSums)) return;
+        if (sum.queue(tag, slots, weights, count, count, withSums)) return;
         sum.signQueued(signed);
         flushes++;
-        if (sum.queue(tag, slots, weights, count, withSums)) return;
+        if (sum.queue(tag, slots, weights, count, count, withSums)) return;
         alone++;
         for (let k = 0; k < count; k++) sum.addSlot(slots[k], weights[k]);
         sigs[tag] = new Uint32Array(memory.bits / 32);
