@@ -8,6 +8,11 @@ const INT16_MAX = 0x7fff;
 /** The end of a block's room (int32 index). */
 const BLOCK_END = BLOCK_BYTES / 4;
 
+/** Whether a block (Projections.queue) takes a term of cache slot `slot` (−1: uncached) and weight `weight`: cached, int16. */
+export function blockTakes(slot: number, weight: number): boolean {
+  return slot >= 0 && weight >= INT16_MIN && weight <= INT16_MAX;
+}
+
 /**
  * The projections v·RND_j of one document, summed term by term in a leased scratch region of
  * the sign memory: by the WebAssembly kernels, reading cached vectors in place, where the
@@ -161,7 +166,7 @@ export class Projections {
     for (let k = 0; k < length; k++) {
       const slot = slots[k];
       const weight = weights[k];
-      if (slot < 0 || weight < INT16_MIN || weight > INT16_MAX) continue;
+      if (!blockTakes(slot, weight)) continue;
       if (e === end) throw new RangeError(`Projections.queue: more than ${count} cached terms with int16 weights`);
       block[e] = vectorBase + slot * vectorBytes;
       block[e + 1] = weight;

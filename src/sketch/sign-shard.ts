@@ -4,7 +4,7 @@ import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
 import { shardFile } from "../coordinator/workdir.js";
 import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
 import { EXACT_WEIGHT_LIMIT, INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";
-import { Projections } from "./projections.js";
+import { blockTakes, Projections } from "./projections.js";
 import { SigningTerms, type SigningTermsParts } from "./signing-terms.js";
 
 export interface SignTask {
@@ -49,10 +49,6 @@ function views(task: SignTask): { table: SigningTerms; cache: VectorCache } {
 let slots = new Int32Array(1024);
 let weights = new Float64Array(1024);
 
-/** The weights a block (Projections.queue) takes: int16. */
-const INT16_MIN = -0x8000;
-const INT16_MAX = 0x7fff;
-
 /**
  * Pass 2 of the preparatory phase for one shard: weights from the stored term counts and
  * the shared vocabulary, a random-hyperplane signature per document, and the shard's
@@ -94,7 +90,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
         weights[i] = weight;
         total += weight;
         if (weight !== 0) used++;
-        if (slot >= 0 && weight >= INT16_MIN && weight <= INT16_MAX) blocked++;
+        if (blockTakes(slot, weight)) blocked++;
         else if (weight !== 0) others++;
       }
       if (integer && total > EXACT_WEIGHT_LIMIT) throw new RangeError(`document ${counts.ordinals[d]}: its integer weights sum to ${total}, beyond exact float64 sums of int8 projections`);
@@ -104,7 +100,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
         for (let i = 0; others > 0 && i < length; i++) {
           const weight = weights[i];
           const slot = slots[i];
-          if (weight === 0 || (slot >= 0 && weight >= INT16_MIN && weight <= INT16_MAX)) continue;
+          if (weight === 0 || blockTakes(slot, weight)) continue;
           if (slot < 0) {
             termVector(task.seed, counts.terms[at + i], sum.staging);
             sum.addStaged(weight);
@@ -120,7 +116,7 @@ export async function signShard(task: SignTask): Promise<SignStats> {
           // Too large for a block: its other terms too one by one.
           for (let i = 0; i < length; i++) {
             const weight = weights[i];
-            if (slots[i] >= 0 && weight >= INT16_MIN && weight <= INT16_MAX) sum.addSlot(slots[i], weight);
+            if (blockTakes(slots[i], weight)) sum.addSlot(slots[i], weight);
           }
           const s = new Uint32Array(words);
           sum.signBits(s, 0);
