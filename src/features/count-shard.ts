@@ -2,9 +2,9 @@ import type { Chunk, StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { isChained, loadChunkBytes, placeChunk, type ChainedChunk } from "../corpus/chunk-chain.js";
 import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
-import { encodeFrames, encodeRecords } from "../runs/run-file.js";
+import { encodeFrameParts, encodeRecords } from "../runs/run-file.js";
 import { dfFrames } from "./df-pieces.js";
-import { writeAtomic } from "../util/atomic.js";
+import { writeAtomicGroup } from "../util/atomic.js";
 import { InputError } from "../util/errors.js";
 import { hashSequence } from "./hash.js";
 import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
@@ -195,6 +195,9 @@ export function countChunk(chunk: Chunk, options: ReaderOptions & TermOptions, w
   return counter;
 }
 
+/** zstd level of the shard files, read back once or twice by later steps. */
+const SHARD_LEVEL = -3;
+
 // A worker's buffer for the chunks it reads from their files (nothing keeps their bytes).
 const readBuffer = { bytes: new Uint8Array(0) };
 
@@ -222,11 +225,11 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   const tokens = counter.tokens.view();
   const shardDocs: ShardDocs = { ids, tokens };
   const shardDf = documentFrequencies(shardCounts.terms);
-  // Written together: their fsyncs then share the file system's journal commits.
-  await Promise.all([
-    writeAtomic(shardFile(workdir, chunk.index, "counts"), encodeRecords([shardCounts], 1)),
-    writeAtomic(shardFile(workdir, chunk.index, "docs"), encodeRecords([shardDocs], 1)),
-    writeAtomic(shardFile(workdir, chunk.index, "df"), encodeFrames(dfFrames(shardDf), 1)),
+  // One durable point for the three (the task's marker follows it).
+  await writeAtomicGroup([
+    { path: shardFile(workdir, chunk.index, "counts"), data: encodeRecords([shardCounts], SHARD_LEVEL) },
+    { path: shardFile(workdir, chunk.index, "docs"), data: encodeRecords([shardDocs], SHARD_LEVEL) },
+    { path: shardFile(workdir, chunk.index, "df"), data: encodeFrameParts(dfFrames(shardDf), SHARD_LEVEL) },
   ]);
   return { docs: ids.length, tokens: tokens.reduce((a, b) => a + b, 0), keptTokens: counter.keptTokens, warnings };
 }

@@ -1,4 +1,4 @@
-import { closeSync, createWriteStream, fsyncSync, fstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
+import { closeSync, createWriteStream, fsync, fsyncSync, fstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
 import { copyFile, link, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
@@ -305,6 +305,84 @@ export async function linkOrCopy(from: string, to: string): Promise<void> {
  */
 export function writeScratchSync(path: string, data: Uint8Array): void {
   writeWholeSync(path, data, false);
+}
+
+/** A file of a group written together (`writeAtomicGroup`): its bytes, possibly in parts written one after another. */
+export interface GroupFile {
+  path: string;
+  data: Uint8Array | readonly Uint8Array[];
+}
+
+/** fsync as a promise: the group's files are synced at once, so that they share the file system's journal commits. */
+function fsyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+}
+
+/**
+ * Several whole files (a task's outputs) with one durable point: each written blocking under
+ * a temporary name (no thread hop per write: for a worker thread, which awaits the group
+ * anyway), all fsynced at once, then renamed, and each directory fsynced once after the
+ * renames (not once per file). A marker written after this resolves cannot outlive the files.
+ * On failure the group's temporaries are removed; a file already renamed may stay, and no
+ * marker vouches for it.
+ */
+export async function writeAtomicGroup(files: readonly GroupFile[]): Promise<void> {
+  const open: { file: GroupFile; tmp: string; fd?: number; size: number }[] = files.map((file) => ({ file, tmp: temporaryName(file.path), size: 0 }));
+  let current = files[0]?.path;
+  try {
+    for (const f of open) {
+      current = f.file.path;
+      track(f.tmp);
+      f.fd = openSync(f.tmp, "wx");
+      for (const part of f.file.data instanceof Uint8Array ? [f.file.data] : f.file.data) {
+        for (let done = 0; done < part.length; ) {
+          const written = writeSync(f.fd, part, done, part.length - done);
+          if (written === 0) throw new ShortWrite(part.length, done);
+          done += written;
+        }
+        f.size += part.length;
+      }
+    }
+    await Promise.all(
+      open.map(async (f) => {
+        try {
+          await fsyncFd(f.fd!);
+        } catch (err) {
+          current = f.file.path;
+          throw err;
+        }
+      }),
+    );
+    for (const f of open) {
+      current = f.file.path;
+      const actual = fstatSync(f.fd!).size;
+      if (actual !== f.size) throw new ShortWrite(f.size, actual);
+      closeSync(f.fd!);
+      f.fd = undefined;
+    }
+    for (const f of open) {
+      current = f.file.path;
+      renameSync(f.tmp, f.file.path);
+      pending.delete(f.tmp);
+    }
+    for (const dir of new Set(files.map((f) => dirname(f.path)))) {
+      current = dir;
+      await syncDirectory(dir);
+    }
+  } catch (err) {
+    for (const f of open) {
+      if (f.fd !== undefined) closeSync(f.fd);
+      if (pending.has(f.tmp)) {
+        try {
+          rmSync(f.tmp, { force: true });
+        } catch {
+          // Never created.
+        }
+        pending.delete(f.tmp);
+      }
+    }
+    throw writeError(current ?? "", err);
+  }
 }
 
 /** `writeAtomic`, blocking: for a worker's file that a task's marker vouches for. */
