@@ -1,4 +1,4 @@
-import type { Chunk, StoredChunk } from "../corpus/chunker.js";
+import { chunkExtent, type Chunk, type StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { isChained, loadChunkBytes, placeChunk, type ChainedChunk } from "../corpus/chunk-chain.js";
 import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
@@ -143,6 +143,12 @@ export class ShardCounter implements DocSink {
     }
   }
 
+  /** chunkExtent of the chunk given to the constructor, its newlines counted by the kernel where it holds them. */
+  extent(bytes: Buffer): { docCount: number; lines: number } {
+    const runs = this.runs;
+    return runs === null ? chunkExtent(bytes) : chunkExtent(bytes, () => runs.newlines());
+  }
+
   open(ordinal: number, id: string): void {
     this.ids.push(id);
     this.ordinals.push(ordinal);
@@ -210,8 +216,14 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   const { options, workdir } = task;
   const warnings = emptyWarnings();
   const raw = loadChunkBytes(task.chunk, readBuffer);
-  const chunk = isChained(task.chunk) ? placeChunk(task.chunk, raw) : task.chunk;
-  const counter = countChunk({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings);
+  const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  // The bytes go into the kernel first, which then counts the newlines for the chain (inside
+  // placeChunk, so that a failure there marks the chunk's link failed).
+  let counter: ShardCounter | null = null;
+  const measure = (b: Buffer) => (counter = new ShardCounter(options, b)).extent(b);
+  const chunk = isChained(task.chunk) ? placeChunk(task.chunk, raw, measure) : task.chunk;
+  counter ??= new ShardCounter(options, bytes);
+  scanChunk({ ...chunk, bytes }, options, warnings, counter);
   const { ids } = counter;
   if (ids.length !== chunk.docCount) {
     throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);
