@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describeSystemError, errorCode, writeAtomic } from "../util/atomic.js";
+import { describeSystemError, errorCode, syncRenames, writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import { makeDirectory } from "../util/output-dir.js";
@@ -120,8 +120,14 @@ export async function resetWorkdir(workdir: string): Promise<void> {
   await createWorkdir(workdir);
 }
 
-export async function writeMarker(workdir: string, task: string, stats: unknown): Promise<void> {
-  await writeAtomic(markerFile(workdir, task), JSON.stringify(stats));
+/** `durable` false: see writeAtomic's `durableName` (markersDurable makes them durable). */
+export async function writeMarker(workdir: string, task: string, stats: unknown, durable = true): Promise<void> {
+  await writeAtomic(markerFile(workdir, task), JSON.stringify(stats), durable);
+}
+
+/** Makes the markers written with `durable` false so far durable: one directory fsync. */
+export async function markersDurable(workdir: string): Promise<void> {
+  await syncRenames(join(workdir, "markers"));
 }
 
 /**

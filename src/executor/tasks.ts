@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { killPoint } from "../util/kill-point.js";
-import { markerFile, readMarker, writeMarker } from "../coordinator/workdir.js";
+import { markerFile, markersDurable, readMarker, writeMarker } from "../coordinator/workdir.js";
 
 /**
  * A task of a step: the name of its completion marker, its work (which writes the task's
@@ -26,24 +26,34 @@ export interface StepTask<R> {
 export class TaskRunner<R> {
   private readonly pending: Promise<R>[] = [];
 
-  /** `workdir` null: a run that cannot be resumed, no marker is read or written. */
-  constructor(private readonly workdir: string | null) {}
+  /**
+   * `workdir` null: a run that cannot be resumed, no marker is read or written.
+   * `markersAtEnd`: the tasks' markers are made durable together when `results` resolves
+   * (one directory fsync, not one per task): for a step that acts on no task's completion
+   * before its end, so that a marker lost in a crash before then only reruns its task.
+   */
+  constructor(
+    private readonly workdir: string | null,
+    private readonly markersAtEnd = false,
+  ) {}
 
   /**
    * Runs or loads a task; resolves once it is under way, as its `start` does, with its
    * completion (its marker in place) for a step that decides on it before the next task.
    */
   async add(task: StepTask<R>): Promise<{ result: Promise<R> }> {
-    const result = (await begin(this.workdir, task))();
+    const result = (await begin(this.workdir, task, !this.markersAtEnd))();
     // Awaited in `results` with the others; a failure meanwhile must not go unhandled.
     result.catch(() => undefined);
     this.pending.push(result);
     return { result };
   }
 
-  /** The results of the tasks given so far, in the order given, once every one is done. */
-  results(): Promise<R[]> {
-    return Promise.all(this.pending);
+  /** The results of the tasks given so far, in the order given, once every one is done (and its marker durable). */
+  async results(): Promise<R[]> {
+    const results = await Promise.all(this.pending);
+    if (this.markersAtEnd && this.workdir !== null) await markersDurable(this.workdir);
+    return results;
   }
 }
 
@@ -52,12 +62,12 @@ export class TaskRunner<R> {
  * written after it completes, or, when its marker is in place, its `load` deferred until
  * asked for. Gives its completion.
  */
-async function begin<R>(workdir: string | null, task: StepTask<R>): Promise<() => Promise<R>> {
+async function begin<R>(workdir: string | null, task: StepTask<R>, durable = true): Promise<() => Promise<R>> {
   if (workdir !== null && existsSync(markerFile(workdir, task.marker))) return () => task.load();
   const { result } = await task.start();
   const done = result.then(async (r) => {
     if (workdir === null) return r;
-    await writeMarker(workdir, task.marker, task.stats(r));
+    await writeMarker(workdir, task.marker, task.stats(r), durable);
     killPoint(`marker:${task.marker}`);
     return r;
   });

@@ -129,14 +129,24 @@ async function discardTemporary(tmp: string): Promise<void> {
   pending.delete(tmp);
 }
 
-async function putInPlace(tmp: string, path: string): Promise<void> {
+async function putInPlace(tmp: string, path: string, durableName: boolean): Promise<void> {
   await rename(tmp, path);
   pending.delete(tmp);
-  await syncDirectory(dirname(path));
+  if (durableName) await syncDirectory(dirname(path));
 }
 
-/** Writes a whole file: every byte written and checked, fsynced, renamed into place. */
-export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/** Makes the renames done in `dir` so far durable (the directory fsync that `writeAtomic` leaves out with `durableName` false). */
+export async function syncRenames(dir: string): Promise<void> {
+  await syncDirectory(dir);
+}
+
+/**
+ * Writes a whole file: every byte written and checked, fsynced, renamed into place.
+ * `durableName` false leaves out the directory fsync: the file is whole under its name or
+ * absent after a crash, until `syncRenames` of its directory (a task marker: a lost one only
+ * reruns its task; the step makes its markers durable together at its end).
+ */
+export async function writeAtomic(path: string, data: string | Uint8Array, durableName = true): Promise<void> {
   const bytes = asBytes(data);
   const tmp = temporaryName(path);
   track(tmp);
@@ -152,7 +162,7 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
     } finally {
       await handle.close();
     }
-    await putInPlace(tmp, path);
+    await putInPlace(tmp, path, durableName);
   } catch (err) {
     await discardTemporary(tmp);
     throw writeError(path, err);
@@ -457,7 +467,7 @@ export async function openAtomicHandle(path: string): Promise<AtomicHandle> {
       try {
         await syncAndCheck(handle, size);
         await handle.close();
-        await putInPlace(tmp, path);
+        await putInPlace(tmp, path, true);
       } catch (err) {
         await discard();
         throw writeError(path, err);
@@ -492,7 +502,7 @@ export function openAtomic(path: string): AtomicStream {
         stream.end();
         await finished;
         await syncAndCheckClosed(tmp, stream.bytesWritten);
-        await putInPlace(tmp, path);
+        await putInPlace(tmp, path, true);
       } catch (err) {
         await discard();
         throw writeError(path, err);

@@ -57,6 +57,17 @@ describe("the executor", () => {
     expect(await runner.results()).toEqual([7]);
   });
 
+  it("with the markers made durable at the step's end, runs, marks and loads the tasks alike", async () => {
+    const work = workdir();
+    await writeMarker(work, "b", 8);
+    const log: string[] = [];
+    const runner = new TaskRunner<number>(work, true);
+    for (const [name, value] of [["a", 7], ["b", 8], ["c", 9]] as const) await runner.add(task(work, name, value, 1, log));
+    expect(await runner.results()).toEqual([7, 8, 9]);
+    expect(log.filter((l) => l.startsWith("start"))).toEqual(["start a", "start c"]);
+    for (const [name, value] of [["a", 7], ["c", 9]] as const) expect(await readMarker(work, name)).toBe(value);
+  });
+
   it("a failed task leaves no marker and fails the step", async () => {
     const work = workdir();
     const failing: StepTask<number> = { marker: "bad", start: async () => ({ result: Promise.reject(new Error("boom")) }), load: async () => 0, stats: (r) => r };

@@ -39,7 +39,8 @@ export interface ChunkCounts {
  */
 export async function countStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<ChunkCounts> {
   const progress = reporter.progress("reading", "docs");
-  const runner = new TaskRunner<ShardStats>(workdir);
+  // Nothing acts on a count task's completion before the step's end.
+  const runner = new TaskRunner<ShardStats>(workdir, true);
   let shards = 0;
   const skipped = noSkippedDocs();
   const limits = readLimits(config.maxDocBytes, config.oversize);
