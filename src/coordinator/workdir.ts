@@ -28,6 +28,9 @@ import { removeIndex } from "../supplement/index-store.js";
  */
 export type ShardFileKind = "counts" | "docs" | "df" | "run";
 
+/** The files a count task writes for its shard. */
+export const COUNT_FILES = ["counts", "docs", "df"] as const satisfies readonly ShardFileKind[];
+
 export function shardName(index: number): string {
   return String(index).padStart(6, "0");
 }

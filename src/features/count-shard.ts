@@ -10,7 +10,7 @@ import { hashSequence } from "./hash.js";
 import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
 import { kernelDocumentFrequencies, TokenHashRuns } from "./token-hash-wasm.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
-import { shardFile } from "../coordinator/workdir.js";
+import { COUNT_FILES, shardFile } from "../coordinator/workdir.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 
 /** The term counts of a shard's documents, flattened (one record per shard file). */
@@ -237,11 +237,14 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   const tokens = counter.tokens.view();
   const shardDocs: ShardDocs = { ids, tokens };
   const shardDf = documentFrequencies(shardCounts.terms);
-  // One durable point for the three (the task's marker follows it).
-  await writeAtomicGroup([
-    { path: shardFile(workdir, chunk.index, "counts"), data: encodeRecords([shardCounts], SHARD_LEVEL) },
-    { path: shardFile(workdir, chunk.index, "docs"), data: encodeRecords([shardDocs], SHARD_LEVEL) },
-    { path: shardFile(workdir, chunk.index, "df"), data: encodeFrameParts(dfFrames(shardDf), SHARD_LEVEL) },
-  ]);
+  // Put in place without fsync: the executor makes them durable, batched with other shards'
+  // (`unsynced` in count-step.ts), before the task's marker.
+  await writeAtomicGroup(
+    COUNT_FILES.map((kind) => ({
+      path: shardFile(workdir, chunk.index, kind),
+      data: kind === "counts" ? encodeRecords([shardCounts], SHARD_LEVEL) : kind === "docs" ? encodeRecords([shardDocs], SHARD_LEVEL) : encodeFrameParts(dfFrames(shardDf), SHARD_LEVEL),
+    })),
+    false,
+  );
   return { docs: ids.length, tokens: tokens.reduce((a, b) => a + b, 0), keptTokens: counter.keptTokens, warnings };
 }

@@ -334,9 +334,10 @@ function fsyncFd(fd: number): Promise<void> {
  * anyway), all fsynced at once, then renamed, and each directory fsynced once after the
  * renames (not once per file). A marker written after this resolves cannot outlive the files.
  * On failure the group's temporaries are removed; a file already renamed may stay, and no
- * marker vouches for it.
+ * marker vouches for it. `durable` false leaves the fsyncs out: the files are whole under
+ * their names or absent, and `syncFiles` makes them durable later (before their marker).
  */
-export async function writeAtomicGroup(files: readonly GroupFile[]): Promise<void> {
+export async function writeAtomicGroup(files: readonly GroupFile[], durable = true): Promise<void> {
   const open: { file: GroupFile; tmp: string; fd?: number; size: number }[] = files.map((file) => ({ file, tmp: temporaryName(file.path), size: 0 }));
   let current = files[0]?.path;
   try {
@@ -355,6 +356,7 @@ export async function writeAtomicGroup(files: readonly GroupFile[]): Promise<voi
     }
     await Promise.all(
       open.map(async (f) => {
+        if (!durable) return;
         try {
           await fsyncFd(f.fd!);
         } catch (err) {
@@ -375,7 +377,7 @@ export async function writeAtomicGroup(files: readonly GroupFile[]): Promise<voi
       renameSync(f.tmp, f.file.path);
       pending.delete(f.tmp);
     }
-    for (const dir of new Set(files.map((f) => dirname(f.path)))) {
+    for (const dir of durable ? new Set(files.map((f) => dirname(f.path))) : []) {
       current = dir;
       await syncDirectory(dir);
     }
@@ -393,6 +395,29 @@ export async function writeAtomicGroup(files: readonly GroupFile[]): Promise<voi
     }
     throw writeError(current ?? "", err);
   }
+}
+
+/**
+ * Makes files in place durable: their data fsynced (all at once, through descriptors of their
+ * own: fsync flushes the file, whoever wrote it), then each directory once, for their names.
+ * For files written by `writeAtomicGroup` with `durable` false, before a marker vouches for them.
+ */
+export async function syncFiles(paths: readonly string[]): Promise<void> {
+  await Promise.all(
+    paths.map(async (path) => {
+      try {
+        const handle = await open(path, "r");
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      } catch (err) {
+        throw writeError(path, err);
+      }
+    }),
+  );
+  for (const dir of new Set(paths.map((p) => dirname(p)))) await syncDirectory(dir);
 }
 
 /** `writeAtomic`, blocking: for a worker's file that a task's marker vouches for. */

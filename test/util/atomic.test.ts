@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openAtomic, removeOwnTemporaries, temporaryName, writeAtomic, writeAtomicGroup, writeScratchSync } from "../../src/util/atomic.js";
+import { openAtomic, removeOwnTemporaries, syncFiles, temporaryName, writeAtomic, writeAtomicGroup, writeScratchSync } from "../../src/util/atomic.js";
 import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from "../helpers/tmpfs.js";
 
 const MiB = Buffer.alloc(1 << 20, 7);
@@ -50,6 +50,18 @@ describe("writeAtomic", () => {
     expect(readFileSync(join(group, "sub", "b.bin"), "utf8")).toBe("one,two");
     expect(readFileSync(join(group, "c.bin")).length).toBe(0);
     expect(readdirSync(group, { recursive: true, encoding: "utf8" }).sort()).toEqual(["a.bin", "c.bin", "sub", join("sub", "b.bin")]);
+  });
+
+  it("writeAtomicGroup without fsync puts the same files in place, which syncFiles then syncs; syncFiles names a missing file", async () => {
+    const group = join(dir, "group3");
+    mkdirSync(group);
+    const files = [join(group, "a.bin"), join(group, "b.bin")];
+    await writeAtomicGroup([{ path: files[0], data: MiB }, { path: files[1], data: [Buffer.from("x"), Buffer.from("y")] }], false);
+    expect(readFileSync(files[0]).equals(MiB)).toBe(true);
+    expect(readFileSync(files[1], "utf8")).toBe("xy");
+    expect(readdirSync(group).sort()).toEqual(["a.bin", "b.bin"]);
+    await syncFiles(files);
+    await expect(syncFiles([...files, join(group, "c.bin")])).rejects.toThrow(/group3\/c\.bin: cannot write \(no such file or directory \(ENOENT\)\)/);
   });
 
   it("writeAtomicGroup names the file it cannot write and leaves none of the group's temporaries", async () => {
