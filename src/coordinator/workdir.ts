@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describeSystemError, errorCode, writeAtomic } from "../util/atomic.js";
+import { describeSystemError, errorCode, syncRenames, writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import { makeDirectory } from "../util/output-dir.js";
@@ -27,6 +27,9 @@ import { removeIndex } from "../supplement/index-store.js";
  *   clean/                             `clean -w`: the cleaned inputs, copied to the output (clean/clean-corpus.ts)
  */
 export type ShardFileKind = "counts" | "docs" | "df" | "run";
+
+/** The files a count task writes for its shard. */
+export const COUNT_FILES = ["counts", "docs", "df"] as const satisfies readonly ShardFileKind[];
 
 export function shardName(index: number): string {
   return String(index).padStart(6, "0");
@@ -120,8 +123,14 @@ export async function resetWorkdir(workdir: string): Promise<void> {
   await createWorkdir(workdir);
 }
 
-export async function writeMarker(workdir: string, task: string, stats: unknown): Promise<void> {
-  await writeAtomic(markerFile(workdir, task), JSON.stringify(stats));
+/** `durable` false: see writeAtomic's `durableName` (markersDurable makes them durable). */
+export async function writeMarker(workdir: string, task: string, stats: unknown, durable = true): Promise<void> {
+  await writeAtomic(markerFile(workdir, task), JSON.stringify(stats), durable);
+}
+
+/** Makes the markers written with `durable` false so far durable: one directory fsync. */
+export async function markersDurable(workdir: string): Promise<void> {
+  await syncRenames(join(workdir, "markers"));
 }
 
 /**

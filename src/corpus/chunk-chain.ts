@@ -1,4 +1,4 @@
-import { chunkExtent, type StoredChunk } from "./chunker.js";
+import { chunkExtent, type ChunkExtent, type StoredChunk } from "./chunker.js";
 import { loadStored } from "./stored.js";
 import { VertdupError } from "../util/errors.js";
 
@@ -96,12 +96,12 @@ export function isChained(chunk: StoredChunk | ChainedChunk): chunk is ChainedCh
 
 /**
  * Numbers a chained chunk in a worker: its documents and newlines counted in `raw` (its
- * bytes, absent when its document count is known), its start awaited, its end published.
+ * bytes, absent when its document count is known) by `measure`, its start awaited, its end published.
  * Whatever fails first marks its link failed, so that later chunks stop instead of waiting.
  */
-export function placeChunk(chunk: ChainedChunk, raw?: Uint8Array): StoredChunk {
+export function placeChunk(chunk: ChainedChunk, raw?: Uint8Array, measure: ChunkExtent = chunkExtent): StoredChunk {
   try {
-    const extent = chunk.docCount !== undefined ? { docCount: chunk.docCount, lines: NaN } : chunkExtent(Buffer.from(raw!.buffer, raw!.byteOffset, raw!.byteLength));
+    const extent = chunk.docCount !== undefined ? { docCount: chunk.docCount, lines: NaN } : measure(Buffer.from(raw!.buffer, raw!.byteOffset, raw!.byteLength));
     const start = awaitEnd(chunk.prev);
     const firstLine = chunk.firstLine ?? start.line;
     if (Number.isNaN(firstLine)) throw new Error("vertdup: a chunk after a planned range has no known first line");

@@ -81,9 +81,12 @@ function countDocStarts(buf: Buffer, from: number, to: number): number {
   return n;
 }
 
-/** The document starts and the newlines of a chunk's bytes: where the next chunk's ordinals and lines start. */
-export function chunkExtent(bytes: Buffer): { docCount: number; lines: number } {
-  return { docCount: countDocStarts(bytes, 0, bytes.length), lines: countByte(bytes, NL) };
+/** How many document starts and newlines a chunk's bytes hold: where the next chunk's ordinals and lines start. */
+export type ChunkExtent = (bytes: Buffer) => { docCount: number; lines: number };
+
+/** `ChunkExtent`, with `newlines` to count the newlines (a kernel holding the bytes). */
+export function chunkExtent(bytes: Buffer, newlines: () => number = () => countByte(bytes, NL)): { docCount: number; lines: number } {
+  return { docCount: countDocStarts(bytes, 0, bytes.length), lines: newlines() };
 }
 
 /**

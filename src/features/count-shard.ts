@@ -1,16 +1,16 @@
-import type { Chunk, StoredChunk } from "../corpus/chunker.js";
+import { chunkExtent, type Chunk, type StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { isChained, loadChunkBytes, placeChunk, type ChainedChunk } from "../corpus/chunk-chain.js";
 import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
-import { encodeFrames, encodeRecords } from "../runs/run-file.js";
+import { encodeFrameParts, encodeRecords } from "../runs/run-file.js";
 import { dfFrames } from "./df-pieces.js";
-import { writeAtomic } from "../util/atomic.js";
+import { writeAtomicGroup } from "../util/atomic.js";
 import { InputError } from "../util/errors.js";
 import { hashSequence } from "./hash.js";
 import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
 import { kernelDocumentFrequencies, TokenHashRuns } from "./token-hash-wasm.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
-import { shardFile } from "../coordinator/workdir.js";
+import { COUNT_FILES, shardFile } from "../coordinator/workdir.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 
 /** The term counts of a shard's documents, flattened (one record per shard file). */
@@ -143,6 +143,12 @@ export class ShardCounter implements DocSink {
     }
   }
 
+  /** chunkExtent of the chunk given to the constructor, its newlines counted by the kernel where it holds them. */
+  extent(bytes: Buffer): { docCount: number; lines: number } {
+    const runs = this.runs;
+    return runs === null ? chunkExtent(bytes) : chunkExtent(bytes, () => runs.newlines());
+  }
+
   open(ordinal: number, id: string): void {
     this.ids.push(id);
     this.ordinals.push(ordinal);
@@ -195,6 +201,9 @@ export function countChunk(chunk: Chunk, options: ReaderOptions & TermOptions, w
   return counter;
 }
 
+/** zstd level of the shard files, read back once or twice by later steps. */
+const SHARD_LEVEL = -3;
+
 // A worker's buffer for the chunks it reads from their files (nothing keeps their bytes).
 const readBuffer = { bytes: new Uint8Array(0) };
 
@@ -207,8 +216,14 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   const { options, workdir } = task;
   const warnings = emptyWarnings();
   const raw = loadChunkBytes(task.chunk, readBuffer);
-  const chunk = isChained(task.chunk) ? placeChunk(task.chunk, raw) : task.chunk;
-  const counter = countChunk({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings);
+  const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  // The bytes go into the kernel first, which then counts the newlines for the chain (inside
+  // placeChunk, so that a failure there marks the chunk's link failed).
+  let counter: ShardCounter | null = null;
+  const measure = (b: Buffer) => (counter = new ShardCounter(options, b)).extent(b);
+  const chunk = isChained(task.chunk) ? placeChunk(task.chunk, raw, measure) : task.chunk;
+  counter ??= new ShardCounter(options, bytes);
+  scanChunk({ ...chunk, bytes }, options, warnings, counter);
   const { ids } = counter;
   if (ids.length !== chunk.docCount) {
     throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);
@@ -222,11 +237,14 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
   const tokens = counter.tokens.view();
   const shardDocs: ShardDocs = { ids, tokens };
   const shardDf = documentFrequencies(shardCounts.terms);
-  // Written together: their fsyncs then share the file system's journal commits.
-  await Promise.all([
-    writeAtomic(shardFile(workdir, chunk.index, "counts"), encodeRecords([shardCounts], 1)),
-    writeAtomic(shardFile(workdir, chunk.index, "docs"), encodeRecords([shardDocs], 1)),
-    writeAtomic(shardFile(workdir, chunk.index, "df"), encodeFrames(dfFrames(shardDf), 1)),
-  ]);
+  // Put in place without fsync: the executor makes them durable, batched with other shards'
+  // (`unsynced` in count-step.ts), before the task's marker.
+  await writeAtomicGroup(
+    COUNT_FILES.map((kind) => ({
+      path: shardFile(workdir, chunk.index, kind),
+      data: kind === "counts" ? encodeRecords([shardCounts], SHARD_LEVEL) : kind === "docs" ? encodeRecords([shardDocs], SHARD_LEVEL) : encodeFrameParts(dfFrames(shardDf), SHARD_LEVEL),
+    })),
+    false,
+  );
   return { docs: ids.length, tokens: tokens.reduce((a, b) => a + b, 0), keptTokens: counter.keptTokens, warnings };
 }

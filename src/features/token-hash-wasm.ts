@@ -42,6 +42,7 @@ const OPENED = 1056;
 interface TokenHashExports {
   run: (pos: number, n: number, out: number, flags: number) => number;
   count: (seq: number, n: number, size: number) => number;
+  newlines: (pos: number, end: number) => number;
   df: (terms: number, n: number, bits: number, starts: number, fill: number, sorted: number, dfs: number, weights: number) => number;
 }
 
@@ -112,6 +113,11 @@ export class TokenHashRuns {
     run.opened.length = 2 * opened;
     for (let k = 0; k < 2 * opened; k++) run.opened[k] = results[OPENED + k] - INPUT;
     return (results[1] - this.keptByte) / 8;
+  }
+
+  /** The newlines of the loaded chunk (`countByte(chunk, 10)`). */
+  newlines(): number {
+    return this.on.exports.newlines(INPUT, INPUT + this.length);
   }
 
   /**

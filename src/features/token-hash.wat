@@ -8,6 +8,7 @@
 ;; whose hash needs the string path (a code point of 3 or 4 bytes, one whose lowercase is not
 ;; one code unit, no ASCII letter but a non-ASCII character: Unicode classes decide).
 ;;
+;; `newlines` counts a chunk's newlines (chunkExtent of chunker.ts).
 ;; `count` is `countInto` of terms.ts for one document's kept hashes: its distinct terms in
 ;; order of first occurrence and their counts; `df` is `documentFrequencies` of count-shard.ts
 ;; (without partial dfs) for the shard's terms, on a memory of its own.
@@ -198,6 +199,25 @@
     (i32.store (i32.const 8) (i32.sub (local.get $lines) (local.get $elements)))
     (i32.store (i32.const 12) (local.get $depth))
     (local.get $pos))
+
+  ;; The newlines (byte 10) in bytes [pos, end) (the chunk's line count, which the next chunk's
+  ;; numbering waits for): 16 bytes at a time, then the tail byte by byte.
+  (func (export "newlines") (param $pos i32) (param $end i32) (result i32)
+    (local $n i32)
+    (block $wide
+      (loop $blocks
+        (br_if $wide (i32.gt_u (i32.add (local.get $pos) (i32.const 16)) (local.get $end)))
+        (local.set $n (i32.add (local.get $n)
+          (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load (local.get $pos)) (i8x16.splat (i32.const 10)))))))
+        (local.set $pos (i32.add (local.get $pos) (i32.const 16)))
+        (br $blocks)))
+    (block $done
+      (loop $bytes
+        (br_if $done (i32.ge_u (local.get $pos) (local.get $end)))
+        (local.set $n (i32.add (local.get $n) (i32.eq (i32.load8_u (local.get $pos)) (i32.const 10))))
+        (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
+        (br $bytes)))
+    (local.get $n))
 
   ;; The n f64 values from byte seq into an open-addressing table of size slots (a power of
   ;; two ≥ 2n, at most 2^17): keys (the value's bits + 1, 0 = empty) at 8192, the slot's

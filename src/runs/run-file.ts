@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import type * as Msgpackr from "msgpackr";
 import type * as ZstdNapi from "zstd-napi";
+import type * as ZstdBinding from "zstd-napi/binding.js";
 import { openAtomicSync, writeAtomic, type AtomicFileSync } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import { requireCjs } from "../util/require-cjs.js";
@@ -17,13 +18,37 @@ const READ_OPTIONS = { ...OPTIONS, mapsAsObjects: true } as const;
 // Loaded at first use: a small paragraphs run imports this module (its index) but writes no run file.
 const msgpackr = () => requireCjs("msgpackr") as typeof Msgpackr;
 const zstd = () => requireCjs("zstd-napi") as typeof ZstdNapi;
+const zstdBinding = () => requireCjs("zstd-napi/binding.js") as typeof ZstdBinding;
+
+// One compression context per level and thread, its parameters set once.
+const contexts = new Map<number, ZstdBinding.CCtx>();
+
+/**
+ * zstd of `data` at `level`, as zstd-napi's `compress` makes it, returned in place in its
+ * output buffer rather than copied out (the caller writes it and drops it).
+ */
+function compressBytes(data: Uint8Array, level: number): Buffer {
+  const binding = zstdBinding();
+  let cctx = contexts.get(level);
+  if (cctx === undefined) {
+    cctx = new binding.CCtx();
+    cctx.setParameter(binding.CParameter.compressionLevel, level);
+    contexts.set(level, cctx);
+  }
+  const out = Buffer.allocUnsafe(binding.compressBound(data.length));
+  return out.subarray(0, cctx.compress2(out, data));
+}
 
 /** Packs and compresses records (whole-file, for the bounded output of one shard). */
 export function encodeRecords(records: Iterable<unknown>, level = 3): Buffer {
   const packr = new (msgpackr().Packr)(OPTIONS);
   const parts: Buffer[] = [];
-  for (const r of records) parts.push(Buffer.from(packr.pack(r)));
-  return zstd().compress(Buffer.concat(parts), { compressionLevel: level });
+  // The packer's buffer is reused by its next pack: one record is compressed from it, more are copied out.
+  for (const r of records) {
+    if (parts.length === 1) parts[0] = Buffer.from(parts[0]);
+    parts.push(parts.length === 0 ? packr.pack(r) : Buffer.from(packr.pack(r)));
+  }
+  return compressBytes(parts.length === 1 ? parts[0] : Buffer.concat(parts), level);
 }
 
 export async function writeRunFile(path: string, records: Iterable<unknown>): Promise<void> {
@@ -74,8 +99,8 @@ function frameIndex(offsets: readonly number[]): Buffer {
   return out;
 }
 
-/** A framed run file made whole in memory: each element of `frames` is one frame's records. */
-export function encodeFrames(frames: Iterable<Iterable<unknown>>, level = 3): Buffer {
+/** A framed run file in memory, in the parts written one after another: each element of `frames` is one frame's records. */
+export function encodeFrameParts(frames: Iterable<Iterable<unknown>>, level = 3): Buffer[] {
   const parts: Buffer[] = [];
   const offsets = [0];
   for (const records of frames) {
@@ -84,7 +109,12 @@ export function encodeFrames(frames: Iterable<Iterable<unknown>>, level = 3): Bu
     offsets.push(offsets[offsets.length - 1] + bytes.length);
   }
   parts.push(frameIndex(offsets));
-  return Buffer.concat(parts);
+  return parts;
+}
+
+/** A framed run file made whole in memory (encodeFrameParts joined). */
+export function encodeFrames(frames: Iterable<Iterable<unknown>>, level = 3): Buffer {
+  return Buffer.concat(encodeFrameParts(frames, level));
 }
 
 /** A framed run file written frame by frame (atomically: in place only at `commit`). */

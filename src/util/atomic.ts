@@ -1,4 +1,4 @@
-import { closeSync, createWriteStream, fsyncSync, fstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
+import { closeSync, createWriteStream, fsync, fsyncSync, fstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type WriteStream } from "node:fs";
 import { copyFile, link, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
@@ -129,14 +129,24 @@ async function discardTemporary(tmp: string): Promise<void> {
   pending.delete(tmp);
 }
 
-async function putInPlace(tmp: string, path: string): Promise<void> {
+async function putInPlace(tmp: string, path: string, durableName: boolean): Promise<void> {
   await rename(tmp, path);
   pending.delete(tmp);
-  await syncDirectory(dirname(path));
+  if (durableName) await syncDirectory(dirname(path));
 }
 
-/** Writes a whole file: every byte written and checked, fsynced, renamed into place. */
-export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/** Makes the renames done in `dir` so far durable (the directory fsync that `writeAtomic` leaves out with `durableName` false). */
+export async function syncRenames(dir: string): Promise<void> {
+  await syncDirectory(dir);
+}
+
+/**
+ * Writes a whole file: every byte written and checked, fsynced, renamed into place.
+ * `durableName` false leaves out the directory fsync: the file is whole under its name or
+ * absent after a crash, until `syncRenames` of its directory (a task marker: a lost one only
+ * reruns its task; the step makes its markers durable together at its end).
+ */
+export async function writeAtomic(path: string, data: string | Uint8Array, durableName = true): Promise<void> {
   const bytes = asBytes(data);
   const tmp = temporaryName(path);
   track(tmp);
@@ -152,7 +162,7 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
     } finally {
       await handle.close();
     }
-    await putInPlace(tmp, path);
+    await putInPlace(tmp, path, durableName);
   } catch (err) {
     await discardTemporary(tmp);
     throw writeError(path, err);
@@ -307,6 +317,109 @@ export function writeScratchSync(path: string, data: Uint8Array): void {
   writeWholeSync(path, data, false);
 }
 
+/** A file of a group written together (`writeAtomicGroup`): its bytes, possibly in parts written one after another. */
+export interface GroupFile {
+  path: string;
+  data: Uint8Array | readonly Uint8Array[];
+}
+
+/** fsync as a promise: the group's files are synced at once, so that they share the file system's journal commits. */
+function fsyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+}
+
+/**
+ * Several whole files (a task's outputs) with one durable point: each written blocking under
+ * a temporary name (no thread hop per write: for a worker thread, which awaits the group
+ * anyway), all fsynced at once, then renamed, and each directory fsynced once after the
+ * renames (not once per file). A marker written after this resolves cannot outlive the files.
+ * On failure the group's temporaries are removed; a file already renamed may stay, and no
+ * marker vouches for it. `durable` false leaves the fsyncs out: the files are whole under
+ * their names or absent, and `syncFiles` makes them durable later (before their marker).
+ */
+export async function writeAtomicGroup(files: readonly GroupFile[], durable = true): Promise<void> {
+  const open: { file: GroupFile; tmp: string; fd?: number; size: number }[] = files.map((file) => ({ file, tmp: temporaryName(file.path), size: 0 }));
+  let current = files[0]?.path;
+  try {
+    for (const f of open) {
+      current = f.file.path;
+      track(f.tmp);
+      f.fd = openSync(f.tmp, "wx");
+      for (const part of f.file.data instanceof Uint8Array ? [f.file.data] : f.file.data) {
+        for (let done = 0; done < part.length; ) {
+          const written = writeSync(f.fd, part, done, part.length - done);
+          if (written === 0) throw new ShortWrite(part.length, done);
+          done += written;
+        }
+        f.size += part.length;
+      }
+    }
+    await Promise.all(
+      open.map(async (f) => {
+        if (!durable) return;
+        try {
+          await fsyncFd(f.fd!);
+        } catch (err) {
+          current = f.file.path;
+          throw err;
+        }
+      }),
+    );
+    for (const f of open) {
+      current = f.file.path;
+      const actual = fstatSync(f.fd!).size;
+      if (actual !== f.size) throw new ShortWrite(f.size, actual);
+      closeSync(f.fd!);
+      f.fd = undefined;
+    }
+    for (const f of open) {
+      current = f.file.path;
+      renameSync(f.tmp, f.file.path);
+      pending.delete(f.tmp);
+    }
+    for (const dir of durable ? new Set(files.map((f) => dirname(f.path))) : []) {
+      current = dir;
+      await syncDirectory(dir);
+    }
+  } catch (err) {
+    for (const f of open) {
+      if (f.fd !== undefined) closeSync(f.fd);
+      if (pending.has(f.tmp)) {
+        try {
+          rmSync(f.tmp, { force: true });
+        } catch {
+          // Never created.
+        }
+        pending.delete(f.tmp);
+      }
+    }
+    throw writeError(current ?? "", err);
+  }
+}
+
+/**
+ * Makes files in place durable: their data fsynced (all at once, through descriptors of their
+ * own: fsync flushes the file, whoever wrote it), then each directory once, for their names.
+ * For files written by `writeAtomicGroup` with `durable` false, before a marker vouches for them.
+ */
+export async function syncFiles(paths: readonly string[]): Promise<void> {
+  await Promise.all(
+    paths.map(async (path) => {
+      try {
+        const handle = await open(path, "r");
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      } catch (err) {
+        throw writeError(path, err);
+      }
+    }),
+  );
+  for (const dir of new Set(paths.map((p) => dirname(p)))) await syncDirectory(dir);
+}
+
 /** `writeAtomic`, blocking: for a worker's file that a task's marker vouches for. */
 export function writeAtomicSync(path: string, data: Uint8Array): void {
   writeWholeSync(path, data, true);
@@ -379,7 +492,7 @@ export async function openAtomicHandle(path: string): Promise<AtomicHandle> {
       try {
         await syncAndCheck(handle, size);
         await handle.close();
-        await putInPlace(tmp, path);
+        await putInPlace(tmp, path, true);
       } catch (err) {
         await discard();
         throw writeError(path, err);
@@ -414,7 +527,7 @@ export function openAtomic(path: string): AtomicStream {
         stream.end();
         await finished;
         await syncAndCheckClosed(tmp, stream.bytesWritten);
-        await putInPlace(tmp, path);
+        await putInPlace(tmp, path, true);
       } catch (err) {
         await discard();
         throw writeError(path, err);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -55,6 +55,38 @@ describe("the executor", () => {
     expect(await result).toBe(7);
     expect(existsSync(markerFile(work, "a"))).toBe(true);
     expect(await runner.results()).toEqual([7]);
+  });
+
+  it("with the markers made durable at the step's end, runs, marks and loads the tasks alike", async () => {
+    const work = workdir();
+    await writeMarker(work, "b", 8);
+    const log: string[] = [];
+    const runner = new TaskRunner<number>(work, true);
+    for (const [name, value] of [["a", 7], ["b", 8], ["c", 9]] as const) await runner.add(task(work, name, value, 1, log));
+    expect(await runner.results()).toEqual([7, 8, 9]);
+    expect(log.filter((l) => l.startsWith("start"))).toEqual(["start a", "start c"]);
+    for (const [name, value] of [["a", 7], ["c", 9]] as const) expect(await readMarker(work, name)).toBe(value);
+  });
+
+  it("writes the marker of a task with unsynced files once they are synced, in batches; a missing one fails the step without its marker", async () => {
+    const work = workdir();
+    const runner = new TaskRunner<number>(work, true);
+    const names = Array.from({ length: 20 }, (_, i) => `u${i}`);
+    const files = names.map((n) => join(work, `${n}.bin`));
+    // The last task's file is missing, and it completes last: the batches before it are all written.
+    for (const [i, name] of names.entries()) {
+      if (i < 19) writeFileSync(files[i], name);
+      await runner.add({ ...task(work, name, i, i === 19 ? 30 : 0, []), unsynced: [files[i]] });
+    }
+    await expect(runner.results()).rejects.toThrow(/u19\.bin: cannot write \(no such file or directory/);
+    expect(names.filter((n) => existsSync(markerFile(work, n)))).toEqual(names.slice(0, 19));
+    writeFileSync(files[19], "u19");
+    const log: string[] = [];
+    const resumed = new TaskRunner<number>(work, true);
+    for (const [i, name] of names.entries()) await resumed.add({ ...task(work, name, i, 0, log), unsynced: [files[i]] });
+    expect(await resumed.results()).toEqual(names.map((_, i) => i));
+    expect(log.filter((l) => l.startsWith("start"))).toEqual(["start u19"]);
+    for (const [i, n] of names.entries()) expect(await readMarker(work, n)).toBe(i);
   });
 
   it("a failed task leaves no marker and fails the step", async () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { Chunk } from "../../src/corpus/chunker.js";
 import { emptyWarnings } from "../../src/corpus/vertical.js";
 import { countChunk, type ShardCounter } from "../../src/features/count-shard.js";
-import { tokenHashKernelStatus } from "../../src/features/token-hash-wasm.js";
+import { tokenHashKernelStatus, TokenHashRuns } from "../../src/features/token-hash-wasm.js";
+import { countByte } from "../../src/util/count-byte.js";
 import type { TermOptions } from "../../src/features/terms.js";
 
 // Characters where lowercasing or the Unicode classes are special, and code points of every
@@ -87,5 +88,17 @@ describe("the token-hash kernel", () => {
     expect(terms[0]).toBe(terms[4]);
     expect(terms[1]).toBe(terms[2]);
     expect(counts).toEqual([2, 1, 1, 1, 1]);
+  });
+
+  it("counts a chunk's newlines as countByte does, at any length and alignment (property)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(15), (body, skip) => {
+        // Newlines often, and bytes that differ from 10 in one bit.
+        const bytes = Buffer.from(body.map((b) => (b % 3 === 0 ? 10 : b % 5 === 0 ? 10 ^ (1 << (b % 8)) : b))).subarray(Math.min(skip, body.length));
+        const runs = TokenHashRuns.load(bytes, { lowercase: true, keepNumbers: false });
+        expect(runs?.newlines()).toBe(countByte(bytes, 10));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -13,7 +13,7 @@ import { VertdupError } from "../../util/errors.js";
 import type { WorkerPool } from "../pool.js";
 import type { Reporter } from "../progress.js";
 import type { RunConfig } from "../run-config.js";
-import { chunksFile, inSlice, markerFile, shardName, writeKernelsMarker, type Slice } from "../workdir.js";
+import { chunksFile, COUNT_FILES, inSlice, markerFile, shardFile, shardName, writeKernelsMarker, type Slice } from "../workdir.js";
 import { markerStats, TaskRunner } from "../../executor/tasks.js";
 
 /** What the whole corpus amounts to, known once it has been read through. */
@@ -39,7 +39,8 @@ export interface ChunkCounts {
  */
 export async function countStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<ChunkCounts> {
   const progress = reporter.progress("reading", "docs");
-  const runner = new TaskRunner<ShardStats>(workdir);
+  // Nothing acts on a count task's completion before the step's end.
+  const runner = new TaskRunner<ShardStats>(workdir, true);
   let shards = 0;
   const skipped = noSkippedDocs();
   const limits = readLimits(config.maxDocBytes, config.oversize);
@@ -60,7 +61,8 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
     const counted = inSlice(index, slice) && !existsSync(markerFile(workdir, marker));
     if (inSlice(index, slice)) {
       const task: CountTask = { workdir, chunk: chained, options: config.prepare };
-      const { result } = await runner.add({ marker, start: () => pool.submit<ShardStats>("count", task, transfer), load: markerStats(workdir, marker), stats: (s) => s });
+      const unsynced = COUNT_FILES.map((kind) => shardFile(workdir, index, kind));
+      const { result } = await runner.add({ marker, start: () => pool.submit<ShardStats>("count", task, transfer), load: markerStats(workdir, marker), stats: (s) => s, unsynced });
       if (counted) lastDone = result;
     }
     if (!counted) {
