@@ -1,6 +1,7 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import { CountRows, loadCountRowParts, type CountRowsPart } from "../reference/count-rows.js";
+import { CountRows, countRowWeights, flaggedRowsLoader, type CountRowsPart } from "../reference/count-rows.js";
+import { workdirCountsParts } from "../reference/workdir-vectors.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 
 /**
@@ -9,10 +10,11 @@ import type { SignatureStore } from "../runs/signature-store.js";
  * from the vector of each signature's first document. Documents that share a signature
  * have (to 1024 random bits) the same direction, so one vector per signature is enough.
  *
- * Verification runs on the coordinator between an iteration's scan and its union step,
- * so a rejected pair never joins clusters and the pairs kept do not depend on how the scan
- * was cut into tasks. Its cost is one sparse dot product per candidate. The vectors are
- * kept as term counts (CountRows: about 3 bytes per (document, term)).
+ * Verification runs on the coordinator before a candidate is offered to the iteration's
+ * sink, so a rejected pair never joins clusters and the pairs kept do not depend on how the
+ * scan was cut into tasks. Its cost is one sparse dot product per candidate. The vectors are
+ * kept as term counts (CountRows: about 3 bytes per (document, term)), with a `loader` only
+ * those some candidate or written edge needs (`require`).
  */
 export class PairVerifier {
   /** Row of each signature's vector in `rows`, −1 when it has none. */
@@ -27,9 +29,9 @@ export class PairVerifier {
   rejected = 0;
 
   /**
-   * `parts`: the rows loaded now; `loader` (`--against-scan new`): loads the rows of other
-   * flagged documents when `require` asks for them, so that only the old documents some
-   * candidate meets are read.
+   * `parts`: the rows loaded now; `loader` (a work directory's, `open`, or `--against-scan
+   * new`'s): loads the rows of other flagged documents when `require` asks for them, so that
+   * only the documents some candidate meets are read.
    */
   constructor(
     parts: CountRowsPart[],
@@ -80,13 +82,17 @@ export class PairVerifier {
     this.index();
   }
 
-  /** The vectors of the signatures' first documents, from a prepared work directory (read on the pool, if given). */
-  static async load(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool?: WorkerPool): Promise<PairVerifier> {
-    const documents = prepared.counts.documents;
-    const first = new Uint8Array(new SharedArrayBuffer(documents));
-    for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
-    const { parts, factors } = await loadCountRowParts(workdir, prepared, first, pool, true);
-    return new PairVerifier(parts, factors, store, documents, threshold);
+  /**
+   * The verifier of a prepared work directory, holding no vector yet: `require` reads those
+   * of the signatures' first documents that candidates meet, from the counts files holding
+   * one (`docs`: the documents of each shard), on the pool if given. All 980,550 signatures'
+   * rows of 1 M documents took about 500 MB; the candidates of 100 iterations meet a few
+   * percent of them.
+   */
+  static open(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, docs: readonly number[], pool?: WorkerPool): PairVerifier {
+    const weights = countRowWeights(workdir, prepared, true);
+    const load = flaggedRowsLoader(workdirCountsParts(workdir, 0, prepared.counts.shards), docs, weights, pool);
+    return new PairVerifier([], weights.factors, store, prepared.counts.documents, threshold, load);
   }
 
   /** Exact cosine of signatures i and j (NaN when one has no vector). */

@@ -208,9 +208,14 @@ export async function scanIterations(
   return { seconds, candidates };
 }
 
+/** The store indices of the two members of (i, j, distance) triples (to PairVerifier.require). */
+export function tripleEnds(triples: Uint32Array): Uint32Array {
+  return triples.filter((_, k) => k % 3 !== 2);
+}
+
 /** The store indices of the held candidates' two members (to PairVerifier.require). */
 export function candidateEnds(held: HeldIterations): Uint32Array[] {
-  return held.candidates.flatMap((results) => results.map((t) => t.filter((_, k) => k % 3 !== 2)));
+  return held.candidates.flatMap((results) => results.map(tripleEnds));
 }
 
 /**
