@@ -3,6 +3,7 @@ import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { CountRows, countRowWeights, flaggedRowsLoader, type CountRowsPart } from "../reference/count-rows.js";
 import { workdirCountsParts } from "../reference/workdir-vectors.js";
 import type { SignatureStore } from "../runs/signature-store.js";
+import { NumberMap } from "../util/number-map.js";
 
 /**
  * Exact verification of PLEB's candidates (`--verify`): the cosine of the tf or tf-idf
@@ -24,6 +25,8 @@ export class PairVerifier {
   /** With a `loader`: the row parts loaded so far, and the signatures whose rows were asked for. */
   private readonly parts: CountRowsPart[];
   private readonly asked: Uint8Array;
+  /** The verdict of each pair checked (`accepts`): 1 accepted, 0 rejected. */
+  private readonly verdicts = new NumberMap();
   /** Candidates checked and rejected so far. */
   checked = 0;
   rejected = 0;
@@ -102,12 +105,24 @@ export class PairVerifier {
     return a < 0 || b < 0 ? NaN : this.rows.cosine(a, b, this.scratch);
   }
 
-  /** Whether the candidate (i, j) passes: its cosine is ≥ the threshold (counted). */
+  /**
+   * Whether the candidate (i, j) passes: its cosine is ≥ the threshold (counted). The verdict
+   * is kept: later iterations offer a rejected pair again (1 M documents: 0.94 M rejections
+   * of a few thousand pairs), and every group, or every iteration under `--pairs all`, an
+   * accepted one.
+   */
   accepts(i: number, j: number): boolean {
-    const ok = this.cosine(i, j) >= this.threshold;
+    const n = this.store.count;
+    // Keyed by (i, j) in this order (the cosine's bits may depend on it), exact while n² < 2^53.
+    const key = n * n < 2 ** 53 ? i * n + j : undefined;
+    let ok = key === undefined ? undefined : this.verdicts.get(key);
+    if (ok === undefined) {
+      ok = this.cosine(i, j) >= this.threshold ? 1 : 0;
+      if (key !== undefined) this.verdicts.set(key, ok);
+    }
     this.checked++;
-    if (!ok) this.rejected++;
-    return ok;
+    if (ok === 0) this.rejected++;
+    return ok === 1;
   }
 
   /** The (i, j, distance) triples whose cosine is ≥ the threshold, in their order. */
