@@ -1,8 +1,9 @@
 import { asTask } from "../src/coordinator/task-result.js";
 import { shardCountRows } from "../src/reference/count-rows.js";
-import { computeKeys, beamScanRange, rankRange, scatterRange } from "../src/pleb/pleb-tasks.js";
+import { computeKeys, beamScanRange, rankRange, scatterRange, sortedOrder } from "../src/pleb/pleb-tasks.js";
 
 export const keys = asTask(computeKeys);
+export const order = asTask(sortedOrder);
 export const scan = asTask(beamScanRange);
 export const rank = asTask(rankRange);
 export const scatter = asTask(scatterRange);

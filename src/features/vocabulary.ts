@@ -10,9 +10,12 @@ import { dfLimit, type PrepareOptions } from "../options.js";
 
 /**
  * (term, df) entries of the shards' df tables that the merge holds at once, 12 bytes each
- * (term, df): 384 MiB whatever the number of distinct terms (mergeLimit: less under --memory).
+ * (term, df): 192 MiB whatever the number of distinct terms (mergeLimit: less under --memory).
+ * The allocator keeps what the step held through the sign pass that follows: at 1 M
+ * documents 2^25 entries took the step to 479 MiB, and `run`'s sign pass to 974 MiB
+ * (2^24: 336 and 882 MiB, the same CPU).
  */
-export const MERGE_ENTRIES = 1 << 25;
+export const MERGE_ENTRIES = 1 << 24;
 /** Entries sorted at once within a part (about 2 MiB with the sort's scratch). */
 const SORT_ENTRIES = 1 << 17;
 /** The largest piece of a coarse shard the merge holds while its parts go by (df-pieces.ts). */

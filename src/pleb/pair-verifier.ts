@@ -1,7 +1,9 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import { CountRows, loadCountRowParts, type CountRowsPart } from "../reference/count-rows.js";
+import { CountRows, countRowWeights, flaggedRowsLoader, type CountRowsPart } from "../reference/count-rows.js";
+import { workdirCountsParts } from "../reference/workdir-vectors.js";
 import type { SignatureStore } from "../runs/signature-store.js";
+import { NumberMap } from "../util/number-map.js";
 
 /**
  * Exact verification of PLEB's candidates (`--verify`): the cosine of the tf or tf-idf
@@ -9,10 +11,11 @@ import type { SignatureStore } from "../runs/signature-store.js";
  * from the vector of each signature's first document. Documents that share a signature
  * have (to 1024 random bits) the same direction, so one vector per signature is enough.
  *
- * Verification runs on the coordinator between an iteration's scan and its union step,
- * so a rejected pair never joins clusters and the pairs kept do not depend on how the scan
- * was cut into tasks. Its cost is one sparse dot product per candidate. The vectors are
- * kept as term counts (CountRows: about 3 bytes per (document, term)).
+ * Verification runs on the coordinator before a candidate is offered to the iteration's
+ * sink, so a rejected pair never joins clusters and the pairs kept do not depend on how the
+ * scan was cut into tasks. Its cost is one sparse dot product per candidate. The vectors are
+ * kept as term counts (CountRows: about 3 bytes per (document, term)), with a `loader` only
+ * those some candidate or written edge needs (`require`).
  */
 export class PairVerifier {
   /** Row of each signature's vector in `rows`, −1 when it has none. */
@@ -22,14 +25,16 @@ export class PairVerifier {
   /** With a `loader`: the row parts loaded so far, and the signatures whose rows were asked for. */
   private readonly parts: CountRowsPart[];
   private readonly asked: Uint8Array;
+  /** The verdict of each pair checked (`accepts`): 1 accepted, 0 rejected. */
+  private readonly verdicts = new NumberMap();
   /** Candidates checked and rejected so far. */
   checked = 0;
   rejected = 0;
 
   /**
-   * `parts`: the rows loaded now; `loader` (`--against-scan new`): loads the rows of other
-   * flagged documents when `require` asks for them, so that only the old documents some
-   * candidate meets are read.
+   * `parts`: the rows loaded now; `loader` (a work directory's, `open`, or `--against-scan
+   * new`'s): loads the rows of other flagged documents when `require` asks for them, so that
+   * only the documents some candidate meets are read.
    */
   constructor(
     parts: CountRowsPart[],
@@ -80,13 +85,17 @@ export class PairVerifier {
     this.index();
   }
 
-  /** The vectors of the signatures' first documents, from a prepared work directory (read on the pool, if given). */
-  static async load(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool?: WorkerPool): Promise<PairVerifier> {
-    const documents = prepared.counts.documents;
-    const first = new Uint8Array(new SharedArrayBuffer(documents));
-    for (let i = 0; i < store.count; i++) first[store.docs[store.offsets[i]]] = 1;
-    const { parts, factors } = await loadCountRowParts(workdir, prepared, first, pool, true);
-    return new PairVerifier(parts, factors, store, documents, threshold);
+  /**
+   * The verifier of a prepared work directory, holding no vector yet: `require` reads those
+   * of the signatures' first documents that candidates meet, from the counts files holding
+   * one (`docs`: the documents of each shard), on the pool if given. All 980,550 signatures'
+   * rows of 1 M documents took about 500 MB; the candidates of 100 iterations meet a few
+   * percent of them.
+   */
+  static open(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, docs: readonly number[], pool?: WorkerPool): PairVerifier {
+    const weights = countRowWeights(workdir, prepared, true);
+    const load = flaggedRowsLoader(workdirCountsParts(workdir, 0, prepared.counts.shards), docs, weights, pool);
+    return new PairVerifier([], weights.factors, store, prepared.counts.documents, threshold, load);
   }
 
   /** Exact cosine of signatures i and j (NaN when one has no vector). */
@@ -96,12 +105,24 @@ export class PairVerifier {
     return a < 0 || b < 0 ? NaN : this.rows.cosine(a, b, this.scratch);
   }
 
-  /** Whether the candidate (i, j) passes: its cosine is ≥ the threshold (counted). */
+  /**
+   * Whether the candidate (i, j) passes: its cosine is ≥ the threshold (counted). The verdict
+   * is kept: later iterations offer a rejected pair again (1 M documents: 0.94 M rejections
+   * of a few thousand pairs), and every group, or every iteration under `--pairs all`, an
+   * accepted one.
+   */
   accepts(i: number, j: number): boolean {
-    const ok = this.cosine(i, j) >= this.threshold;
+    const n = this.store.count;
+    // Keyed by (i, j) in this order (the cosine's bits may depend on it), exact while n² < 2^53.
+    const key = n * n < 2 ** 53 ? i * n + j : undefined;
+    let ok = key === undefined ? undefined : this.verdicts.get(key);
+    if (ok === undefined) {
+      ok = this.cosine(i, j) >= this.threshold ? 1 : 0;
+      if (key !== undefined) this.verdicts.set(key, ok);
+    }
     this.checked++;
-    if (!ok) this.rejected++;
-    return ok;
+    if (ok === 0) this.rejected++;
+    return ok === 1;
   }
 
   /** The (i, j, distance) triples whose cosine is ≥ the threshold, in their order. */

@@ -1,6 +1,7 @@
 import { beamScanPairs, rankPositions, scatterSorted, type SortedPrefixes } from "./beam-scan.js";
 import { BitPermutation } from "./permutation.js";
 import { sortKeys } from "./sort-keys.js";
+import { sortOrder } from "../util/radix-order.js";
 
 /** The signature store as every PLEB task sees it (shared, never copied). */
 export interface SharedSignatures {
@@ -26,6 +27,27 @@ export interface KeysTask extends SharedSignatures {
 export function computeKeys(task: KeysTask): void {
   const perm = BitPermutation.atIteration(task.words * 32, task.seed, task.shiftCount, task.iteration);
   sortKeys(task.signatures, task.words, perm, task.from, task.to, task.hi, task.lo);
+}
+
+/** An iteration's sorted order: the keys of every signature (into `hi`, `lo`), sorted into `order`; with `sortedHi`, `hi` in that order (stored keys). */
+export interface OrderTask extends SharedSignatures {
+  iteration: number;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  order: Uint32Array;
+  sortedHi?: Uint32Array;
+}
+
+/**
+ * OrderTask on a worker: the keys and their sort of one iteration in one task, so that the
+ * coordinator can have it run while the pool scans the iteration before.
+ */
+export function sortedOrder(task: OrderTask): void {
+  const { hi, lo, order, sortedHi } = task;
+  const n = order.length;
+  computeKeys({ ...task, from: 0, to: n });
+  order.set(sortOrder(hi, lo, n));
+  if (sortedHi !== undefined) for (let k = 0; k < n; k++) sortedHi[k] = hi[order[k]];
 }
 
 export interface ScanTask {

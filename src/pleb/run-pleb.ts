@@ -146,30 +146,37 @@ export async function scanIterations(
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
   const labels = sink instanceof SpanningForest ? new Uint32Array(new SharedArrayBuffer(n * 4)) : undefined;
   const seconds: number[] = [];
-  const hi = new Uint32Array(new SharedArrayBuffer(n * 4));
-  const lo = new Uint32Array(new SharedArrayBuffer(n * 4));
   const shared = { signatures: store.signatures, words: store.words, seed: opts.seed, shiftCount: opts.shiftCount };
-  const keyRanges = ranges(n, exec.workers);
   // A batch over an index that kept its sorted keys sorts only the fresh signatures' keys.
   const merging = keys.stored === undefined || fresh === undefined ? undefined : { path: keys.stored.path, toCombined: oldInCombined(keys.stored.toCombined, fresh), own: freshKeys(store, fresh) };
   const ownRanges = ranges(merging?.own.index.length ?? 0, exec.workers);
   if (keys.save !== undefined) await mkdir(keys.save, { recursive: true });
+  const keyRanges = ranges(n, exec.workers);
   const scanRanges = ranges(Math.max(0, n - 1), exec.workers * 4);
+  const shared32 = (length: number) => new Uint32Array(new SharedArrayBuffer(length * 4));
   // A batch's scan reads nearly every position (its fresh signatures lie within `beam` of
   // almost all of them): their prefixes are scattered by position (SortedPrefixes), in shared memory.
   const P = prefixWords(store.words, maxDistance);
-  const shared32 = (length: number) => new Uint32Array(new SharedArrayBuffer(length * 4));
   const sorted: SortedPrefixes | undefined =
     fresh === undefined ? undefined : { prefix: shared32(n * P), label: labels === undefined ? undefined : shared32(n), fresh: new Uint8Array(new SharedArrayBuffer(n)) };
   const rank = sorted === undefined ? undefined : shared32(n);
-  // The sorted order, rewritten whole by each iteration.
-  const order = shared32(n);
+  // Each iteration's sorted order is one pool task (its keys and their sort: OrderTask). Without
+  // an index's keys to merge, the next iteration's runs while this one is scanned (the orders
+  // do not depend on the scans), so two sets of buffers take turns.
+  const ahead = merging === undefined;
+  const slots = Array.from({ length: ahead ? 2 : 1 }, () => ({ hi: shared32(n), lo: shared32(n), order: shared32(n), ...(keys.save === undefined ? {} : { sortedHi: shared32(n) }) }));
+  const slotOf = (iteration: number) => slots[(iteration - first) % slots.length];
+  const orderTask = (iteration: number) => handled(pool.run<void>("order", { ...shared, iteration: iteration - 1, ...slotOf(iteration) }));
+  let next = ahead && n > 1 && first <= last ? orderTask(first) : undefined;
+  // The last iteration's keys being written (keys.save): one write in flight, awaited before the next.
+  let writing: Promise<void> = Promise.resolve();
   // A lazy verifier reads vectors on demand: the iterations' candidates are gathered first.
   const candidates: Uint32Array[][] = [];
   for (let iteration = first; iteration <= last; iteration++) {
     const t0 = performance.now();
     if (n > 1) {
       const path = merging?.path(iteration);
+      const { order } = slotOf(iteration);
       // The keys in sorted order, for keys.save.
       let sortedHi: Uint32Array | undefined;
       if (merging !== undefined && path !== undefined) {
@@ -183,12 +190,17 @@ export async function scanIterations(
         const merge = { store: store.signatures, words: store.words, perm, old, toCombined };
         mergeStoredKeys({ ...merge, freshIndex: own.index, freshHi: own.hi, freshLo: own.lo, freshOrder }, order, sortedHi);
       } else {
-        await Promise.all(keyRanges.map(([from, to]) => pool.run("keys", { ...shared, iteration: iteration - 1, from, to, hi, lo })));
-        order.set(sortOrder(hi, lo, n));
-        if (keys.save !== undefined) sortedHi = hi.map((_, k) => hi[order[k]]);
+        await (next ?? orderTask(iteration));
+        next = ahead && iteration < last ? orderTask(iteration + 1) : undefined;
+        sortedHi = slotOf(iteration).sortedHi;
       }
-      if (keys.save !== undefined && sortedHi !== undefined) await writeSortedKeys(join(keys.save, sortedKeysName(iteration)), { hi: sortedHi, order });
-      if (labels !== undefined && sink instanceof SpanningForest) sink.labelComponents(labels);
+      if (keys.save !== undefined && sortedHi !== undefined) {
+        await writing;
+        // writeSortedKeys copies the keys before its first wait: the buffers may be reused.
+        writing = handled(writeSortedKeys(join(keys.save, sortedKeysName(iteration)), { hi: sortedHi, order }));
+      }
+      // Held candidates leave the sink as it was: its labels are those of the first iteration.
+      if (labels !== undefined && sink instanceof SpanningForest && (iteration === first || verifier?.lazy !== true)) sink.labelComponents(labels);
       if (sorted !== undefined && rank !== undefined) {
         await Promise.all(keyRanges.map(([from, to]) => pool.run("rank", { order, rank, from, to })));
         const scatter = { signatures: store.signatures, words: store.words, prefixWords: P, rank, sorted, labels, fresh };
@@ -205,12 +217,29 @@ export async function scanIterations(
     seconds.push(secondsSince(t0));
     onIteration(iteration);
   }
+  await writing;
   return { seconds, candidates };
+}
+
+/** `promise`, with its rejection marked as handled: it may be left unawaited when an earlier step fails. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** The store indices of the two members of (i, j, distance) triples (to PairVerifier.require). */
+export function tripleEnds(triples: Uint32Array): Uint32Array {
+  const ends = new Uint32Array((2 * triples.length) / 3);
+  for (let k = 0, e = 0; k < triples.length; k += 3) {
+    ends[e++] = triples[k];
+    ends[e++] = triples[k + 1];
+  }
+  return ends;
 }
 
 /** The store indices of the held candidates' two members (to PairVerifier.require). */
 export function candidateEnds(held: HeldIterations): Uint32Array[] {
-  return held.candidates.flatMap((results) => results.map((t) => t.filter((_, k) => k % 3 !== 2)));
+  return held.candidates.flatMap((results) => results.map(tripleEnds));
 }
 
 /**

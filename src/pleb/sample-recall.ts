@@ -8,6 +8,7 @@ import { sampleDocuments } from "../eval/document-sample.js";
 import { drawStratified, pairShare, stratifiedDesign, stratifiedRatio, type StratifiedDesign } from "../eval/stratified-sample.js";
 import { hammingFullTriples } from "../reference/hamming-full.js";
 import type { PairColumns } from "./spanning-forest.js";
+import { tripleEnds } from "./run-pleb.js";
 import type { PairVerifier } from "./pair-verifier.js";
 
 /**
@@ -168,6 +169,7 @@ export function recallSampler(
     try {
       const triples = await hammingFullTriples(store, { threshold: opts.threshold, sampled }, pool, reporter);
       // With --verify PLEB keeps only pairs of cosine ≥ the threshold: so does the reference.
+      await verifier?.require(tripleEnds(triples));
       return new SampleRecall(store, sampled, verifier === undefined ? triples : verifier.filter(triples), design);
     } finally {
       await pool.close();

@@ -191,12 +191,28 @@ export async function loadCountRows(workdir: string, prepared: PrepareManifest, 
  * has such terms: the verifier never scores a document with itself.
  */
 export async function loadCountRowParts(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool, repeated = false): Promise<{ parts: CountRowsPart[]; factors: Float64Array }> {
+  const weights = countRowWeights(workdir, prepared, repeated);
+  return { parts: await countRowParts(workdirCountsParts(workdir, 0, prepared.counts.shards), weights, only, pool), factors: weights.factors };
+}
+
+/** The ranks and factors of a prepared work directory's count rows (loadCountRowParts; `repeated`: of vocab.zst's header alone). */
+export function countRowWeights(workdir: string, prepared: PrepareManifest, repeated: boolean): VocabularyIndex & { onceFactor: number } {
   const path = vocabularyFile(workdir);
   const { documents } = prepared.counts;
   const { weighting } = prepared.options;
   const header = repeated ? readVocabularyHeader(path) : undefined;
-  const weights = header !== undefined ? signingIndex(header.kept, header, documents, weighting) : { ...vocabularyIndex(readKeptTerms(path), documents, weighting), onceFactor: 0 };
-  return { parts: await countRowParts(workdirCountsParts(workdir, 0, prepared.counts.shards), weights, only, pool), factors: weights.factors };
+  return header !== undefined ? signingIndex(header.kept, header, documents, weighting) : { ...vocabularyIndex(readKeptTerms(path), documents, weighting), onceFactor: 0 };
+}
+
+/**
+ * countRowParts of the flagged documents (`only`, a flag per ordinal) reading only the counts
+ * files that hold one: part k holds the `docs[k]` documents that follow part k − 1's.
+ */
+export function flaggedRowsLoader(parts: readonly CountsPart[], docs: readonly number[], weights: VocabularyIndex & { onceFactor?: number }, pool?: WorkerPool): (only: Uint8Array) => Promise<CountRowsPart[]> {
+  const starts = [0];
+  for (const n of docs) starts.push(starts[starts.length - 1] + n);
+  const flagged = (only: Uint8Array, k: number) => only.subarray(starts[k], starts[k + 1]).includes(1);
+  return (only) => countRowParts(parts.filter((_, k) => flagged(only, k)), weights, only, pool);
 }
 
 /** The count rows of the flagged documents of any counts files (a run with --against: the indices' and the batch's), under `weights`, as parts (one per counts file): what CountRows is made of. */

@@ -1,7 +1,7 @@
 import type { WorkerPool } from "../coordinator/pool.js";
 import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../coordinator/workdir.js";
-import { countRowParts } from "../reference/count-rows.js";
+import { countRowParts, flaggedRowsLoader } from "../reference/count-rows.js";
 import type { CountsPart } from "../reference/workdir-vectors.js";
 import type { ShardDocs } from "../features/count-shard.js";
 import { readKeptTerms, type KeptTerms, type VocabularyIndex } from "../features/vocabulary.js";
@@ -214,15 +214,8 @@ export class SupplementedCorpus {
     }
     // Each counts file holds the next documents in the combined order (as `ids` reads them):
     // a load reads only the files with a flagged document.
-    let at = 0;
-    const ranges = this.docsFiles(workdir, prepared.counts.shards).map((file) => {
-      const from = at;
-      at += readRunFileSync<ShardDocs>(file)[0].tokens.length;
-      return [from, at];
-    });
-    const flagged = (flags: Uint8Array, [from, to]: number[]) => flags.subarray(from, to).includes(1);
-    const load = (flags: Uint8Array) => countRowParts(parts.filter((_, k) => flagged(flags, ranges[k])), weights, flags, pool);
-    return new PairVerifier([], weights.factors, store, documents, threshold, load);
+    const docs = this.docsFiles(workdir, prepared.counts.shards).map((file) => readRunFileSync<ShardDocs>(file)[0].tokens.length);
+    return new PairVerifier([], weights.factors, store, documents, threshold, flaggedRowsLoader(parts, docs, weights, pool));
   }
 }
 

@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_GENERATOR, docId, generateCorpus } from "../../scripts/generate-corpus.js";
 import { readPrepareManifest, type PrepareManifest } from "../../src/coordinator/prepare-manifest.js";
 import { readVocabularyHeader } from "../../src/features/vocabulary.js";
-import { loadCountRows } from "../../src/reference/count-rows.js";
+import { countRowWeights, flaggedRowsLoader, loadCountRowParts, loadCountRows } from "../../src/reference/count-rows.js";
 import { rowCosine } from "../../src/reference/sparse-rows.js";
-import { loadWorkdirVectors } from "../../src/reference/workdir-vectors.js";
+import { loadWorkdirVectors, workdirCountsParts } from "../../src/reference/workdir-vectors.js";
+import { readMarker, shardName } from "../../src/coordinator/workdir.js";
+import type { ShardStats } from "../../src/features/count-shard.js";
 import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 import { rng } from "../helpers/vert.js";
 
@@ -111,6 +113,24 @@ describe("CountRows: the exact cosine from term counts, bit for bit", () => {
       expect(fast.every((x) => x === 0)).toBe(true);
     });
   }
+
+  it("loads the flagged documents' rows from the counts files holding one only (flaggedRowsLoader)", async () => {
+    const { work, prepared } = await prepare("tfidf");
+    const { shards, documents } = prepared.counts;
+    const docs = await Promise.all(Array.from({ length: shards }, async (_, i) => (await readMarker<ShardStats>(work, `count-${shardName(i)}`))!.docs));
+    expect(docs.reduce((a, b) => a + b, 0)).toBe(documents);
+    const load = flaggedRowsLoader(workdirCountsParts(work, 0, shards), docs, countRowWeights(work, prepared, true));
+    // Every other document of the second and the last shard.
+    const only = new Uint8Array(documents);
+    const start = (s: number) => docs.slice(0, s).reduce((a, b) => a + b, 0);
+    for (const s of [1, shards - 1]) for (let o = start(s); o < start(s) + docs[s]; o += 2) only[o] = 1;
+    const parts = await load(only);
+    expect(parts.length).toBe(2);
+    const all = await loadCountRowParts(work, prepared, only, undefined, true);
+    expect(parts).toEqual(all.parts.filter((p) => p.ordinals.length > 0));
+    expect(Array.from(parts.flatMap((p) => Array.from(p.ordinals)))).toEqual(Array.from(only.keys()).filter((o) => only[o] === 1));
+    expect(await load(new Uint8Array(documents))).toEqual([]);
+  });
 
   it("keeps only the flagged documents' rows", async () => {
     const { work, prepared } = await prepare("tfidf");

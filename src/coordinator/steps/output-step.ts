@@ -94,9 +94,11 @@ export async function outputStep(
   const kept = found.toColumns();
   // What makes the work directory an index (or --update) keep the links of its documents.
   await writeRunLinks(workdir, store, kept, searchKey(plan.options, seconds.length));
-  // A lazy verifier (--against-scan new) reads the vectors of the written edges' old documents now.
-  if (scope !== undefined) await verifier?.require(...writtenEdgeEnds(kept, scope));
-  const graph = plebGraph(store, documents, kept, verifier ?? (await planVerifier(workdir, store, plan)));
+  // The verifier reads the vectors of the written edges' documents it has not read yet (a
+  // resumed run: all of them); with --against-scan new only clusters with a new document are written.
+  const verify = verifier ?? (await planVerifier(workdir, store, plan));
+  await verify?.require(...(scope === undefined ? [kept.i, kept.j] : writtenEdgeEnds(kept, scope)));
+  const graph = plebGraph(store, documents, kept, verify);
   const tokens = supplement === undefined ? loadDocTokens(workdir, shards) : supplement.tokens(workdir, shards);
   const graphOptions = { keep: opts.keep, pairs: { mode: plan.options.pairs, limit: opts.pairsLimit }, ...(sources === undefined ? {} : { sources }) };
   const written = await writeGraphOutputs(outdir, graph, ids, tokens, graphOptions);

@@ -16,6 +16,8 @@ import { readPrepareManifest } from "../prepare-manifest.js";
 import type { Reporter } from "../progress.js";
 import { inSlice, markerFile, writeMarker, type Slice } from "../workdir.js";
 import { TaskRunner } from "../../executor/tasks.js";
+import type { ShardStats } from "../../features/count-shard.js";
+import { requireShardMarkers } from "./require.js";
 
 /**
  * How the PLEB iterations of one set of options are cut into groups, and where their
@@ -68,10 +70,16 @@ interface GroupRecord extends PairColumns {
   rejected?: number;
 }
 
-/** `--verify`'s verifier of a plan (the vectors of its work directory, read on `pool` if given), or undefined under `--no-verify`. */
+/**
+ * `--verify`'s verifier of a plan, or undefined under `--no-verify`: the vectors of its work
+ * directory, read when candidates need them (PairVerifier.open; on `pool` if given).
+ */
 export async function planVerifier(workdir: string, store: SignatureStore, plan: PlebPlan, pool?: WorkerPool): Promise<PairVerifier | undefined> {
   const threshold = plan.options.cosineThreshold;
-  return threshold === undefined ? undefined : PairVerifier.load(workdir, await readPrepareManifest(workdir), store, threshold, pool);
+  if (threshold === undefined) return undefined;
+  const prepared = await readPrepareManifest(workdir);
+  const counted = await requireShardMarkers<ShardStats>(workdir, "count", prepared.counts.shards);
+  return PairVerifier.open(workdir, prepared, store, threshold, counted.map((s) => s.docs), pool);
 }
 
 /** The container of a plan's pairs: every pair, or their spanning forest (O(signatures)). */
@@ -145,8 +153,9 @@ export async function plebStep(
   const progress = reporter.progress("pleb", "iterations", plan.options.iterations);
   const size = (g: number) => groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1;
   let done = plan.options.iterations - groups.reduce((n, g) => n + size(g), 0);
-  // Loaded when the first group runs: a slice with every group done needs no vectors.
-  let verify: Promise<PairVerifier | undefined> | undefined = verifier === undefined ? undefined : Promise.resolve(verifier);
+  // Opened only when a group is left: a slice with every group done needs no vectors.
+  const left = groups.some((g) => !existsSync(markerFile(workdir, groupTask(plan, g))));
+  const v = verifier ?? (left ? await planVerifier(workdir, store, plan, pool) : undefined);
   const keys = { save: saveKeys, stored: scope?.keys };
   const onIteration = () => progress.update(++done);
   const scopeSink = () => {
@@ -154,14 +163,15 @@ export async function plebStep(
     if (scope !== undefined) sink.addColumns(scope.links);
     return sink;
   };
-  const held = await scanForLazyVerifier(workdir, store, plan, groups, exec, pool, scopeSink, onIteration, verifier, scope, keys);
+  // With --target-recall, the groups after the first may not run: they are not scanned ahead.
+  const ahead = stopAt === undefined ? groups : groups.slice(0, 1);
+  const held = await scanForLazyVerifier(workdir, store, plan, ahead, exec, pool, scopeSink, onIteration, v, scope, keys);
   const runner = new TaskRunner<GroupResult>(workdir);
   for (const g of groups) {
     const [first, last] = groupIterations(plan, g);
     const { result } = await runner.add({
       marker: groupTask(plan, g),
       start: async () => {
-        const v = await (verify ??= planVerifier(workdir, store, plan, pool));
         const sink = scopeSink();
         const [checked, rejected] = [v?.checked ?? 0, v?.rejected ?? 0];
         const scanned = held.get(g);
