@@ -85,6 +85,8 @@ async function main(): Promise<void> {
   const method = values.method === undefined ? [] : ["--method", values.method];
   if (method.length > 0 && phases.some((p) => p !== "run")) throw new Error("--method benchmarks the run phase only (--phase run)");
   const plebArgs = (["threshold", "beam", "shift-count", "iterations"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k] as string]));
+  // A synthetic store has signatures but no term counts to verify pairs with (the thesis's PLEB did not verify either).
+  if (values.synth !== undefined) plebArgs.push("--no-verify");
   const prepArgs = values.bits === undefined ? [] : ["--bits", values.bits];
   const exec = ["--workers", workers, "--quiet"];
 

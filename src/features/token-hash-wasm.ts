@@ -5,7 +5,7 @@
  * code unit), any line it leaves (tags, empty lines, tokens for the string path, errors)
  * going on to the TypeScript parser; each document's term counts (`countInto`); the shard's
  * document frequencies (`documentFrequencies`). In TypeScript the line scan and the hash
- * alone took half of the pass's CPU time (README "Target 2, session 10").
+ * alone took half of the pass's CPU time (docs/PERFORMANCE.md "Target 2, session 10").
  */
 
 import type { TokenRun } from "../corpus/vertical.js";

@@ -35,7 +35,7 @@ export const EXACT_WEIGHT_LIMIT = Math.floor(2 ** 53 / 127);
 /**
  * Fractional bits of the fixed-point tf-idf factors of int8 vectors. 8 bits: the signatures
  * differ from those of the float64 weights in fewer bits than float32 and int8 vectors differ
- * (README, issue 14), and the weights of counts up to 9 (idf ≤ 14, a vocabulary of a million
+ * (docs/PERFORMANCE.md "Target 1 again"), and the weights of counts up to 9 (idf ≤ 14, a vocabulary of a million
  * documents) still fit the int16 kernel.
  */
 export const FIXED_POINT_BITS = 8;
