@@ -335,7 +335,8 @@ function fsyncFd(fd: number): Promise<void> {
  * renames (not once per file). A marker written after this resolves cannot outlive the files.
  * On failure the group's temporaries are removed; a file already renamed may stay, and no
  * marker vouches for it. `durable` false leaves the fsyncs out: the files are whole under
- * their names or absent, and `syncFiles` makes them durable later (before their marker).
+ * their names or absent if the process dies, but a power cut may leave one short under its
+ * name, so only a marker written after `syncFiles` may vouch for them (a task without one reruns).
  */
 export async function writeAtomicGroup(files: readonly GroupFile[], durable = true): Promise<void> {
   const open: { file: GroupFile; tmp: string; fd?: number; size: number }[] = files.map((file) => ({ file, tmp: temporaryName(file.path), size: 0 }));
