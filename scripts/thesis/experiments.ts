@@ -83,7 +83,7 @@ export async function plebRecall(
   const tracker = new ReferenceRecall(reference, p.ids, p.store);
   const t0 = performance.now();
   const found = new FoundPairs(Math.max(p.store.count, 1));
-  const iterationSeconds = await runIterations(p.store, { ...settings, seed: 1 }, 1, settings.iterations, { workers }, pool, found, () => undefined);
+  const iterationSeconds = await runIterations({ store: p.store, opts: { ...settings, seed: 1 }, first: 1, last: settings.iterations, exec: { workers }, pool, sink: found, onIteration: () => undefined });
   const seconds = (performance.now() - t0) / 1000;
   return { recall: iterationLog(p.store, found, iterationSeconds, tracker).map((r) => 100 * (r.recall ?? 0)), seconds };
 }

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describeSystemError, errorCode, syncRenames, writeAtomic } from "../util/atomic.js";
+import { describeSystemError, errorCode, syncDirectory, writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../util/errors.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import { makeDirectory } from "../util/output-dir.js";
@@ -130,7 +130,7 @@ export async function writeMarker(workdir: string, task: string, stats: unknown,
 
 /** Makes the markers written with `durable` false so far durable: one directory fsync. */
 export async function markersDurable(workdir: string): Promise<void> {
-  await syncRenames(join(workdir, "markers"));
+  await syncDirectory(join(workdir, "markers"));
 }
 
 /**

@@ -76,6 +76,21 @@ export function comparisonsPerIteration(n: number, beam: number): number {
   return c;
 }
 
+/** What runIterations and scanIterations run: iterations `first`..`last` of `store` on `pool`, their pairs into `sink`. */
+export interface IterationRun {
+  store: SignatureStore;
+  opts: Pick<PlebOptions, "threshold" | "beam" | "shiftCount" | "seed">;
+  first: number;
+  last: number;
+  exec: ExecutionOptions;
+  pool: WorkerPool;
+  sink: PairSink;
+  onIteration: (iteration: number) => void;
+  verifier?: PairVerifier;
+  fresh?: Uint8Array;
+  keys?: IterationKeys;
+}
+
 /**
  * PLEB iterations `first`..`last` (1-based, inclusive) of the thesis's `hamming`: sort the
  * signatures by their first 64 bits under the iteration's permutation (the identity
@@ -97,21 +112,9 @@ export function comparisonsPerIteration(n: number, beam: number): number {
  * written there. Returns the wall time of each iteration (the deferred verification in the
  * last one's).
  */
-export async function runIterations(
-  store: SignatureStore,
-  opts: Pick<PlebOptions, "threshold" | "beam" | "shiftCount" | "seed">,
-  first: number,
-  last: number,
-  exec: ExecutionOptions,
-  pool: WorkerPool,
-  sink: PairSink,
-  onIteration: (iteration: number) => void,
-  verifier?: PairVerifier,
-  fresh?: Uint8Array,
-  keys: IterationKeys = {},
-): Promise<number[]> {
-  const scanned = await scanIterations(store, opts, first, last, exec, pool, sink, onIteration, verifier, fresh, keys);
-  return verifier?.lazy ? verifyHeld(scanned, first, sink, verifier) : scanned.seconds;
+export async function runIterations(run: IterationRun): Promise<number[]> {
+  const scanned = await scanIterations(run);
+  return run.verifier?.lazy ? verifyHeld(scanned, run.first, run.sink, run.verifier) : scanned.seconds;
 }
 
 /**
@@ -129,19 +132,8 @@ export interface HeldIterations {
  * joined before). The scans do not depend on the verification, so the candidates of several
  * groups can be gathered before the vectors they meet are read, in one pass (plebStep).
  */
-export async function scanIterations(
-  store: SignatureStore,
-  opts: Pick<PlebOptions, "threshold" | "beam" | "shiftCount" | "seed">,
-  first: number,
-  last: number,
-  exec: ExecutionOptions,
-  pool: WorkerPool,
-  sink: PairSink,
-  onIteration: (iteration: number) => void,
-  verifier?: PairVerifier,
-  fresh?: Uint8Array,
-  keys: IterationKeys = {},
-): Promise<HeldIterations> {
+export async function scanIterations(run: IterationRun): Promise<HeldIterations> {
+  const { store, opts, first, last, exec, pool, sink, onIteration, verifier, fresh, keys = {} } = run;
   const n = store.count;
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
   const labels = sink instanceof SpanningForest ? new Uint32Array(new SharedArrayBuffer(n * 4)) : undefined;

@@ -93,8 +93,11 @@ function asBytes(data: string | Uint8Array): Uint8Array {
   return typeof data === "string" ? Buffer.from(data, "utf8") : data;
 }
 
-/** Makes a rename in `dir` durable; file systems that cannot fsync a directory are let be. */
-async function syncDirectory(dir: string): Promise<void> {
+/**
+ * Makes the renames in `dir` durable (also those `writeAtomic` left without it, `durableName`
+ * false); file systems that cannot fsync a directory are let be.
+ */
+export async function syncDirectory(dir: string): Promise<void> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(dir, "r");
@@ -135,15 +138,10 @@ async function putInPlace(tmp: string, path: string, durableName: boolean): Prom
   if (durableName) await syncDirectory(dirname(path));
 }
 
-/** Makes the renames done in `dir` so far durable (the directory fsync that `writeAtomic` leaves out with `durableName` false). */
-export async function syncRenames(dir: string): Promise<void> {
-  await syncDirectory(dir);
-}
-
 /**
  * Writes a whole file: every byte written and checked, fsynced, renamed into place.
  * `durableName` false leaves out the directory fsync: the file is whole under its name or
- * absent after a crash, until `syncRenames` of its directory (a task marker: a lost one only
+ * absent after a crash, until `syncDirectory` of its directory (a task marker: a lost one only
  * reruns its task; the step makes its markers durable together at its end).
  */
 export async function writeAtomic(path: string, data: string | Uint8Array, durableName = true): Promise<void> {

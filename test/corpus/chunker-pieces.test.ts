@@ -135,19 +135,24 @@ describe("chunk boundaries do not depend on stream piece sizes (property)", () =
     }
   });
 
+  /** `read` with the file's reads cut into pieces of `sizes` in turn (the reference reads whole). */
+  async function inReadsOf<T>(sizes: readonly number[], read: () => Promise<T>): Promise<T> {
+    let at = 0;
+    piecing.sizes = () => sizes[at++ % sizes.length];
+    try {
+      return await read();
+    } finally {
+      piecing.sizes = null;
+    }
+  }
+
   it("gives the same chunks, or the same error, for any split of the same bytes into reads", async () => {
     await fc.assert(
       fc.asyncProperty(corpora, fc.integer({ min: 1, max: 120 }), limits, fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 10 }), async (bytes, target, limits, sizes) => {
         const path = writeVert(bytes);
         piecing.sizes = null;
         const reference = await outcome(path, target, limits);
-        let at = 0;
-        piecing.sizes = () => sizes[at++ % sizes.length];
-        try {
-          expect(await outcome(path, target, limits)).toEqual(reference);
-        } finally {
-          piecing.sizes = null;
-        }
+        expect(await inReadsOf(sizes, () => outcome(path, target, limits))).toEqual(reference);
         // Without a limit that drops bytes, the chunks are the file, cut.
         if (Array.isArray(reference) && limits?.oversize !== "skip") {
           expect(Buffer.from(reference.map((c) => c[5]).join(""), "hex").equals(bytes)).toBe(true);
@@ -183,14 +188,8 @@ describe("chunk boundaries do not depend on stream piece sizes (property)", () =
         const path = writeVert(bytes);
         piecing.sizes = null;
         const reference = await outcome(path, target, limits);
-        let at = 0;
-        piecing.sizes = () => sizes[at++ % sizes.length];
-        try {
-          const cut = await cutOutcome(path, target, limits);
-          expect(cut).toEqual(Array.isArray(reference) ? reference.map(([index, firstLine, , , skipped, hex]) => [index, firstLine, skipped, hex]) : reference);
-        } finally {
-          piecing.sizes = null;
-        }
+        const cut = await inReadsOf(sizes, () => cutOutcome(path, target, limits));
+        expect(cut).toEqual(Array.isArray(reference) ? reference.map(([index, firstLine, , , skipped, hex]) => [index, firstLine, skipped, hex]) : reference);
       }),
       { numRuns: 200 },
     );

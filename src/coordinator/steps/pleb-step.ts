@@ -177,7 +177,7 @@ export async function plebStep(
         const scanned = held.get(g);
         const seconds =
           scanned === undefined || v === undefined
-            ? await runIterations(store, plan.options, first, last, exec, pool, sink, onIteration, v, scope?.fresh, keys)
+            ? await runIterations({ store, opts: plan.options, first, last, exec, pool, sink, onIteration, verifier: v, fresh: scope?.fresh, keys })
             : await verifyHeld(scanned, first, sink, v);
         const verified = v === undefined ? {} : { checked: v.checked - checked, rejected: v.rejected - rejected };
         const pairs = scope === undefined ? sink.toColumns() : foundByIterations(sink.toColumns());
@@ -241,7 +241,7 @@ async function scanForLazyVerifier(
     if (bytes > HELD_CANDIDATE_BYTES) break;
     if (existsSync(markerFile(workdir, groupTask(plan, g)))) continue;
     const [first, last] = groupIterations(plan, g);
-    const scanned = await scanIterations(store, plan.options, first, last, exec, pool, scopeSink(), onIteration, verifier, scope?.fresh, keys);
+    const scanned = await scanIterations({ store, opts: plan.options, first, last, exec, pool, sink: scopeSink(), onIteration, verifier, fresh: scope?.fresh, keys });
     held.set(g, scanned);
     for (const results of scanned.candidates) for (const triples of results) bytes += triples.byteLength;
   }
