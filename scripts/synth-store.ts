@@ -17,10 +17,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_PREPARE } from "../src/options.js";
+import { DEFAULT_PREPARE } from "../src/core/options.js";
 import { encodeRecords } from "../src/runs/run-file.js";
-import { createWorkdir, shardFile, storeFiles } from "../src/coordinator/workdir.js";
-import { PREPARE_MANIFEST, type PrepareManifest } from "../src/coordinator/prepare-manifest.js";
+import { createWorkdir, shardFile, storeFiles } from "../src/workdir/layout.js";
+import { PREPARE_MANIFEST, type PrepareManifest } from "../src/workdir/prepare-manifest.js";
 import { emptyWarnings } from "../src/corpus/vertical.js";
 import { packageVersion } from "../src/util/package-info.js";
 import { Random } from "./bench/random.js";

@@ -2,13 +2,13 @@
  * vertdup as a library: `runPipeline` is `vertdup run` without the command line — the same
  * options (checked the same way), outputs and manifest; progress and warnings go to stderr.
  */
-import { commandLine } from "./command-line.js";
-import { runCommand, runFromOptions, type RunResult } from "./commands/run.js";
-import { VertdupError } from "./util/errors.js";
+import { commandLine } from "./cli/command-line.js";
+import { runCommand, runFromOptions, type RunResult } from "./cli/commands/run.js";
+import { VertdupError } from "./core/errors.js";
 
-export type { RunResult } from "./commands/run.js";
+export type { RunResult } from "./cli/commands/run.js";
 export type { MethodManifest, OutputManifest, RunManifest } from "./output/manifest.js";
-export { InputError, VertdupError } from "./util/errors.js";
+export { InputError, VertdupError } from "./core/errors.js";
 
 /**
  * `vertdup run`'s options by their long names (`vertdup run --help`), e.g.

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Options } from "yargs";
-import { OPTIONS, plebOptionsFrom, withOptions, type OptionName } from "../src/cli-options.js";
-import { VertdupError } from "../src/util/errors.js";
+import { OPTIONS, plebOptionsFrom, withOptions, type OptionName } from "../src/cli/options.js";
+import { VertdupError } from "../src/core/errors.js";
 
 const NUMERIC = (Object.keys(OPTIONS) as OptionName[]).filter((name) => (OPTIONS[name] as Options).type === "number");
 

@@ -1,5 +1,5 @@
 import { move, transferableSymbol, valueSymbol } from "piscina";
-import type { TaskResult } from "../src/coordinator/task-result.js";
+import type { TaskResult } from "../src/executor/task-result.js";
 import type { RepeatsResult } from "../src/paragraph-dedup/bucket-task.js";
 import type { ChunkOccurrences } from "../src/paragraph-dedup/occurrences.js";
 import type { ProblemFound } from "../src/paragraph-dedup/line-problem.js";

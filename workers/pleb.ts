@@ -1,5 +1,5 @@
-import { asTask } from "../src/coordinator/task-result.js";
-import { shardCountRows } from "../src/reference/count-rows.js";
+import { asTask } from "../src/executor/task-result.js";
+import { shardCountRows } from "../src/features/count-rows.js";
 import { computeKeys, beamScanRange, rankRange, scatterRange, sortedOrder } from "../src/pleb/pleb-tasks.js";
 
 export const keys = asTask(computeKeys);

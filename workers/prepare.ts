@@ -1,4 +1,4 @@
-import { asTask } from "../src/coordinator/task-result.js";
+import { asTask } from "../src/executor/task-result.js";
 import { linkChunk } from "../src/corpus/chunk-chain.js";
 import { countShard } from "../src/features/count-shard.js";
 import { fillCache, signShard } from "../src/sketch/sign-shard.js";

@@ -1,7 +1,7 @@
-import { asTask } from "../src/coordinator/task-result.js";
-import { cosineBlock } from "../src/reference/cosine-block.js";
-import { hammingRows } from "../src/reference/hamming-task.js";
-import { sampledVectors, sampleScores as scoreSample } from "../src/reference/sample-cosine.js";
+import { asTask } from "../src/executor/task-result.js";
+import { cosineBlock } from "../src/eval/exact/cosine-block.js";
+import { hammingRows } from "../src/eval/exact/hamming-task.js";
+import { sampledVectors, sampleScores as scoreSample } from "../src/eval/exact/sample-cosine.js";
 
 export const cosine = asTask(cosineBlock);
 export const hamming = asTask(hammingRows);

@@ -24,7 +24,7 @@ import { pathToFileURL } from "node:url";
 import { chunkCorpus } from "../../src/corpus/chunker.js";
 import { parseChunk, emptyWarnings, type ReaderWarnings } from "../../src/corpus/vertical.js";
 import { termCounts, type TermCounts } from "../../src/features/terms.js";
-import { weightVectors, allPairsOfRows, cosineOf, type Weighting } from "../../src/reference/cosine.js";
+import { weightVectors, allPairsOfRows, cosineOf, type Weighting } from "../../src/eval/exact/cosine.js";
 
 export interface CorpusTerms {
   ids: string[];

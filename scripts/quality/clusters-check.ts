@@ -24,7 +24,7 @@ import { hashString } from "../../src/features/hash.js";
 import { openInput } from "../../src/corpus/open-input.js";
 import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
 import { retrieval } from "../../src/eval/measures.js";
-import { InputError, VertdupError } from "../../src/util/errors.js";
+import { InputError, VertdupError } from "../../src/core/errors.js";
 import { growableU32 } from "../../src/util/typed-arrays.js";
 
 const TRUTH_HEADER = "doc\tordinal\tcluster\tkind";

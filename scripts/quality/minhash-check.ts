@@ -13,13 +13,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { silentReporter } from "../../src/coordinator/progress.js";
+import { silentReporter } from "../../src/executor/progress.js";
 import { chunkCorpus } from "../../src/corpus/chunker.js";
 import { emptyWarnings, parseChunk } from "../../src/corpus/vertical.js";
-import { sortedJaccard } from "../../src/methods/jaccard.js";
-import { resolveBands } from "../../src/methods/lsh-bands.js";
-import { shingleSet } from "../../src/methods/minhash.js";
-import { runMethod, type MethodRun } from "../../src/methods/run-method.js";
+import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
+import { resolveBands } from "../../src/methods/sets/lsh-bands.js";
+import { shingleSet } from "../../src/methods/minhash/minhash.js";
+import { runMethod, type MethodRun } from "../../src/methods/sets/run-method.js";
 import { readFileSync } from "node:fs";
 
 const { positionals, values } = parseArgs({

@@ -13,9 +13,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { silentReporter } from "../../src/coordinator/progress.js";
+import { silentReporter } from "../../src/executor/progress.js";
 import { TAG } from "../../src/corpus/vertical.js";
-import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/paragraph-dedup/options.js";
+import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/core/paragraph-options.js";
 import { paragraphs } from "../../src/paragraph-dedup/run-paragraphs.js";
 import { referenceParagraphs, type RuleVariant } from "../../test/paragraph-dedup/reference.js";
 

@@ -24,12 +24,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { WorkerPool } from "../../src/coordinator/pool.js";
-import type { Projection } from "../../src/options.js";
+import { WorkerPool } from "../../src/executor/pool.js";
+import type { Projection } from "../../src/core/options.js";
 import { signatureOfDocument } from "../../src/output/pairs.js";
 import { hammingDistance } from "../../src/pleb/hamming.js";
 import type { ScoredPairs } from "../../src/eval/pairs-file.js";
-import type { SparseRows } from "../../src/reference/sparse-rows.js";
+import type { SparseRows } from "../../src/features/sparse-rows.js";
 import { DEFAULT_GENERATOR, generateCorpus } from "../generate-corpus.js";
 import { cosineAndHamming, judgedPairs, prepareCorpus, timedHammingFull, timedSimilarity, type Prepared } from "../thesis/experiments.js";
 

@@ -13,11 +13,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { WorkerPool } from "../../src/coordinator/pool.js";
-import { silentReporter } from "../../src/coordinator/progress.js";
-import { hammingFullTriples } from "../../src/reference/hamming-full.js";
-import { allPairsSimilarity } from "../../src/reference/similarity.js";
-import { loadWorkdirVectors } from "../../src/reference/workdir-vectors.js";
+import { WorkerPool } from "../../src/executor/pool.js";
+import { silentReporter } from "../../src/executor/progress.js";
+import { hammingFullTriples } from "../../src/eval/exact/hamming-full.js";
+import { allPairsSimilarity } from "../../src/eval/exact/similarity.js";
+import { loadWorkdirVectors } from "../../src/features/workdir-vectors.js";
 import type { SignatureStore } from "../../src/runs/signature-store.js";
 import { prepareCorpus } from "./experiments.js";
 

@@ -1,8 +1,8 @@
-import { prepare } from "../../src/coordinator/prepare.js";
-import type { PrepareManifest } from "../../src/coordinator/prepare-manifest.js";
-import { WorkerPool } from "../../src/coordinator/pool.js";
-import { silentReporter } from "../../src/coordinator/progress.js";
-import { DEFAULT_PREPARE, type PrepareOptions } from "../../src/options.js";
+import { prepare } from "../../src/methods/lsh-cosine/prepare.js";
+import type { PrepareManifest } from "../../src/workdir/prepare-manifest.js";
+import { WorkerPool } from "../../src/executor/pool.js";
+import { silentReporter } from "../../src/executor/progress.js";
+import { DEFAULT_PREPARE, type PrepareOptions } from "../../src/core/options.js";
 import { loadSignatureStore, type SignatureStore } from "../../src/runs/signature-store.js";
 import { FoundPairs } from "../../src/pleb/found-pairs.js";
 import { loadDocIds, type DocIds } from "../../src/output/doc-ids.js";
@@ -10,10 +10,10 @@ import { signatureOfDocument } from "../../src/output/pairs.js";
 import { hammingDistance } from "../../src/pleb/hamming.js";
 import { runIterations } from "../../src/pleb/run-pleb.js";
 import { iterationLog } from "../../src/pleb/pleb-log.js";
-import { documentPairsOf, hammingFullTriples } from "../../src/reference/hamming-full.js";
-import { allPairsSimilarity } from "../../src/reference/similarity.js";
-import { loadWorkdirVectors } from "../../src/reference/workdir-vectors.js";
-import { rowCosine, type SparseRows } from "../../src/reference/sparse-rows.js";
+import { documentPairsOf, hammingFullTriples } from "../../src/eval/exact/hamming-full.js";
+import { allPairsSimilarity } from "../../src/eval/exact/similarity.js";
+import { loadWorkdirVectors } from "../../src/features/workdir-vectors.js";
+import { rowCosine, type SparseRows } from "../../src/features/sparse-rows.js";
 import type { PairTable, ScoredPairs } from "../../src/eval/pairs-file.js";
 import { ReferenceRecall } from "../../src/eval/reference-recall.js";
 

@@ -30,7 +30,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { WorkerPool } from "../../src/coordinator/pool.js";
+import { WorkerPool } from "../../src/executor/pool.js";
 import { deviation, type Deviation } from "../../src/eval/measures.js";
 import { DEFAULT_GENERATOR, generateCorpus, type GeneratorOptions } from "../generate-corpus.js";
 import { asTable, cosineAndHamming, judgedPairs, plebRecall, prepareCorpus, timedHammingFull, timedSimilarity, type Prepared } from "./experiments.js";

@@ -1,6 +1,6 @@
 import { isDocStartAt, type Oversize } from "../corpus/chunker.js";
 import { badLine } from "../corpus/vertical.js";
-import { InputError } from "../util/errors.js";
+import { InputError } from "../core/errors.js";
 import { remarkDocLine, type DocAction } from "./doc-marks.js";
 
 const NL = 0x0a;

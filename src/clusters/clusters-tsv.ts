@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import { DocIds } from "../output/doc-ids.js";
 import type { DocNames } from "../output/doc-names.js";
 import { escapeField, unescapeField } from "../output/tsv-field.js";
-import { InputError, VertdupError } from "../util/errors.js";
+import { InputError, VertdupError } from "../core/errors.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 import type { GraphClusters } from "./graph-clusters.js";
 

@@ -1,6 +1,6 @@
 import type { ShardDocs } from "../features/count-shard.js";
 import { readRunFileSync } from "../runs/run-file.js";
-import { shardFile } from "../coordinator/workdir.js";
+import { shardFile } from "../workdir/layout.js";
 import { concatU32 } from "../util/typed-arrays.js";
 
 /** Token counts of all documents in corpus order, from a prepared work directory's shards. */

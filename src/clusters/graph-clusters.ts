@@ -1,4 +1,4 @@
-import type { KeepPolicy } from "../methods/method-options.js";
+import type { KeepPolicy } from "../core/method-options.js";
 import { NO_DOC, type DuplicateGraph } from "./duplicate-graph.js";
 import { UnionFind } from "./union-find.js";
 

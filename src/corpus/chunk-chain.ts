@@ -1,6 +1,6 @@
 import { chunkExtent, type ChunkExtent, type StoredChunk } from "./chunker.js";
 import { loadStored } from "./stored.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 
 /**
  * Where a chunk's numbering ends, that is where the next chunk's documents and lines start,

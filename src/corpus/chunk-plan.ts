@@ -1,12 +1,12 @@
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RunConfig } from "../coordinator/run-config.js";
+import type { RunConfig } from "../workdir/run-config.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { StoredChunk } from "./chunker.js";
 import type { ChainedChunk } from "./chunk-chain.js";
 import { skippedRangeStub, type CutRange } from "./corpus-chunks.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 
 /** A chunk of a plain file as the count step cut and measured it. */
 export interface PlannedRange {

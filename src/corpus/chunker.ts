@@ -1,8 +1,8 @@
 import { openInput, describeStreamError, displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
-import { InputError, VertdupError } from "../util/errors.js";
+import { InputError, VertdupError } from "../core/errors.js";
 import { badLine, parseTag } from "./vertical.js";
-import { DEFAULT_MAX_DOC_BYTES } from "../options.js";
+import { DEFAULT_MAX_DOC_BYTES } from "../core/options.js";
 import type { Stored } from "./stored.js";
 
 /**

@@ -3,7 +3,7 @@ import { chunkCorpus, HeadCheck, indexOfDocOpen, isDocStartAt, noteSkipped, skip
 import { displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { ownedBytes } from "../util/typed-arrays.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 import type { InputPlaces } from "./input-places.js";
 import type { Stored } from "./stored.js";
 

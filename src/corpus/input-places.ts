@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { compressionOf } from "./open-input.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 
 /**
  * The inputs that can be read by byte range, any number of times: plain, regular files.

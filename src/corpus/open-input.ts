@@ -4,7 +4,7 @@ import { createGunzip, createGzip } from "node:zlib";
 import { PassThrough, Readable, type Transform } from "node:stream";
 import type * as zstdNapi from "zstd-napi";
 import type zstdBinding from "zstd-napi/binding.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 import { requireCjs } from "../util/require-cjs.js";
 
 /** How a corpus file is compressed, told by its name (`-` is standard input, plain). */

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 
 /**
  * Bytes a task needs: in (shared) memory, or a byte range of a file that the worker reads

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { InputError } from "../util/errors.js";
+import { InputError } from "../core/errors.js";
 import { displayName } from "./open-input.js";
 import type { Chunk } from "./chunker.js";
 

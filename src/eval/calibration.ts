@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { errorCode } from "../util/atomic.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 import { wilsonInterval, type Proportion } from "./binomial-interval.js";
 import { pairShare, stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
 import type { ScoredPairs } from "./pairs-file.js";
-import type { MethodName } from "../methods/method-options.js";
+import type { MethodName } from "../core/method-options.js";
 
 /** The calibration table of a run's output directory (`calibrate`, `--estimate-recall`). */
 export const CALIBRATION_FILE = "calibration.tsv";

@@ -4,7 +4,7 @@ import { DocIds } from "../output/doc-ids.js";
 import { writeLineFile } from "../output/line-file.js";
 import { PAIRS_HEADER, pairOrder, pairsLine } from "../output/pairs.js";
 import { unescapeField } from "../output/tsv-field.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../util/typed-arrays.js";
 
 /**

@@ -2,7 +2,7 @@ import type { SignatureStore } from "../runs/signature-store.js";
 import type { RecallTracker } from "../pleb/pleb-log.js";
 import type { DocIds } from "../output/doc-ids.js";
 import { signatureOfDocument } from "../output/pairs.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 import type { PairTable } from "./pairs-file.js";
 
 const NONE = 0xffffffff;

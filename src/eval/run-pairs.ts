@@ -7,7 +7,7 @@ import type { DocIds } from "../output/doc-ids.js";
 import { GROUPS_FILE, GROUPS_HEADER } from "../output/groups-tsv.js";
 import { pairOrder } from "../output/pairs.js";
 import { unescapeField } from "../output/tsv-field.js";
-import { InputError, VertdupError } from "../util/errors.js";
+import { InputError, VertdupError } from "../core/errors.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 import { readPairsFile, type PairTable } from "./pairs-file.js";
 

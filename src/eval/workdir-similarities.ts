@@ -1,10 +1,10 @@
-import { readPrepareManifest } from "../coordinator/prepare-manifest.js";
+import { readPrepareManifest } from "../workdir/prepare-manifest.js";
 import { loadDocIds, type DocIds } from "../output/doc-ids.js";
 import { signatureOfDocument } from "../output/pairs.js";
 import { hammingDistance } from "../pleb/hamming.js";
 import { loadSignatureStore, type SignatureStore } from "../runs/signature-store.js";
-import { rowCosine, type SparseRows } from "../reference/sparse-rows.js";
-import { loadWorkdirVectors } from "../reference/workdir-vectors.js";
+import { rowCosine, type SparseRows } from "../features/sparse-rows.js";
+import { loadWorkdirVectors } from "../features/workdir-vectors.js";
 
 /**
  * Exact cosine and relative Hamming similarity of any pair of documents of a prepared work

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { killPoint } from "../util/kill-point.js";
 import { syncFiles } from "../util/atomic.js";
-import { markerFile, markersDurable, readMarker, writeMarker } from "../coordinator/workdir.js";
+import { markerFile, markersDurable, readMarker, writeMarker } from "../workdir/layout.js";
 
 /**
  * A task of a step: the name of its completion marker, its work (which writes the task's

@@ -1,5 +1,5 @@
 import { peakRssMiB } from "../util/package-info.js";
-import { completedTasks, readMarker, writeMarker, type Slice } from "../coordinator/workdir.js";
+import { completedTasks, readMarker, writeMarker, type Slice } from "../workdir/layout.js";
 
 /**
  * Wall time of a phase, the process's peak resident memory when it ended and the CPU time

@@ -5,12 +5,12 @@ import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type Token
 import { encodeFrameParts, encodeRecords } from "../runs/run-file.js";
 import { dfFrames } from "./df-pieces.js";
 import { writeAtomicGroup } from "../util/atomic.js";
-import { InputError } from "../util/errors.js";
+import { InputError } from "../core/errors.js";
 import { hashSequence } from "./hash.js";
 import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
 import { kernelDocumentFrequencies, TokenHashRuns } from "./token-hash-wasm.js";
 import type { ReaderOptions } from "../corpus/vertical.js";
-import { COUNT_FILES, shardFile } from "../coordinator/workdir.js";
+import { COUNT_FILES, shardFile } from "../workdir/layout.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 
 /** The term counts of a shard's documents, flattened (one record per shard file). */

@@ -1,6 +1,6 @@
 import type { ShardDf } from "./count-shard.js";
 import { openRunFrames, type RunFrames } from "../runs/run-file.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 
 /**
  * A shard's df table cut into pieces of the hash range, so that the vocabulary merge, which

@@ -1,12 +1,12 @@
 import { FrameWriter, openRunFrames } from "../runs/run-file.js";
-import { shardFile } from "../coordinator/workdir.js";
-import { VertdupError } from "../util/errors.js";
+import { shardFile } from "../workdir/layout.js";
+import { VertdupError } from "../core/errors.js";
 import { fileSource, hashBound, lowerBound, PIECE_ENTRIES, tableSource, type DfSource } from "./df-pieces.js";
 import { NumberMap } from "../util/number-map.js";
 import { wordOrder } from "../util/radix-order.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../util/typed-arrays.js";
 import { documentFrequencies, type ShardDf } from "./count-shard.js";
-import { dfLimit, type PrepareOptions } from "../options.js";
+import { dfLimit, type PrepareOptions } from "../core/options.js";
 
 /**
  * (term, df) entries of the shards' df tables that the merge holds at once, 12 bytes each

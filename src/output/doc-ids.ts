@@ -1,7 +1,7 @@
 import type { ShardDocs } from "../features/count-shard.js";
 import { readRunFileSync } from "../runs/run-file.js";
-import { shardFile } from "../coordinator/workdir.js";
-import { VertdupError } from "../util/errors.js";
+import { shardFile } from "../workdir/layout.js";
+import { VertdupError } from "../core/errors.js";
 
 const EMPTY = 0xffffffff;
 

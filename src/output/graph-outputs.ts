@@ -3,10 +3,10 @@ import { CLUSTERS_FILE, CLUSTERS_HEADER, CLUSTERS_SOURCES_HEADER, clusterLines }
 import type { DuplicateGraph } from "../clusters/duplicate-graph.js";
 import { GraphClusters, type ClusterCounts } from "../clusters/graph-clusters.js";
 import { IdentityGroups } from "../clusters/identity-groups.js";
-import type { KeepPolicy } from "../methods/method-options.js";
-import type { PairsOutput } from "../options.js";
-import type { DocSources } from "../supplement/doc-sources.js";
-import { VertdupError } from "../util/errors.js";
+import type { KeepPolicy } from "../core/method-options.js";
+import type { PairsOutput } from "../core/options.js";
+import type { DocSources } from "../index-store/doc-sources.js";
+import { VertdupError } from "../core/errors.js";
 import type { DocIds } from "./doc-ids.js";
 import { DocNames } from "./doc-names.js";
 import { GROUPS_FILE, groupLines, groupsHeader } from "./groups-tsv.js";

@@ -1,15 +1,15 @@
-import type { AgainstScan } from "../supplement/lsh-against.js";
+import type { AgainstScan } from "../methods/lsh-cosine/against.js";
 import { join } from "node:path";
-import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
+import type { PrepareManifest } from "../workdir/prepare-manifest.js";
 import type { PhaseTiming } from "../executor/timing.js";
-import type { PlebOptions } from "../options.js";
+import type { PlebOptions } from "../core/options.js";
 import { writeAtomic } from "../util/atomic.js";
-import type { CalibrationManifest } from "../coordinator/steps/calibrate-step.js";
+import type { CalibrationManifest } from "../methods/lsh-cosine/calibrate-step.js";
 import type { IterationRow } from "../pleb/pleb-log.js";
 import type { ClusterCounts } from "../clusters/graph-clusters.js";
 import type { RunWarnings } from "./run-warnings.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
-import type { FeatureOptions, MethodName, SearchOptions } from "../methods/method-options.js";
+import type { FeatureOptions, MethodName, SearchOptions } from "../core/method-options.js";
 
 /**
  * What manifest.json of every output directory holds, whatever the method: which method and

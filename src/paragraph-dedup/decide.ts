@@ -1,4 +1,4 @@
-import type { CountRule } from "./options.js";
+import type { CountRule } from "../core/paragraph-options.js";
 import { isRepeated } from "./repeated-ends.js";
 
 /** The verdict on the units of one chunk. */

@@ -1,5 +1,5 @@
 import { displayName } from "../corpus/open-input.js";
-import { InputError } from "../util/errors.js";
+import { InputError } from "../core/errors.js";
 
 /**
  * Bad input found by a worker, its line numbers counted from the chunk's first line: a worker

@@ -3,15 +3,15 @@ import { join } from "node:path";
 import { readLimits, noSkippedDocs } from "../corpus/chunker.js";
 import { corpusChunks, type CorpusChunk } from "../corpus/corpus-chunks.js";
 import { InputPlaces } from "../corpus/input-places.js";
-import type { TaskPool } from "../coordinator/in-process-pool.js";
-import type { Reporter } from "../coordinator/progress.js";
-import type { RunConfig } from "../coordinator/run-config.js";
-import { inSlice, markerFile, type Slice } from "../coordinator/workdir.js";
+import type { TaskPool } from "../executor/in-process-pool.js";
+import type { Reporter } from "../executor/progress.js";
+import type { RunConfig } from "../workdir/run-config.js";
+import { inSlice, markerFile, type Slice } from "../workdir/layout.js";
 import { consumeTasks, type StepTask } from "../executor/tasks.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { ProblemFound } from "./line-problem.js";
 import { OCC_WORDS, type ChunkOccurrences, type OccurrenceTask } from "./occurrences.js";
-import type { ParagraphOptions } from "./options.js";
+import type { ParagraphOptions } from "../core/paragraph-options.js";
 import { loadNgrams, ngramsMarker, saveNgrams, STEP_FOLDER } from "./step-files.js";
 
 /** A chunk with its n-gram pass result. */

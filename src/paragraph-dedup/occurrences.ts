@@ -4,7 +4,7 @@ import { growableI32, type GrowableArray } from "../util/typed-arrays.js";
 import { LineProblem, type ProblemFound } from "./line-problem.js";
 import { restartsWindow, tagNames, tagRole, TagRole } from "./line-tag.js";
 import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
-import type { Boundary } from "./options.js";
+import type { Boundary } from "../core/paragraph-options.js";
 import { loadStored, type Stored } from "../corpus/stored.js";
 import { badLine } from "../corpus/vertical.js";
 

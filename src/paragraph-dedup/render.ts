@@ -1,6 +1,6 @@
 import { unpackLayout } from "./chunk-layout.js";
 import { decideUnits, repeatedPerUnit } from "./decide.js";
-import type { CountRule } from "./options.js";
+import type { CountRule } from "../core/paragraph-options.js";
 import { loadStored, type Stored } from "../corpus/stored.js";
 
 export interface RenderTask {

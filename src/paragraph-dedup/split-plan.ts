@@ -1,7 +1,7 @@
-import type { TaskPool } from "../coordinator/in-process-pool.js";
+import type { TaskPool } from "../executor/in-process-pool.js";
 import { MAX_SPLIT_LEVEL, SPLIT_BITS, SPLIT_WAYS, type SplitTask } from "./bucket-split.js";
 import type { BucketSource } from "./bucket-task.js";
-import { InOrder } from "../coordinator/in-order.js";
+import { InOrder } from "../executor/in-order.js";
 
 /**
  * Bytes one table key may cost at worst: 8 bytes a slot at a load between 1/4 and 1/2, plus

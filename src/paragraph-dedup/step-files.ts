@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { openAtomicHandle } from "../util/atomic.js";
 import { join } from "node:path";
-import { shardName } from "../coordinator/workdir.js";
+import { shardName } from "../workdir/layout.js";
 import type { KeyRange } from "./ngram-index.js";
 import type { ChunkOccurrences, LineWarnings } from "./occurrences.js";
 import type { ProblemFound } from "./line-problem.js";

@@ -1,4 +1,4 @@
-import { asTask } from "../coordinator/task-result.js";
+import { asTask } from "../executor/task-result.js";
 import { splitBucket } from "./bucket-split.js";
 import { bucketRepeats } from "./bucket-task.js";
 import { occurrencesTask } from "./occurrences.js";

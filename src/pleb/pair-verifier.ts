@@ -1,7 +1,7 @@
-import type { WorkerPool } from "../coordinator/pool.js";
-import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import { CountRows, countRowWeights, flaggedRowsLoader, type CountRowsPart } from "../reference/count-rows.js";
-import { workdirCountsParts } from "../reference/workdir-vectors.js";
+import type { WorkerPool } from "../executor/pool.js";
+import type { PrepareManifest } from "../workdir/prepare-manifest.js";
+import { CountRows, countRowWeights, flaggedRowsLoader, type CountRowsPart } from "../features/count-rows.js";
+import { workdirCountsParts } from "../features/workdir-vectors.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import { NumberMap } from "../util/number-map.js";
 

@@ -1,8 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExecutionOptions, PlebOptions } from "../options.js";
+import type { ExecutionOptions, PlebOptions } from "../core/options.js";
 import type { SignatureStore } from "../runs/signature-store.js";
-import type { WorkerPool } from "../coordinator/pool.js";
+import type { WorkerPool } from "../executor/pool.js";
 import type { FoundPairs } from "./found-pairs.js";
 import { maxDistanceFor } from "./hamming.js";
 import { prefixWords, type SortedPrefixes } from "./beam-scan.js";

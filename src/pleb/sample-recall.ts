@@ -1,12 +1,12 @@
 import { UnionFind } from "../clusters/union-find.js";
 import { wilsonInterval, type Proportion } from "../eval/binomial-interval.js";
 import type { SignatureStore } from "../runs/signature-store.js";
-import type { PlebOptions } from "../options.js";
-import { WorkerPool } from "../coordinator/pool.js";
-import type { Reporter } from "../coordinator/progress.js";
+import type { PlebOptions } from "../core/options.js";
+import { WorkerPool } from "../executor/pool.js";
+import type { Reporter } from "../executor/progress.js";
 import { sampleDocuments } from "../eval/document-sample.js";
 import { drawStratified, pairShare, stratifiedDesign, stratifiedRatio, type StratifiedDesign } from "../eval/stratified-sample.js";
-import { hammingFullTriples } from "../reference/hamming-full.js";
+import { hammingFullTriples } from "../eval/exact/hamming-full.js";
 import type { PairColumns } from "./spanning-forest.js";
 import { tripleEnds } from "./run-pleb.js";
 import type { PairVerifier } from "./pair-verifier.js";

@@ -16,7 +16,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { readU32 } from "../runs/signature-store.js";
 import { writeAtomic } from "../util/atomic.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 import type { BitPermutation } from "./permutation.js";
 
 /** Folder of a work directory's sorted keys, one sub-folder per (seed, shift count) (keysFolder). */

@@ -1,6 +1,6 @@
 import { chunkCorpus, readLimits } from "../corpus/chunker.js";
 import { emptyWarnings, parseChunk } from "../corpus/vertical.js";
-import { DEFAULT_CHUNK_BYTES } from "../options.js";
+import { DEFAULT_CHUNK_BYTES } from "../core/options.js";
 
 /** The beginning of one document as the report shows it. */
 export interface DocText {

@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import { describeStreamError, openInput } from "../corpus/open-input.js";
 import { escapeField, unescapeField } from "../output/tsv-field.js";
 import { Sfc32 } from "../sketch/random-vectors.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 import { growableU32 } from "../util/typed-arrays.js";
 
 /**

@@ -3,7 +3,7 @@ import type * as Msgpackr from "msgpackr";
 import type * as ZstdNapi from "zstd-napi";
 import type * as ZstdBinding from "zstd-napi/binding.js";
 import { openAtomicSync, writeAtomic, type AtomicFileSync } from "../util/atomic.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 import { requireCjs } from "../util/require-cjs.js";
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { storeFiles } from "../coordinator/workdir.js";
+import { storeFiles } from "../workdir/layout.js";
 import { openAtomic, type AtomicStream } from "../util/atomic.js";
 import { mergeRuns } from "./merge.js";
 import { compareWords, type SigRecord } from "./signature-record.js";

@@ -30,7 +30,7 @@
  */
 
 import { mix53to32 } from "../features/hash.js";
-import type { Projection } from "../options.js";
+import type { Projection } from "../core/options.js";
 import { drawInt8, WARMUP } from "./int8-draw.js";
 import { NumberMap } from "../util/number-map.js";
 import { SignMemory, type SignMemoryParts, type TermVector } from "./sign-memory.js";

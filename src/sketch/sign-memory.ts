@@ -19,7 +19,7 @@
  * and an uninterrupted hardware prefetch per vector.
  */
 
-import type { Projection } from "../options.js";
+import type { Projection } from "../core/options.js";
 import { webAssembly } from "../util/wasm-kernel.js";
 
 const PAGE = 65536;

@@ -23,7 +23,7 @@
  * sums of the same integers, exact below 2^53, so the bits do not depend on the path.
  */
 
-import type { PrepareOptions, Projection } from "../options.js";
+import type { PrepareOptions, Projection } from "../core/options.js";
 import type { TermVector } from "./sign-memory.js";
 
 /** The largest sum of integer weights of one document whose int8 projections fit in int32. */

@@ -1,8 +1,8 @@
-import { calibrateStep } from "../coordinator/steps/calibrate-step.js";
-import { outputStep } from "../coordinator/steps/output-step.js";
-import { firstGroupPairs, planVerifier, type PlebPlan } from "../coordinator/steps/pleb-step.js";
-import type { PrepareManifest } from "../coordinator/prepare-manifest.js";
-import type { Reporter } from "../coordinator/progress.js";
+import { calibrateStep } from "../methods/lsh-cosine/calibrate-step.js";
+import { outputStep } from "../methods/lsh-cosine/output-step.js";
+import { firstGroupPairs, planVerifier, type PlebPlan } from "../pleb/pleb-step.js";
+import type { PrepareManifest } from "../workdir/prepare-manifest.js";
+import type { Reporter } from "../executor/progress.js";
 import { recallSampler } from "../pleb/sample-recall.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { LshCosineSettings, SlurmRunCommon } from "./slurm-run.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { lshCosineRun } from "../coordinator/lsh-cosine-run.js";
-import { stderrReporter } from "../coordinator/progress.js";
+import { lshCosineRun } from "../methods/lsh-cosine/run.js";
+import { stderrReporter } from "../executor/progress.js";
 import { runTasks } from "../executor/tasks.js";
 import { markerDone } from "./phase-markers.js";
 import type { SlurmPhase } from "./phases.js";
@@ -11,7 +11,7 @@ export const SUPPLEMENT_PHASE = "supplement";
 
 /**
  * lsh-cosine with `--against` on Slurm: one job on `--cpus-per-task` cores that runs what
- * `vertdup run --against [--update]` runs, as a unit (coordinator/lsh-cosine-run.ts): the
+ * `vertdup run --against [--update]` runs, as a unit (methods/lsh-cosine/run.ts): the
  * indices locked from before they are read until the batch is appended, the batch read and
  * signed with their frozen weights, PLEB, the outputs, the atomic append. Its outputs and the
  * updated index are the local run's, byte for byte, since it is the local run.

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { InProcessPool, type TaskPool } from "../coordinator/in-process-pool.js";
-import { WorkerPool } from "../coordinator/pool.js";
-import { stderrReporter } from "../coordinator/progress.js";
-import { readRunConfig, type RunConfig } from "../coordinator/run-config.js";
-import { readMarker } from "../coordinator/workdir.js";
+import { InProcessPool, type TaskPool } from "../executor/in-process-pool.js";
+import { WorkerPool } from "../executor/pool.js";
+import { stderrReporter } from "../executor/progress.js";
+import { readRunConfig, type RunConfig } from "../workdir/run-config.js";
+import { readMarker } from "../workdir/layout.js";
 import { runWholeTask } from "../executor/tasks.js";
 import { timed } from "../executor/timing.js";
 import { chunkCountFile, ngramsStep, paragraphOptionsOf, type ParagraphConfig } from "../paragraph-dedup/ngrams-step.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import type { ChunkCounts } from "../coordinator/steps/count-step.js";
-import { chunksFile, completedTasks, markerFile } from "../coordinator/workdir.js";
+import type { ChunkCounts } from "../features/count-step.js";
+import { chunksFile, completedTasks, markerFile } from "../workdir/layout.js";
 import type { PhaseCompletion } from "./phases.js";
 
 /** Markers whose name starts with `prefix`, of `total` tasks. */

@@ -1,4 +1,4 @@
-import type { Slice } from "../coordinator/workdir.js";
+import type { Slice } from "../workdir/layout.js";
 import { lshAgainstPhases } from "./lsh-against-phases.js";
 import { lshCosinePhases } from "./lsh-cosine-phases.js";
 import { setMethodPhases } from "./set-method-phases.js";

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
-import { WorkerPool } from "../coordinator/pool.js";
-import { stderrReporter } from "../coordinator/progress.js";
-import { readRunConfig } from "../coordinator/run-config.js";
-import { planStep } from "../coordinator/steps/count-step.js";
+import { WorkerPool } from "../executor/pool.js";
+import { stderrReporter } from "../executor/progress.js";
+import { readRunConfig } from "../workdir/run-config.js";
+import { planStep } from "../features/count-step.js";
 import { chunkPlanFile } from "../corpus/chunk-plan.js";
 import { timed } from "../executor/timing.js";
 import type { SlurmPhase } from "./phases.js";

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { WorkerPool } from "../coordinator/pool.js";
-import { stderrReporter } from "../coordinator/progress.js";
-import { readRunConfig } from "../coordinator/run-config.js";
+import { WorkerPool } from "../executor/pool.js";
+import { stderrReporter } from "../executor/progress.js";
+import { readRunConfig } from "../workdir/run-config.js";
 import { runTasks } from "../executor/tasks.js";
 import { timed } from "../executor/timing.js";
-import { featuresStep, runMethod, type FeaturesConfig } from "../methods/run-method.js";
+import { featuresStep, runMethod, type FeaturesConfig } from "../methods/sets/run-method.js";
 import { chunkTotal, markerDone, markersDone } from "./phase-markers.js";
 import { planPhase } from "./plan-phase.js";
 import type { SlurmPhase } from "./phases.js";

@@ -1,15 +1,15 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { CalibrationRequest } from "../coordinator/steps/calibrate-step.js";
-import type { LshCosineRun } from "../coordinator/lsh-cosine-run.js";
-import { optionsJson, parseOptionsJson } from "../coordinator/run-config.js";
-import type { KeepPolicy } from "../methods/method-options.js";
-import type { ExecutionOptions, PlebOptions } from "../options.js";
-import type { MethodRun, SetMethod } from "../methods/run-method.js";
+import type { CalibrationRequest } from "../methods/lsh-cosine/calibrate-step.js";
+import type { LshCosineRun } from "../methods/lsh-cosine/run.js";
+import { optionsJson, parseOptionsJson } from "../workdir/run-config.js";
+import type { KeepPolicy } from "../core/method-options.js";
+import type { ExecutionOptions, PlebOptions } from "../core/options.js";
+import type { MethodRun, SetMethod } from "../methods/sets/run-method.js";
 import { writeAtomic } from "../util/atomic.js";
 import type { ScriptWord } from "./batch-script.js";
-import { VertdupError } from "../util/errors.js";
+import { VertdupError } from "../core/errors.js";
 import { packageRoot } from "../util/package-info.js";
 
 /**
@@ -68,7 +68,7 @@ export interface LshCosineSettings {
 
 /**
  * lsh-cosine against saved indices (`--against`, `--update`): what its one job runs as
- * `vertdup run` does (coordinator/lsh-cosine-run.ts), in the work directory, into the outdir.
+ * `vertdup run` does (methods/lsh-cosine/run.ts), in the work directory, into the outdir.
  */
 export interface LshAgainstSettings {
   method: "lsh-cosine";

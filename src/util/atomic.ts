@@ -3,7 +3,7 @@ import { copyFile, link, open, rename, rm, type FileHandle } from "node:fs/promi
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import type { Writable } from "node:stream";
-import { VertdupError } from "./errors.js";
+import { VertdupError } from "../core/errors.js";
 import { atExit } from "./exit-cleanup.js";
 
 /**

@@ -2,7 +2,7 @@ import { access, mkdir, realpath, stat } from "node:fs/promises";
 import { constants } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describeSystemError, errorCode } from "./atomic.js";
-import { VertdupError } from "./errors.js";
+import { VertdupError } from "../core/errors.js";
 
 /**
  * `mkdir -p`, failing with the real cause: Node's recursive mkdir reports ENOENT where a

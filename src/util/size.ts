@@ -1,4 +1,4 @@
-import { VertdupError } from "./errors.js";
+import { VertdupError } from "../core/errors.js";
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i;
 

@@ -8,12 +8,12 @@ import { cleanCorpus } from "../../src/clean/clean-corpus.js";
 import { DocFilter } from "../../src/clean/doc-filter.js";
 import { remarkDocLine } from "../../src/clean/doc-marks.js";
 import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
-import { silentReporter } from "../../src/coordinator/progress.js";
-import { runMethod } from "../../src/methods/run-method.js";
+import { silentReporter } from "../../src/executor/progress.js";
+import { runMethod } from "../../src/methods/sets/run-method.js";
 import { EdgeList } from "../../src/clusters/duplicate-graph.js";
 import { DocIds } from "../../src/output/doc-ids.js";
 import { writeGraphOutputs } from "../../src/output/graph-outputs.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { VertdupError } from "../../src/core/errors.js";
 import { FEATURES } from "../methods/features.js";
 import { cleanupVerts, suffixOf, writeRaw, writeVert, type VertKind } from "../helpers/vert.js";
 

@@ -9,7 +9,7 @@ import { GraphClusters } from "../../src/clusters/graph-clusters.js";
 import { UnionFind } from "../../src/clusters/union-find.js";
 import { DocIds } from "../../src/output/doc-ids.js";
 import { writeGraphOutputs } from "../../src/output/graph-outputs.js";
-import { InputError, VertdupError } from "../../src/util/errors.js";
+import { InputError, VertdupError } from "../../src/core/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-clusters-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

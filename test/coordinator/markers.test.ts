@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { phaseTiming } from "../../src/executor/timing.js";
-import { completedTasks, prepareKernels, writeMarker } from "../../src/coordinator/workdir.js";
+import { completedTasks, prepareKernels, writeMarker } from "../../src/workdir/layout.js";
 
 const work = mkdtempSync(join(tmpdir(), "vertdup-markers-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

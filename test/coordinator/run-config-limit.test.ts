@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fingerprint, type RunConfig } from "../../src/coordinator/run-config.js";
-import { DEFAULT_PREPARE } from "../../src/options.js";
+import { fingerprint, type RunConfig } from "../../src/workdir/run-config.js";
+import { DEFAULT_PREPARE } from "../../src/core/options.js";
 
 describe("run configuration", () => {
   const config: RunConfig = { inputs: [{ path: "a.vert", size: 10, mtimeMs: 1 }], prepare: DEFAULT_PREPARE, chunkBytes: 1 << 20 };

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { admitTask, lockWorkdir, releaseSlurmRun } from "../../src/coordinator/workdir-lock.js";
+import { admitTask, lockWorkdir, releaseSlurmRun } from "../../src/workdir/lock.js";
 
 const dirs: string[] = [];
 function dir(): string {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Readable } from "node:stream";
 import { chunkCorpus, indexOfDocOpen, type Chunk } from "../../src/corpus/chunker.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { VertdupError } from "../../src/core/errors.js";
 import {
   cleanupVerts,
   collectChunks,

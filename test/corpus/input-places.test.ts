@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputPlaces } from "../../src/corpus/input-places.js";
 import { loadStored } from "../../src/corpus/stored.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { VertdupError } from "../../src/core/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-places-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import {
   displayName,
   openInput,
 } from "../../src/corpus/open-input.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { VertdupError } from "../../src/core/errors.js";
 import { bomb, BOMB_BLOCK } from "./bomb.js";
 import { cleanupVerts, encode, makeCorpus, missingPath, writeRaw, writeVert, type VertKind } from "../helpers/vert.js";
 

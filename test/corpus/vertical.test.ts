@@ -9,7 +9,7 @@ import {
   TAG,
   type VerticalDoc,
 } from "../../src/corpus/vertical.js";
-import { InputError, VertdupError } from "../../src/util/errors.js";
+import { InputError, VertdupError } from "../../src/core/errors.js";
 import { cleanupVerts, makeCorpus, readCorpus, writeVert, type VertKind } from "../helpers/vert.js";
 
 afterAll(cleanupVerts);

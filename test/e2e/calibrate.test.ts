@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus, DEFAULT_GENERATOR } from "../../scripts/generate-corpus.js";
 import { readClustersTsv } from "../../src/clusters/clusters-tsv.js";
-import { readPrepareManifest } from "../../src/coordinator/prepare-manifest.js";
+import { readPrepareManifest } from "../../src/workdir/prepare-manifest.js";
 import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { readPairsFile } from "../../src/eval/pairs-file.js";
 import { loadDocIds } from "../../src/output/doc-ids.js";

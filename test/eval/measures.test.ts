@@ -8,7 +8,7 @@ import { comparePairs, formatReport, type PairScorer } from "../../src/eval/comp
 import { DocIds } from "../../src/output/doc-ids.js";
 import { readPairsFile, readSampleList, writePairsFile, type PairTable } from "../../src/eval/pairs-file.js";
 import { VirtualPairs, type GroupRows } from "../../src/eval/run-pairs.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { VertdupError } from "../../src/core/errors.js";
 
 describe("precision, recall, F", () => {
   it("from a 2×2 table", () => {

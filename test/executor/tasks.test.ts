@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { markerFile, readMarker, writeMarker } from "../../src/coordinator/workdir.js";
+import { markerFile, readMarker, writeMarker } from "../../src/workdir/layout.js";
 import { markerStats, runTasks, runWholeTask, TaskRunner, type StepTask } from "../../src/executor/tasks.js";
 
 const made: string[] = [];

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ShardDf } from "../../src/features/count-shard.js";
 import { cutPieces, dfFrames, type DfSource } from "../../src/features/df-pieces.js";
 import { mergeDfPieces, mergeVocabulary, readKeptTerms, readVocabularyHeader, signingIndex, vocabularyIndex, writeShardVocabulary } from "../../src/features/vocabulary.js";
-import { shardFile } from "../../src/coordinator/workdir.js";
+import { shardFile } from "../../src/workdir/layout.js";
 import { encodeFrames, encodeRecords, openRunFrames, readRunFileSync } from "../../src/runs/run-file.js";
 import { removeTempDirs, tempDir } from "../helpers/cli.js";
 import { rng } from "../helpers/vert.js";

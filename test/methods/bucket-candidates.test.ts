@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { ALL_PAIRS_BUCKET, BucketCandidates, NEIGHBOURS } from "../../src/methods/bucket-candidates.js";
+import { ALL_PAIRS_BUCKET, BucketCandidates, NEIGHBOURS } from "../../src/methods/sets/bucket-candidates.js";
 
 const pairsOf = (flat: Uint32Array) => Array.from({ length: flat.length / 2 }, (_, k) => `${flat[2 * k]}:${flat[2 * k + 1]}`);
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { exactGraph, exactShard, streamDigest } from "../../src/methods/exact.js";
+import { exactGraph, exactShard, streamDigest } from "../../src/methods/exact/exact.js";
 import { normalizeToken } from "../../src/features/normalize.js";
 import { NO_DOC } from "../../src/clusters/duplicate-graph.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";

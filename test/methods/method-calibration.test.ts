@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_GENERATOR, generateCorpus } from "../../scripts/generate-corpus.js";
 import { readClustersTsv } from "../../src/clusters/clusters-tsv.js";
-import { silentReporter } from "../../src/coordinator/progress.js";
+import { silentReporter } from "../../src/executor/progress.js";
 import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
-import { sortedJaccard } from "../../src/methods/jaccard.js";
-import { shingleSet } from "../../src/methods/minhash.js";
-import { paragraphSets } from "../../src/methods/paragraphs.js";
-import { runMethod, type MethodRun } from "../../src/methods/run-method.js";
+import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
+import { shingleSet } from "../../src/methods/minhash/minhash.js";
+import { paragraphSets } from "../../src/methods/paragraph-sets/paragraph-sets.js";
+import { runMethod, type MethodRun } from "../../src/methods/sets/run-method.js";
 import { readCorpus } from "../helpers/vert.js";
 import { FEATURES } from "./features.js";
 

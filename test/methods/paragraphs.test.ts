@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { hashSequence, hashString } from "../../src/features/hash.js";
-import { sortedJaccard } from "../../src/methods/jaccard.js";
-import { CorpusSets, paragraphGraph, paragraphSets, paragraphShard, shortLongPairs } from "../../src/methods/paragraphs.js";
-import { ALL_PAIRS_BUCKET } from "../../src/methods/bucket-candidates.js";
+import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
+import { CorpusSets, paragraphGraph, paragraphSets, paragraphShard, shortLongPairs } from "../../src/methods/paragraph-sets/paragraph-sets.js";
+import { ALL_PAIRS_BUCKET } from "../../src/methods/sets/bucket-candidates.js";
 import { emptyWarnings, parseChunk, type VerticalDoc } from "../../src/corpus/vertical.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
 import { bruteClusters, bruteFirstOf, bruteLeaderClusters, brutePairs, edgeStrings, firstOfByKey, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";

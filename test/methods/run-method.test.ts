@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentReporter } from "../../src/coordinator/progress.js";
-import { shingleSet } from "../../src/methods/minhash.js";
-import { sortedJaccard } from "../../src/methods/jaccard.js";
-import { runMethod, type MethodRun } from "../../src/methods/run-method.js";
+import { silentReporter } from "../../src/executor/progress.js";
+import { shingleSet } from "../../src/methods/minhash/minhash.js";
+import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
+import { runMethod, type MethodRun } from "../../src/methods/sets/run-method.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
 import { FEATURES } from "./features.js";
 

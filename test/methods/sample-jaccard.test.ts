@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sortedJaccard, sortedSet } from "../../src/methods/jaccard.js";
-import { bandsForRecall, candidateProbability } from "../../src/methods/lsh-bands.js";
-import { sampleIndex, sampleJaccards, sampleSets, type SetSource } from "../../src/methods/sample-jaccard.js";
+import { sortedJaccard, sortedSet } from "../../src/methods/sets/jaccard.js";
+import { bandsForRecall, candidateProbability } from "../../src/methods/sets/lsh-bands.js";
+import { sampleIndex, sampleJaccards, sampleSets, type SetSource } from "../../src/methods/sets/sample-jaccard.js";
 import { concatF64, concatU32 } from "../../src/util/typed-arrays.js";
 
 /** Shards of documents given as element lists (repeats and any order allowed), as the workers read them. */

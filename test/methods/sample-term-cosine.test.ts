@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { stringToken } from "../../src/corpus/vertical.js";
 import { normalizeToken } from "../../src/features/normalize.js";
-import { sampleTermCosines, sampleTermVectors, termSample } from "../../src/methods/sample-term-cosine.js";
-import { scanShard } from "../../src/methods/shard-scan.js";
+import { sampleTermCosines, sampleTermVectors, termSample } from "../../src/methods/sets/sample-term-cosine.js";
+import { scanShard } from "../../src/methods/sets/shard-scan.js";
 import { concatF64, concatU32 } from "../../src/util/typed-arrays.js";
 import { collectChunks, writeVert } from "../helpers/vert.js";
 import { FEATURES } from "./features.js";

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { simhash384, simhashDistance, simhashGraph, simhashShard } from "../../src/methods/simhash384.js";
-import { SIMHASH_WORDS } from "../../src/methods/method-options.js";
-import { ALL_PAIRS_BUCKET } from "../../src/methods/bucket-candidates.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { simhash384, simhashDistance, simhashGraph, simhashShard } from "../../src/methods/simhash384/simhash384.js";
+import { SIMHASH_WORDS } from "../../src/core/method-options.js";
+import { ALL_PAIRS_BUCKET } from "../../src/methods/sets/bucket-candidates.js";
+import { VertdupError } from "../../src/core/errors.js";
 import { concatU32 } from "../../src/util/typed-arrays.js";
 import { cleanupVerts, writeVert } from "../helpers/vert.js";
 import { bruteClusters, bruteLeaderClusters, firstOfByKey, bruteFirstOf, brutePairs, edgeStrings, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";

@@ -8,8 +8,8 @@ import { GraphClusters, preferred } from "../../src/clusters/graph-clusters.js";
 import { DocIds } from "../../src/output/doc-ids.js";
 import { writeGraphOutputs } from "../../src/output/graph-outputs.js";
 import { escapeField, unescapeField } from "../../src/output/tsv-field.js";
-import { DocSources } from "../../src/supplement/doc-sources.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { DocSources } from "../../src/index-store/doc-sources.js";
+import { VertdupError } from "../../src/core/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-graph-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,12 +1,12 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { silentReporter } from "../../src/coordinator/progress.js";
-import { lockWorkdir } from "../../src/coordinator/workdir-lock.js";
+import { silentReporter } from "../../src/executor/progress.js";
+import { lockWorkdir } from "../../src/workdir/lock.js";
 import { KEY_FORMAT, keySegments, rangesRole, readSegment } from "../../src/paragraph-dedup/ngram-index.js";
-import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/paragraph-dedup/options.js";
+import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/core/paragraph-options.js";
 import { paragraphs, type ParagraphRun } from "../../src/paragraph-dedup/run-paragraphs.js";
-import { indexContent, IndexUpdate, newIndex, readIndex } from "../../src/supplement/index-store.js";
+import { indexContent, IndexUpdate, newIndex, readIndex } from "../../src/index-store/index-store.js";
 import { removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
 import { cleanupVerts, missingPath, writeVert } from "../helpers/vert.js";
 import { randomCorpus } from "./random-corpus.js";

@@ -1,5 +1,5 @@
 import { TAG } from "../../src/corpus/vertical.js";
-import type { ParagraphOptions } from "../../src/paragraph-dedup/options.js";
+import type { ParagraphOptions } from "../../src/core/paragraph-options.js";
 
 /**
  * Other rules than vertdup's, for scripts/quality/paragraph-rules.ts to measure what each

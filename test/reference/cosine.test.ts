@@ -6,7 +6,7 @@ import {
   weightVectors,
   type SparseCounts,
   type Weighting,
-} from "../../src/reference/cosine.js";
+} from "../../src/eval/exact/cosine.js";
 import { termCounts } from "../../src/features/terms.js";
 import { rng } from "../helpers/vert.js";
 

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hammingTileTs } from "../../src/reference/hamming-block.js";
-import { HammingWasm } from "../../src/reference/hamming-wasm.js";
-import { hammingRows } from "../../src/reference/hamming-task.js";
-import { documentPairsOf, hammingFullTriples } from "../../src/reference/hamming-full.js";
-import { WorkerPool } from "../../src/coordinator/pool.js";
-import { silentReporter } from "../../src/coordinator/progress.js";
+import { hammingTileTs } from "../../src/eval/exact/hamming-block.js";
+import { HammingWasm } from "../../src/eval/exact/hamming-wasm.js";
+import { hammingRows } from "../../src/eval/exact/hamming-task.js";
+import { documentPairsOf, hammingFullTriples } from "../../src/eval/exact/hamming-full.js";
+import { WorkerPool } from "../../src/executor/pool.js";
+import { silentReporter } from "../../src/executor/progress.js";
 import { maxDistanceFor } from "../../src/pleb/hamming.js";
 import type { SignatureStore } from "../../src/runs/signature-store.js";
 import { rng } from "../helpers/vert.js";

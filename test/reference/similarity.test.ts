@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { cosineBlock } from "../../src/reference/cosine-block.js";
-import { allPairsSimilarity } from "../../src/reference/similarity.js";
-import { invertRows, rowCosine, unitRows, type SparseRows } from "../../src/reference/sparse-rows.js";
-import { WorkerPool } from "../../src/coordinator/pool.js";
-import { silentReporter } from "../../src/coordinator/progress.js";
+import { cosineBlock } from "../../src/eval/exact/cosine-block.js";
+import { allPairsSimilarity } from "../../src/eval/exact/similarity.js";
+import { invertRows, rowCosine, unitRows, type SparseRows } from "../../src/features/sparse-rows.js";
+import { WorkerPool } from "../../src/executor/pool.js";
+import { silentReporter } from "../../src/executor/progress.js";
 import { rng } from "../helpers/vert.js";
 
 /** Dense random vectors over `columns` terms (skewed use of terms), some perturbed copies. */

@@ -9,7 +9,7 @@ import { readDocTexts } from "../../src/report/doc-texts.js";
 import { scanClusters, scanPairs, type SampledPair } from "../../src/report/output-scan.js";
 import { sizePoints } from "../../src/report/report-html.js";
 import { tokenDiff } from "../../src/report/token-diff.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { VertdupError } from "../../src/core/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-report-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { mergeRuns } from "../../src/runs/merge.js";
 import { writeRunFile } from "../../src/runs/run-file.js";
 import { compareSigRecords, type SigRecord } from "../../src/runs/signature-record.js";
 import { storeRecords, writeSignatureStore } from "../../src/runs/signature-store.js";
-import { createWorkdir, storeFiles } from "../../src/coordinator/workdir.js";
+import { createWorkdir, storeFiles } from "../../src/workdir/layout.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-merge-"));

@@ -5,7 +5,7 @@ import { Projections } from "../../src/sketch/projections.js";
 import { accumulate, accumulateInt32, INT32_WEIGHT_LIMIT, signBits } from "../../src/sketch/signature.js";
 import { BLOCK_BYTES, SignMemory } from "../../src/sketch/sign-memory.js";
 import { termVector } from "../../src/sketch/random-vectors.js";
-import type { Projection } from "../../src/options.js";
+import type { Projection } from "../../src/core/options.js";
 
 /** A sign memory of `count` vectors filled with termVector(7, term(s), …). */
 function filledMemory(projection: Projection, bits: number, count: number, regions = 2): SignMemory {

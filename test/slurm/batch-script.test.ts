@@ -7,9 +7,9 @@ import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../s
 import { slurmPhases } from "../../src/slurm/phases.js";
 import { supplementMarker } from "../../src/slurm/lsh-against-phases.js";
 import type { LshAgainstSettings, SlurmRunCommon, SlurmRunSettings } from "../../src/slurm/slurm-run.js";
-import { DEFAULT_PREPARE } from "../../src/options.js";
+import { DEFAULT_PREPARE } from "../../src/core/options.js";
 import { phaseJobs, splitArrays } from "../../src/slurm/submit.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { VertdupError } from "../../src/core/errors.js";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);

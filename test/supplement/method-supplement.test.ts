@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cleanCorpus } from "../../src/clean/clean-corpus.js";
-import { silentReporter } from "../../src/coordinator/progress.js";
-import type { KeepPolicy } from "../../src/methods/method-options.js";
-import { runMethod, type MethodRun, type SetMethod } from "../../src/methods/run-method.js";
-import { readIndex } from "../../src/supplement/index-store.js";
+import { silentReporter } from "../../src/executor/progress.js";
+import type { KeepPolicy } from "../../src/core/method-options.js";
+import { runMethod, type MethodRun, type SetMethod } from "../../src/methods/sets/run-method.js";
+import { readIndex } from "../../src/index-store/index-store.js";
 import { writeBatches } from "../helpers/batches.js";
 import { FEATURES } from "../methods/features.js";
 

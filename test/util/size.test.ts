@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseSize } from "../../src/util/size.js";
-import { VertdupError } from "../../src/util/errors.js";
+import { VertdupError } from "../../src/core/errors.js";
 
 describe("parseSize", () => {
   it("reads byte counts and k/M/G/T suffixes as powers of 1024", () => {

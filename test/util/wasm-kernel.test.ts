@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import wabtInit from "wabt";
-import { wasm as hammingBytes } from "../../src/reference/hamming.wat.js";
+import { wasm as hammingBytes } from "../../src/eval/exact/hamming.wat.js";
 import { WasmKernel } from "../../src/util/wasm-kernel.js";
 
 afterEach(() => {

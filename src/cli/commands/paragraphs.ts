@@ -1,0 +1,62 @@
+import type { Argv } from "yargs";
+import { executionOptionsFrom, fraction, inputPaths, withOptions } from "../options.js";
+import { DEFAULT_PARAGRAPH, DEFAULT_MEMORY, type Boundary, type CountRule, type ParagraphOptions } from "../../core/paragraph-options.js";
+import { parseSize } from "../../util/size.js";
+
+/** The options that decide what the paragraph job writes, shared with `slurm paragraphs`. */
+export const PARAGRAPH_OPTIONS = ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "against", "update", "chunk-size", "max-doc-bytes", "oversize"] as const;
+
+export const PARAGRAPH_OPTION_VARIANTS = {
+  output: { describe: "output corpus (.vert, .gz, .zst; - for stdout)" },
+  threshold: { default: DEFAULT_PARAGRAPH.threshold, describe: "duplicate when the repeated share (--count) of the unit's tokens exceeds this", check: fraction(true) },
+  against: { describe: "saved index (a completed run's -w; repeatable): its n-grams count as seen before the inputs', whose output is then what one run over the indices' corpora and the inputs would write for them" },
+  update: { describe: "append the inputs' n-grams to the --against index (only one) atomically once the output is written" },
+  memory: { default: `${DEFAULT_MEMORY / 1024 ** 2}M`, describe: "memory for n-grams (and chunks of compressed input) before they go to disk; in external mode, what the bucket tables share (16M to 1T)" },
+};
+
+/** The paragraph options given on a command line. */
+export function paragraphOptionsFrom(a: { ngram: number; threshold: number; count: CountRule; boundary: Boundary; structure: string; "doc-tag": string; "max-stub": number; mark: boolean }): ParagraphOptions {
+  return { ngram: a.ngram, threshold: a.threshold, count: a.count, boundary: a.boundary, structure: a.structure, docTag: a["doc-tag"], maxStub: a["max-stub"], mark: a.mark };
+}
+
+/** The report's default place: beside the output (none for standard output). */
+export const defaultReportPath = (output: string) => (output === "-" ? undefined : `${output}.report.json`);
+
+const builder = (y: Argv) =>
+  withOptions(
+    y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
+    [...PARAGRAPH_OPTIONS, "workdir", "resume", "workers", "tmp-dir", "quiet"],
+    {
+      ...PARAGRAPH_OPTION_VARIANTS,
+      workdir: { demandOption: false, describe: "work directory, kept: when the run completes, an index of the inputs' n-grams (for --against)" },
+    },
+  );
+
+type Args = Awaited<ReturnType<typeof builder>["argv"]>;
+
+export const paragraphsCommand = {
+  command: "paragraphs <inputs..>",
+  describe: "onion-style removal of near-duplicate paragraphs (n-grams seen earlier in the corpus)",
+  builder,
+  handler: async (a: Args) => {
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const [{ stderrReporter }, { paragraphs }, { paragraphSummary }] = await Promise.all([
+      import("../../executor/progress.js"),
+      import("../../paragraph-dedup/run-paragraphs.js"),
+      import("../../paragraph-dedup/summary.js"),
+    ]);
+    const exec = executionOptionsFrom(a);
+    const options = paragraphOptionsFrom(a);
+    const output = a.o;
+    const reportPath = a.report ?? defaultReportPath(output);
+    const report = await paragraphs(inputPaths(a.inputs), output, options, exec, stderrReporter(exec.quiet), {
+      memory: parseSize(a.memory, "memory"),
+      reportPath,
+      workdir: a.w,
+      against: a.against,
+      update: a.update,
+      resume: a.resume,
+    });
+    process.stderr.write(`${paragraphSummary(report, reportPath)}\n`);
+  },
+};

@@ -1,0 +1,62 @@
+import { join } from "node:path";
+import type { Argv } from "yargs";
+import { executionOptionsFrom, inputPaths, withOptions } from "../options.js";
+import { METHOD_DEFAULTS } from "../../core/method-options.js";
+import type { ParagraphShard } from "../../methods/paragraph-sets/paragraph-sets.js";
+
+const builder = (y: Argv) =>
+  withOptions(
+    y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
+    ["outdir", "threshold", "short-tokens", "column", "id-attr", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "pairs-limit", "quiet"],
+    {
+      outdir: { describe: "output directory (short-long.tsv)" },
+      threshold: { default: METHOD_DEFAULTS.paragraphs.threshold, describe: "similar: Jaccard of paragraph sets at least this" },
+      "short-tokens": { describe: "paragraphs with fewer kept tokens are short" },
+      "pairs-limit": { describe: "refuse to compare more document pairs than this (0: no limit)" },
+    },
+  );
+
+type Args = Awaited<ReturnType<typeof builder>["argv"]>;
+
+export const SHORT_LONG_HEADER = "doc_a\tdoc_b\tlong_similarity\tshort_similarity\n";
+
+export const shortLongCommand = {
+  command: "short-long <inputs..>",
+  describe: "pairs similar in long paragraphs (>= threshold) but not in short ones (000)",
+  builder,
+  handler: async (a: Args) => {
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory }, { methodRunFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { ensureWritableDir }] = await Promise.all([
+      import("../../executor/progress.js"),
+      import("../../executor/pool.js"),
+      import("../../workdir/use.js"),
+      import("../../methods/sets/method-cli.js"),
+      import("../../methods/paragraph-sets/paragraph-sets.js"),
+      import("../../methods/sets/run-method.js"),
+      import("../../output/doc-ids.js"),
+      import("../../output/line-file.js"),
+      import("../../output/tsv-field.js"),
+      import("../../util/output-dir.js"),
+    ]);
+    const exec = executionOptionsFrom(a);
+    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest", seed: 0, pairs: "edges" });
+    await ensureWritableDir(a.o);
+    const reporter = stderrReporter(exec.quiet);
+    const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-");
+    const workdir = scratch.path;
+    const pool = new WorkerPool("methods", exec.workers);
+    try {
+      const { shards } = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter, false);
+      const ids = DocIds.fromLists(shards.map((s) => s.ids));
+      const rows = shortLongPairs(shards, ids.length, run.search.threshold, a["pairs-limit"]);
+      await writeLineFile(join(a.o, "short-long.tsv"), SHORT_LONG_HEADER, rows.length, (k) => {
+        const r = rows[k];
+        return `${escapeField(ids.get(r.a))}\t${escapeField(ids.get(r.b))}\t${r.long.toFixed(4)}\t${r.short.toFixed(4)}\n`;
+      });
+      process.stdout.write(`short-long: ${join(a.o, "short-long.tsv")}: ${rows.length} pairs similar in long paragraphs only\n`);
+    } finally {
+      await pool.close();
+      await scratch.remove();
+    }
+  },
+};

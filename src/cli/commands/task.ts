@@ -1,0 +1,49 @@
+import { availableParallelism } from "node:os";
+import type { Argv } from "yargs";
+import { VertdupError } from "../../core/errors.js";
+
+const builder = (y: Argv) =>
+  y
+    .positional("step", { type: "string", demandOption: true, describe: "the phase to run (one of the submitted method's)" })
+    .option("w", { alias: "workdir", type: "string", demandOption: true, describe: "work directory of a submitted run" })
+    .option("index", { type: "number", default: 0, describe: "this task's index in its array" })
+    .option("count", { type: "number", default: 1, describe: "tasks in the array" })
+    .option("token", { type: "string", demandOption: true, describe: "token of the submitted run's work directory lock" })
+    .option("quiet", { type: "boolean", default: true, describe: "plain log lines" });
+
+type Args = Awaited<ReturnType<typeof builder>["argv"]>;
+
+/** Worker threads of a task: the cores Slurm allocated to it, else the machine's. */
+function allocatedCores(): number {
+  const n = Number(process.env.SLURM_CPUS_PER_TASK);
+  return Number.isInteger(n) && n > 0 ? n : availableParallelism();
+}
+
+/** One phase (or one array task's slice of it) of a run, as the Slurm batch scripts call it. */
+export const taskCommand = {
+  command: "task <step>",
+  describe: false as const,
+  builder,
+  handler: async (a: Args) => {
+    if (!Number.isInteger(a.count) || a.count < 1 || !Number.isInteger(a.index) || a.index < 0 || a.index >= a.count) {
+      throw new VertdupError(`--index must be in [0, --count), got ${a.index} of ${a.count}`);
+    }
+    // Loaded here, not at start: the CLI loads only the modules of the command it runs.
+    const [{ admitTask, releaseSlurmRun }, { slurmPhases }, { readSlurmSettings, submissionKind }] = await Promise.all([
+      import("../../workdir/lock.js"),
+      import("../../slurm/phases.js"),
+      import("../../slurm/slurm-run.js"),
+    ]);
+    await admitTask(a.w, a.token);
+    const settings = await readSlurmSettings(a.w);
+    const phases = slurmPhases(a.w, settings);
+    const phase = phases.find((p) => p.name === a.step);
+    if (phase === undefined) {
+      const { key, value } = submissionKind(settings);
+      throw new VertdupError(`task ${a.step}: not a phase of this work directory's submission (${key} ${value}: ${phases.map((p) => p.name).join(", ")})`);
+    }
+    await phase.run({ slice: { index: a.index, count: a.count }, workers: allocatedCores(), quiet: a.quiet });
+    // The last phase ends the run: its lock goes.
+    if (phase === phases.at(-1)) await releaseSlurmRun(a.w, a.token);
+  },
+};

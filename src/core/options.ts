@@ -1,0 +1,114 @@
+import type { Oversize } from "../corpus/chunker.js";
+import type { ReaderOptions } from "../corpus/vertical.js";
+import type { TermOptions } from "../features/terms.js";
+import type { CalibrationSampling } from "../eval/calibration.js";
+
+/** Options of the preparatory phase: everything that shapes the signatures. */
+export interface PrepareOptions extends ReaderOptions, TermOptions {
+  bits: number;
+  weighting: "tfidf" | "tf";
+  /** Minimum / maximum document frequency: a count, or a fraction of documents when < 1. */
+  minDf: number;
+  maxDf: number;
+  seed: number;
+  /** Components of the random vectors: int8-quantized Gaussians, or float32 ones (the thesis's). */
+  projection: Projection;
+}
+
+export const PROJECTIONS = ["int8", "float32"] as const;
+export type Projection = (typeof PROJECTIONS)[number];
+
+/**
+ * What pairs.tsv holds: `edges`, the pairs found between distinct groups (linear in the
+ * corpus); `all`, every document pair of every group and edge (quadratic in a group's size,
+ * refused over `limit` lines unless the limit is 0).
+ */
+export interface PairsOutput {
+  mode: "edges" | "all";
+  limit: number;
+}
+
+export const DEFAULT_PAIRS: PairsOutput = { mode: "edges", limit: 100_000_000 };
+
+/** Options of the PLEB phase. */
+export interface PlebOptions {
+  threshold: number;
+  beam: number;
+  shiftCount: number;
+  iterations: number;
+  seed: number;
+  /** Pairs kept by the iterations: their spanning forest (`edges`) or every one (`all`). */
+  pairs: PairsOutput["mode"];
+  /** Documents sampled to estimate recall after each iteration group (absent: none). */
+  recallSample?: number;
+  /** How those documents are drawn (README "Calibrating"): by the strata of the first iteration group's clusters, or uniformly. */
+  recallSampling?: CalibrationSampling;
+  /** End the iterations once the estimated recall's lower 95 % bound reaches this (needs recallSample). */
+  targetRecall?: number;
+  /** `--verify`: candidates are kept when their exact cosine is ≥ this (absent: `--no-verify`). */
+  cosineThreshold?: number;
+}
+
+export interface ExecutionOptions {
+  workers: number;
+  /** Where temporary work directories go (when no -w is given). */
+  tmpDir?: string;
+  /** Plain log lines instead of progress bars, whatever stderr is. */
+  quiet?: boolean;
+  /** Bytes of corpus per shard: a tuning knob, no output depends on it. */
+  chunkBytes?: number;
+  /** PLEB iterations per resumable task (a Slurm array task): no output depends on it. */
+  iterationsPerGroup?: number;
+  /** A larger document or line stops the reading (--max-doc-bytes)… */
+  maxDocBytes?: number;
+  /** …or is skipped and counted (--oversize skip). */
+  oversize?: Oversize;
+  /** --memory: bytes the vocabulary step's merge may hold (mergeLimit); no output depends on it. */
+  memory?: number;
+}
+
+/** The default of ExecutionOptions.maxDocBytes (--max-doc-bytes). */
+export const DEFAULT_MAX_DOC_BYTES = 256 << 20;
+
+/** Default PLEB iterations per task: the unit of resumption and of Slurm array tasks. */
+export const DEFAULT_ITERATIONS_PER_GROUP = 10;
+
+export const DEFAULT_PREPARE: PrepareOptions = {
+  column: 0,
+  idAttr: "id",
+  lowercase: true,
+  keepNumbers: false,
+  shingleSize: 1,
+  bits: 1024,
+  weighting: "tfidf",
+  minDf: 1,
+  maxDf: Number.POSITIVE_INFINITY,
+  seed: 1,
+  projection: "int8",
+};
+
+/** Large enough that task overhead is negligible, small enough to spread a small corpus. */
+export const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+/** Transpositions per iteration, per signature bit: more only costs time. */
+export const SHIFTS_PER_BIT = 4;
+
+export const DEFAULT_PLEB: PlebOptions = {
+  threshold: 0.9,
+  beam: 50,
+  shiftCount: 70,
+  iterations: 100,
+  seed: 1,
+  pairs: DEFAULT_PAIRS.mode,
+};
+
+/** `--cosine-threshold`: the cosine the default Hamming threshold 0.9 estimates (1 − arccos(0.95)/π = 0.899). */
+export const DEFAULT_COSINE_THRESHOLD = 0.95;
+
+/** The recall `calibrate` recommends for when no `--target-recall` is given (also `--estimate-recall`'s). */
+export const DEFAULT_TARGET_RECALL = 0.99;
+
+/** Resolves a df limit given as a count or as a fraction (< 1) of `docs`. */
+export function dfLimit(value: number, docs: number): number {
+  return value > 0 && value < 1 ? value * docs : value;
+}

@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Piscina } from "piscina";
+import { VertdupError } from "../core/errors.js";
+import { packageRoot } from "../util/package-info.js";
+import type { TaskResult } from "./task-result.js";
+
+/** Worker entry points are always the compiled ones, also when src/ runs under vitest. */
+function workerFile(name: string): string {
+  const file = join(packageRoot(), "dist", "workers", `${name}.js`);
+  if (!existsSync(file)) throw new Error(`vertdup: worker ${file} is missing; run npm run build`);
+  return file;
+}
+
+/**
+ * Node options of worker threads. Piscina loads a worker entry with `require` first; where
+ * Node can `require` an ES module, that raced with the `import` of the same module in a
+ * starting worker and aborted the whole process now and then (V8: "IsGraphAsync must be
+ * used on an instantiated module", Node 20.20). Without require(esm) Piscina imports.
+ */
+function workerExecArgv(): string[] {
+  const canRequireEsm = (process.features as { require_module?: boolean }).require_module === true;
+  return canRequireEsm ? [...process.execArgv, "--no-experimental-require-module"] : [...process.execArgv];
+}
+
+/**
+ * A Piscina pool over one worker entry point. At most `limit` tasks are in flight
+ * (`submit` waits for a free place), so a fast producer cannot fill memory with queued input.
+ */
+export class WorkerPool {
+  private readonly pool: Piscina;
+  private inFlight = 0;
+  private waiting: (() => void)[] = [];
+  /** The first failure of a submitted task: later submissions rethrow it at once. */
+  private failure: { error: unknown } | null = null;
+  readonly limit: number;
+
+  constructor(entry: string, readonly threads: number) {
+    this.pool = new Piscina({ filename: workerFile(entry), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
+    this.limit = threads * 2;
+    // When one task fails the run closes the pool; a task still in flight may answer after
+    // that, and Piscina reports the reply to a task it no longer knows as an 'error' event on
+    // the pool, which unhandled would crash the process with a stack trace instead of the
+    // first failure's message. The run has already failed: the first failure is what counts.
+    this.pool.on("error", (error: unknown) => {
+      this.failure ??= { error };
+    });
+  }
+
+  /** Runs a task; user errors raised in the worker come back as VertdupError. */
+  async run<T>(name: string, task: unknown, transferList?: ArrayBuffer[]): Promise<T> {
+    let result: TaskResult<T>;
+    try {
+      result = (await this.pool.run(task, { name, transferList })) as TaskResult<T>;
+    } catch (err) {
+      throw new Error(`worker task '${name}' failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    if (!result.ok) throw new VertdupError(result.message);
+    return result.value;
+  }
+
+  /**
+   * Waits for a free place, then starts the task. The result promise is wrapped in an
+   * object because `await` would otherwise wait for the task itself.
+   */
+  async submit<T>(name: string, task: unknown, transferList?: ArrayBuffer[]): Promise<{ result: Promise<T> }> {
+    while (this.inFlight >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    if (this.failure !== null) throw this.failure.error;
+    this.inFlight++;
+    const done = this.run<T>(name, task, transferList)
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+        throw error;
+      })
+      .finally(() => {
+        this.inFlight--;
+        this.waiting.shift()?.();
+      });
+    done.catch(() => undefined); // observed by the caller; avoids an unhandled rejection meanwhile
+    return { result: done };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

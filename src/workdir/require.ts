@@ -1,0 +1,26 @@
+import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { VertdupError } from "../core/errors.js";
+import { chunksFile, markerFile, readMarker, shardName } from "./layout.js";
+import type { ChunkCounts } from "../features/count-step.js";
+
+export async function readChunkCounts(workdir: string): Promise<ChunkCounts> {
+  if (!existsSync(chunksFile(workdir))) throw new VertdupError(`${workdir}: the corpus has not been read yet (no chunks.json): run the count step first`);
+  return JSON.parse(await readFile(chunksFile(workdir), "utf8")) as ChunkCounts;
+}
+
+/** The markers of tasks `${prefix}-NNNNNN` for 0..count-1, or an error naming what is missing. */
+export async function requireShardMarkers<T>(workdir: string, prefix: string, count: number): Promise<T[]> {
+  const missing: number[] = [];
+  for (let i = 0; i < count; i++) if (!existsSync(markerFile(workdir, `${prefix}-${shardName(i)}`))) missing.push(i);
+  if (missing.length > 0) {
+    throw new VertdupError(`${workdir}: ${missing.length} of ${count} ${prefix} tasks are not done (first: shard ${missing[0]}); run them first`);
+  }
+  return Promise.all(Array.from({ length: count }, async (_, i) => (await readMarker<T>(workdir, `${prefix}-${shardName(i)}`)) as T));
+}
+
+export async function requireMarker<T>(workdir: string, task: string, what: string): Promise<T> {
+  const m = await readMarker<T>(workdir, task);
+  if (m === undefined) throw new VertdupError(`${workdir}: ${what} is not done yet; run it first`);
+  return m;
+}
