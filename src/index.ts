@@ -7,7 +7,7 @@ import { runCommand, runFromOptions, type RunResult } from "./cli/commands/run.j
 import { VertdupError } from "./core/errors.js";
 
 export type { RunResult } from "./cli/commands/run.js";
-export type { MethodManifest, OutputManifest, RunManifest } from "./output/manifest.js";
+export type { MethodManifest, OutputManifest, RunManifest } from "./methods/manifest.js";
 export { InputError, VertdupError } from "./core/errors.js";
 
 /**

@@ -1,6 +1,6 @@
 import { createReadStream, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
+import { CLUSTERS_HEADER } from "../../src/output/clusters-tsv.js";
 import { unescapeField } from "../../src/output/tsv-field.js";
 
 export interface RecallRow {

@@ -22,7 +22,7 @@
 import { createInterface } from "node:readline";
 import { hashString } from "../../src/features/hash.js";
 import { openInput } from "../../src/corpus/open-input.js";
-import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
+import { CLUSTERS_HEADER } from "../../src/output/clusters-tsv.js";
 import { retrieval } from "../../src/eval/measures.js";
 import { InputError, VertdupError } from "../../src/core/errors.js";
 import { growableU32 } from "../../src/util/typed-arrays.js";

@@ -1,5 +1,5 @@
 import { prepare } from "../../src/methods/lsh-cosine/prepare.js";
-import type { PrepareManifest } from "../../src/workdir/prepare-manifest.js";
+import type { PrepareManifest } from "../../src/features/prepare-manifest.js";
 import { WorkerPool } from "../../src/executor/pool.js";
 import { silentReporter } from "../../src/executor/progress.js";
 import { DEFAULT_PREPARE, type PrepareOptions } from "../../src/core/options.js";

@@ -1,4 +1,5 @@
-import { isDocStartAt, type Oversize } from "../corpus/chunker.js";
+import { type Oversize } from "../core/options.js";
+import { isDocStartAt } from "../corpus/chunker.js";
 import { badLine } from "../corpus/vertical.js";
 import { InputError } from "../core/errors.js";
 import { remarkDocLine, type DocAction } from "./doc-marks.js";

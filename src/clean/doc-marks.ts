@@ -1,4 +1,4 @@
-import type { ClusterRow } from "../clusters/clusters-tsv.js";
+import type { ClusterRow } from "../output/clusters-tsv.js";
 
 /** What `clean` does with one document. */
 export type DocAction = { kind: "keep" } | { kind: "remove" } | { kind: "mark"; attributes: string };

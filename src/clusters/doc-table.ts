@@ -1,5 +1,5 @@
 import type { ShardDocs } from "../features/count-shard.js";
-import { readRunFileSync } from "../runs/run-file.js";
+import { readRunFileSync } from "../util/run-file.js";
 import { shardFile } from "../workdir/layout.js";
 import { concatU32 } from "../util/typed-arrays.js";
 

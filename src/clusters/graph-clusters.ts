@@ -1,6 +1,6 @@
 import type { KeepPolicy } from "../core/method-options.js";
 import { NO_DOC, type DuplicateGraph } from "./duplicate-graph.js";
-import { UnionFind } from "./union-find.js";
+import { UnionFind } from "../util/union-find.js";
 
 /** What the manifest says about the clusters. */
 export interface ClusterCounts {

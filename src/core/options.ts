@@ -1,7 +1,29 @@
-import type { Oversize } from "../corpus/chunker.js";
-import type { ReaderOptions } from "../corpus/vertical.js";
-import type { TermOptions } from "../features/terms.js";
-import type { CalibrationSampling } from "../eval/calibration.js";
+export interface ReaderOptions {
+  /** Which tab-separated column of a token line is the term (0 = word). */
+  column: number;
+  /** Attribute of `<doc>` that names the document. */
+  idAttr: string;
+  /** Record the `<p>` token ranges of each document (the paragraph methods need them). */
+  paragraphs?: boolean;
+}
+
+/** What happens to a document longer than --max-doc-bytes: an error, or it is skipped and counted. */
+export type Oversize = "error" | "skip";
+
+/** How raw token values become terms (the thesis's create_bows options). */
+export interface NormalizeOptions {
+  lowercase: boolean;
+  /** Keep tokens made only of digits (the thesis's `save_nums`). */
+  keepNumbers: boolean;
+}
+
+export interface TermOptions extends NormalizeOptions {
+  /** k consecutive kept tokens form one term (the thesis's `shingle_size`). */
+  shingleSize: number;
+}
+
+/** How calibrate draws its documents (README "Calibrating"): stratified by the run's clusters, or uniformly. */
+export type CalibrationSampling = "stratified" | "uniform";
 
 /** Options of the preparatory phase: everything that shapes the signatures. */
 export interface PrepareOptions extends ReaderOptions, TermOptions {

@@ -1,3 +1,4 @@
+import type { Oversize } from "../core/options.js";
 import { openInput, describeStreamError, displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { InputError, VertdupError } from "../core/errors.js";
@@ -113,8 +114,6 @@ function lastBytes(buf: Buffer): Buffer {
   return buf.subarray(Math.max(0, buf.length - DOC_OPEN.length));
 }
 
-/** What happens to a document longer than --max-doc-bytes: an error, or it is skipped and counted. */
-export type Oversize = "error" | "skip";
 
 /** Limits on what one document may hold, so that memory stays bounded whatever the input. */
 export interface ReadLimits {

@@ -1,3 +1,4 @@
+import type { ReaderOptions } from "../core/options.js";
 import { isUtf8 } from "node:buffer";
 import { InputError } from "../core/errors.js";
 import { displayName } from "./open-input.js";
@@ -49,14 +50,6 @@ export function addWarnings(into: ReaderWarnings, from: ReaderWarnings): void {
   for (const key of Object.keys(into) as (keyof ReaderWarnings)[]) into[key] += from[key];
 }
 
-export interface ReaderOptions {
-  /** Which tab-separated column of a token line is the term (0 = word). */
-  column: number;
-  /** Attribute of `<doc>` that names the document. */
-  idAttr: string;
-  /** Record the `<p>` token ranges of each document (the paragraph methods need them). */
-  paragraphs?: boolean;
-}
 
 // A structure line: `<name attr…>`, `</name>` or `<name…/>`. Anything else is a token, so a
 // token such as `<` or `<3` is not mistaken for a tag. The attribute part is matched lazily so

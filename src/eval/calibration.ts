@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { errorCode } from "../util/atomic.js";
 import { VertdupError } from "../core/errors.js";
-import { wilsonInterval, type Proportion } from "./binomial-interval.js";
+import { wilsonInterval, type Proportion } from "../util/binomial-interval.js";
 import { pairShare, stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
 import type { ScoredPairs } from "./pairs-file.js";
 import type { MethodName } from "../core/method-options.js";
@@ -14,8 +14,6 @@ export function refuseUncalibrated(method: MethodName): void {
   if (method === "exact") throw new VertdupError("--method exact needs no calibration: it pairs exactly the documents with identical normalised token streams (recall and precision 1 by construction)");
 }
 
-/** How calibrate draws its documents (README "Calibrating"): stratified by the run's clusters, or uniformly. */
-export type CalibrationSampling = "stratified" | "uniform";
 
 /** Exact-similarity thresholds of calibration.tsv: 0.50, 0.55, …, 1.00. */
 export const CALIBRATION_THRESHOLDS: readonly number[] = Array.from({ length: 11 }, (_, k) => (50 + 5 * k) / 100);

@@ -1,4 +1,5 @@
-import { CALIBRATION_THRESHOLDS, calibrationRows, recallHalfWidth, widestRecall, type CalibrationRow, type CalibrationSampling } from "./calibration.js";
+import { type CalibrationSampling } from "../core/options.js";
+import { CALIBRATION_THRESHOLDS, calibrationRows, recallHalfWidth, widestRecall, type CalibrationRow } from "./calibration.js";
 import { sampleDocuments, sampleWithin } from "./document-sample.js";
 import { joinScoredPairs, type ScoredPairs } from "./pairs-file.js";
 import { drawStratified, growthAllocation, stratifiedDesign, type StratifiedDesign } from "./stratified-sample.js";

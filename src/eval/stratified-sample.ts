@@ -1,4 +1,4 @@
-import { clopperPearson, studentT975, Z95, type Proportion } from "./binomial-interval.js";
+import { clopperPearson, studentT975, Z95, type Proportion } from "../util/binomial-interval.js";
 import { sampleWithin } from "./document-sample.js";
 
 /**

@@ -1,4 +1,4 @@
-import { readPrepareManifest } from "../workdir/prepare-manifest.js";
+import { readPrepareManifest } from "../features/prepare-manifest.js";
 import { loadDocIds, type DocIds } from "../output/doc-ids.js";
 import { signatureOfDocument } from "../output/pairs.js";
 import { hammingDistance } from "../pleb/hamming.js";

@@ -1,4 +1,4 @@
-import type { PrepareManifest } from "../workdir/prepare-manifest.js";
+import type { PrepareManifest } from "./prepare-manifest.js";
 import type { WorkerPool } from "../executor/pool.js";
 import { vocabularyFile } from "../workdir/layout.js";
 import { readKeptTerms, readVocabularyHeader, signingIndex, vocabularyIndex, type VocabularyIndex } from "./vocabulary.js";

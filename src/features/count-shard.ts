@@ -1,15 +1,17 @@
+import { type TermOptions } from "../core/options.js";
+import { type ReaderOptions } from "../core/options.js";
 import { chunkExtent, type Chunk, type StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { isChained, loadChunkBytes, placeChunk, type ChainedChunk } from "../corpus/chunk-chain.js";
 import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
-import { encodeFrameParts, encodeRecords } from "../runs/run-file.js";
+import { encodeFrameParts, encodeRecords } from "../util/run-file.js";
 import { dfFrames } from "./df-pieces.js";
 import { writeAtomicGroup } from "../util/atomic.js";
 import { InputError } from "../core/errors.js";
 import { hashSequence } from "./hash.js";
-import { countInto, DROPPED, TokenHasher, type TermOptions } from "./terms.js";
+import { countInto, DROPPED, TokenHasher } from "./terms.js";
 import { kernelDocumentFrequencies, TokenHashRuns } from "./token-hash-wasm.js";
-import type { ReaderOptions } from "../corpus/vertical.js";
+
 import { COUNT_FILES, shardFile } from "../workdir/layout.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { cutCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { chainStart, linkEnd, newLink, type ChainedChunk, type ChainLink } from "../corpus/chunk-chain.js";
 import { cutChunk, plannedChunk, readChunkPlan, writeChunkPlan, type InputPlan, type PlannedRange } from "../corpus/chunk-plan.js";
@@ -151,4 +152,10 @@ export async function planStep(workdir: string, config: RunConfig, pool: WorkerP
   places.checkUnchanged();
   progress.finish();
   await writeChunkPlan(workdir, { chunkBytes: config.chunkBytes, maxDocBytes: config.maxDocBytes, oversize: config.oversize, inputs: planned });
+}
+
+/** chunks.json: what the count step found the whole corpus to be. */
+export async function readChunkCounts(workdir: string): Promise<ChunkCounts> {
+  if (!existsSync(chunksFile(workdir))) throw new VertdupError(`${workdir}: the corpus has not been read yet (no chunks.json): run the count step first`);
+  return JSON.parse(await readFile(chunksFile(workdir), "utf8")) as ChunkCounts;
 }

@@ -1,5 +1,5 @@
 import type { ShardDf } from "./count-shard.js";
-import { openRunFrames, type RunFrames } from "../runs/run-file.js";
+import { openRunFrames, type RunFrames } from "../util/run-file.js";
 import { VertdupError } from "../core/errors.js";
 
 /**

@@ -1,10 +1,4 @@
-/** How raw token values become terms (the thesis's create_bows options). */
-export interface NormalizeOptions {
-  lowercase: boolean;
-  /** Keep tokens made only of digits (the thesis's `save_nums`). */
-  keepNumbers: boolean;
-}
-
+import type { NormalizeOptions } from "../core/options.js";
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 const ONLY_DIGITS = /^\p{N}+$/u;
 

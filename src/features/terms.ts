@@ -1,12 +1,9 @@
+import type { TermOptions } from "../core/options.js";
+import { type NormalizeOptions } from "../core/options.js";
 import type { TokenReader } from "../corpus/vertical.js";
 import { finishString, hashSequence, hashString, mixA, mixB, STRING_SEED_A, STRING_SEED_B } from "./hash.js";
-import { normalizeToken, type NormalizeOptions } from "./normalize.js";
+import { normalizeToken } from "./normalize.js";
 import { growableF64, growableU32, type GrowableArray } from "../util/typed-arrays.js";
-
-export interface TermOptions extends NormalizeOptions {
-  /** k consecutive kept tokens form one term (the thesis's `shingle_size`). */
-  shingleSize: number;
-}
 
 /**
  * Term counts of one document: distinct term hashes in order of first occurrence (so any

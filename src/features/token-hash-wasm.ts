@@ -1,3 +1,4 @@
+import { type NormalizeOptions } from "../core/options.js";
 /**
  * The count pass's hot loops in WebAssembly (token-hash.wat), with the results of the
  * TypeScript ones, so the outputs are identical: runs of token lines hashed from the chunk's
@@ -11,7 +12,7 @@
 import type { TokenRun } from "../corpus/vertical.js";
 import { WasmKernel, type KernelStatus } from "../util/wasm-kernel.js";
 import type { GrowableArray } from "../util/typed-arrays.js";
-import type { NormalizeOptions } from "./normalize.js";
+
 import { LOWER_2BYTE } from "./terms.js";
 import { wasm } from "./token-hash.wat.js";
 

@@ -1,13 +1,14 @@
+import { readChunkCounts } from "./count-step.js";
 import { addWarnings, emptyWarnings, type ReaderWarnings } from "../corpus/vertical.js";
 import type { ShardStats } from "./count-shard.js";
 import { mergeLimit, writeShardVocabulary } from "./vocabulary.js";
 import { VertdupError } from "../core/errors.js";
-import type { CorpusCounts } from "../workdir/prepare-manifest.js";
+import type { CorpusCounts } from "./prepare-manifest.js";
 import type { Reporter } from "../executor/progress.js";
 import type { RunConfig } from "../workdir/run-config.js";
 import { vocabularyFile } from "../workdir/layout.js";
 import { runWholeTask } from "../executor/tasks.js";
-import { readChunkCounts, requireShardMarkers } from "../workdir/require.js";
+import { requireShardMarkers } from "../workdir/require.js";
 
 /** Corpus-wide counts known after pass 1, kept in the `vocabulary` marker. */
 export interface VocabularyStats extends CorpusCounts {

@@ -1,4 +1,4 @@
-import { FrameWriter, openRunFrames } from "../runs/run-file.js";
+import { FrameWriter, openRunFrames } from "../util/run-file.js";
 import { shardFile } from "../workdir/layout.js";
 import { VertdupError } from "../core/errors.js";
 import { fileSource, hashBound, lowerBound, PIECE_ENTRIES, tableSource, type DfSource } from "./df-pieces.js";

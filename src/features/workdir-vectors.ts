@@ -1,8 +1,8 @@
 import type { ShardCounts } from "./count-shard.js";
 import { readKeptTerms, vocabularyIndex } from "./vocabulary.js";
-import type { PrepareManifest } from "../workdir/prepare-manifest.js";
+import type { PrepareManifest } from "./prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../workdir/layout.js";
-import { readRunFileSync } from "../runs/run-file.js";
+import { readRunFileSync } from "../util/run-file.js";
 import type { NumberMap } from "../util/number-map.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 import type { SparseRows } from "./sparse-rows.js";

@@ -1,4 +1,4 @@
-import type { DocSources } from "../index-store/doc-sources.js";
+import type { DocSources } from "./doc-sources.js";
 import type { DocIds } from "./doc-ids.js";
 import { escapeField } from "./tsv-field.js";
 

@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { CLUSTERS_FILE, CLUSTERS_HEADER, CLUSTERS_SOURCES_HEADER, clusterLines } from "../clusters/clusters-tsv.js";
+import { CLUSTERS_FILE, CLUSTERS_HEADER, CLUSTERS_SOURCES_HEADER, clusterLines } from "./clusters-tsv.js";
 import type { DuplicateGraph } from "../clusters/duplicate-graph.js";
 import { GraphClusters, type ClusterCounts } from "../clusters/graph-clusters.js";
 import { IdentityGroups } from "../clusters/identity-groups.js";
 import type { KeepPolicy } from "../core/method-options.js";
 import type { PairsOutput } from "../core/options.js";
-import type { DocSources } from "../index-store/doc-sources.js";
+import type { DocSources } from "./doc-sources.js";
 import { VertdupError } from "../core/errors.js";
 import type { DocIds } from "./doc-ids.js";
 import { DocNames } from "./doc-names.js";

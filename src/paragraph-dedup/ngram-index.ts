@@ -1,14 +1,14 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { readIndex, requireCompatible, type IndexManifest, type IndexUpdate } from "../index-store/index-store.js";
+import { readIndex, requireCompatible, type IndexManifest, type IndexUpdate } from "../workdir/index-store.js";
 import { openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
 import { VertdupError } from "../core/errors.js";
 import { decodeFrame, FRAME_HEADER_WORDS, frameBodyWords, frameWindow, markFrameKeys } from "./key-frames.js";
 import type { ParagraphOptions } from "../core/paragraph-options.js";
 
 /**
- * The saved index of `vertdup paragraphs` (src/index-store/index-store.ts holds the manifest):
+ * The saved index of `vertdup paragraphs` (src/workdir/index-store.ts holds the manifest):
  * the set of n-gram keys of every occurrence in its corpora, which is all a later batch needs,
  * since an occurrence is repeated when its key occurred anywhere earlier ("first occurrence
  * wins"). Each run (or update) adds one keys file: per key range — a bucket table of the run

@@ -1,5 +1,5 @@
 import { noSkippedDocs, readLimits, type SkippedDocs } from "../corpus/chunker.js";
-import { skippedDocumentsWarning } from "../output/run-warnings.js";
+import { skippedDocumentsWarning } from "../corpus/run-warnings.js";
 import { access, mkdir, rm, stat } from "node:fs/promises";
 import { constants as fsConstants, existsSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -12,8 +12,8 @@ import { consumeTasks, runTasks, type StepTask } from "../executor/tasks.js";
 import { loadRepeats, RENDER_MARKER, repeatsMarker, saveRepeats, STEP_FOLDER } from "./step-files.js";
 import { ngramsTask, type ParagraphConfig, type Scanned } from "./ngrams-step.js";
 import { lockWorkdir, lockWorkdirs, type WorkdirLock } from "../workdir/lock.js";
-import { checkedDigests, digestInputs, type InputDigest } from "../index-store/batch-digest.js";
-import { checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../index-store/index-store.js";
+import { checkedDigests, digestInputs, type InputDigest } from "../workdir/batch-digest.js";
+import { checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../workdir/index-store.js";
 import { atExit } from "../util/exit-cleanup.js";
 import { killPoint } from "../util/kill-point.js";
 import { keyOptions, KeysWriter, openIndices, overlaps, PARAGRAPHS_METHOD, type KeyRange, type SavedIndex } from "./ngram-index.js";

@@ -1,5 +1,5 @@
 import type { WorkerPool } from "../executor/pool.js";
-import type { PrepareManifest } from "../workdir/prepare-manifest.js";
+import type { PrepareManifest } from "../features/prepare-manifest.js";
 import { CountRows, countRowWeights, flaggedRowsLoader, type CountRowsPart } from "../features/count-rows.js";
 import { workdirCountsParts } from "../features/workdir-vectors.js";
 import type { SignatureStore } from "../runs/signature-store.js";

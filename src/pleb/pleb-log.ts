@@ -1,4 +1,4 @@
-import type { Proportion } from "../eval/binomial-interval.js";
+import type { Proportion } from "../util/binomial-interval.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { FoundPairs } from "./found-pairs.js";
 import { identicalPairs } from "./run-pleb.js";

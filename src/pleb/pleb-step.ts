@@ -7,12 +7,12 @@ import { beamScanKernelStatus } from "./beam-scan-wasm.js";
 import { FoundPairs } from "./found-pairs.js";
 import { PairVerifier } from "./pair-verifier.js";
 import { candidateEnds, runIterations, scanIterations, verifyHeld, type HeldIterations, type IterationKeys, type PairSink } from "./run-pleb.js";
-import type { RecallSampler, SampleRecall } from "./sample-recall.js";
+import type { Proportion } from "../util/binomial-interval.js";
 import { SpanningForest, type PairColumns } from "./spanning-forest.js";
-import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
+import { readRunFileSync, writeRunFile } from "../util/run-file.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../executor/pool.js";
-import { readPrepareManifest } from "../workdir/prepare-manifest.js";
+import { readPrepareManifest } from "../features/prepare-manifest.js";
 import type { Reporter } from "../executor/progress.js";
 import { inSlice, markerFile, writeMarker, type Slice } from "../workdir/layout.js";
 import { TaskRunner } from "../executor/tasks.js";
@@ -114,6 +114,15 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
   }
 }
 
+/** The sampled recall that PLEB updates as groups finish (eval/sample-recall.ts). */
+export interface RecallEstimate {
+  addColumns(columns: Pick<PairColumns, "i" | "j">): void;
+  estimate(): Proportion;
+}
+
+/** Draws the sampled recall from the first group's pairs (its strata). */
+export type RecallSampler<R extends RecallEstimate> = (firstGroup: Pick<PairColumns, "i" | "j">) => Promise<R>;
+
 /**
  * Runs the iteration groups of one slice that are not done yet, one after the other (each
  * uses the whole pool), as tasks of the executor (TaskRunner): each writes its file, the
@@ -128,7 +137,7 @@ export async function resetPlan(workdir: string, plan: PlebPlan): Promise<void> 
  * the pairs its iterations found. `saveKeys`: the folder where each iteration writes its sorted
  * keys (a run whose work directory becomes an index, or --update).
  */
-export async function plebStep(
+export async function plebStep<R extends RecallEstimate>(
   workdir: string,
   store: SignatureStore,
   plan: PlebPlan,
@@ -136,11 +145,11 @@ export async function plebStep(
   exec: ExecutionOptions,
   pool: WorkerPool,
   reporter: Reporter,
-  recallOf?: RecallSampler,
+  recallOf?: RecallSampler<R>,
   verifier?: PairVerifier,
   scope?: ScanScope,
   saveKeys?: string,
-): Promise<SampleRecall | undefined> {
+): Promise<R | undefined> {
   await mkdir(plan.dir, { recursive: true });
   // A fallback of the beam scan's kernel is told here, before the iterations (the manifest records it: outputStep).
   beamScanKernelStatus((m) => reporter.info(m));
@@ -149,7 +158,7 @@ export async function plebStep(
   // A done group's pairs are needed again only for the sampled recall: the first group's for
   // its strata, every group's for --target-recall.
   const needsRecord = (g: number) => stopAt !== undefined || (recallOf !== undefined && g === groups[0]);
-  let recall: SampleRecall | undefined;
+  let recall: R | undefined;
   const progress = reporter.progress("pleb", "iterations", plan.options.iterations);
   const size = (g: number) => groupIterations(plan, g)[1] - groupIterations(plan, g)[0] + 1;
   let done = plan.options.iterations - groups.reduce((n, g) => n + size(g), 0);

@@ -1,4 +1,4 @@
-import { UnionFind } from "../clusters/union-find.js";
+import { UnionFind } from "../util/union-find.js";
 import { growableU32 } from "../util/typed-arrays.js";
 
 /** The pair columns of a PLEB group file: store indices i < j, distance, first iteration. */

@@ -1,16 +1,17 @@
+import { readChunkCounts } from "../features/count-step.js";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { SigRecord } from "./signature-record.js";
+import type { SigRecord } from "../sketch/signature-record.js";
 import { writeSignatureStore } from "./signature-store.js";
 import type { SignStats } from "../sketch/sign-shard.js";
-import { runWarnings } from "../output/run-warnings.js";
+import { runWarnings } from "../corpus/run-warnings.js";
 import { writeAtomic } from "../util/atomic.js";
 import { packageVersion } from "../util/package-info.js";
-import { PREPARE_MANIFEST, type PrepareManifest } from "../workdir/prepare-manifest.js";
+import { PREPARE_MANIFEST, type PrepareManifest } from "../features/prepare-manifest.js";
 import type { RunConfig } from "../workdir/run-config.js";
 import { prepareKernels, shardFile } from "../workdir/layout.js";
 import { runWholeTask } from "../executor/tasks.js";
-import { readChunkCounts, requireMarker, requireShardMarkers } from "../workdir/require.js";
+import { requireMarker, requireShardMarkers } from "../workdir/require.js";
 import { phaseTimings } from "../executor/timing.js";
 import type { VocabularyStats } from "../features/vocabulary-step.js";
 

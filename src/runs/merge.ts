@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 import { openAtomic } from "../util/atomic.js";
-import { readRunFileSync } from "./run-file.js";
-import type { SigRecord } from "./signature-record.js";
+import { readRunFileSync } from "../util/run-file.js";
+import type { SigRecord } from "../sketch/signature-record.js";
 
 /**
  * Sorted signature records packed in a block of u32: per record its ordinal, then its

@@ -3,7 +3,7 @@ import { open } from "node:fs/promises";
 import { storeFiles } from "../workdir/layout.js";
 import { openAtomic, type AtomicStream } from "../util/atomic.js";
 import { mergeRuns } from "./merge.js";
-import { compareWords, type SigRecord } from "./signature-record.js";
+import { compareWords, type SigRecord } from "../sketch/signature-record.js";
 
 /**
  * The distinct signatures of the corpus in sorted order, each with the documents that

@@ -1,6 +1,6 @@
 import type { ShardCounts } from "../features/count-shard.js";
-import { readRunFileSync, writeRunFile } from "../runs/run-file.js";
-import { compareSigRecords, type SigRecord } from "../runs/signature-record.js";
+import { readRunFileSync, writeRunFile } from "../util/run-file.js";
+import { compareSigRecords, type SigRecord } from "./signature-record.js";
 import { shardFile } from "../workdir/layout.js";
 import { termVector, VectorCache, type VectorCacheParts } from "./random-vectors.js";
 import { EXACT_WEIGHT_LIMIT, INT32_WEIGHT_LIMIT, wordsPerSignature } from "./signature.js";

@@ -1,3 +1,4 @@
+import { readChunkCounts } from "../features/count-step.js";
 import { readKeptTerms, readVocabularyHeader, signingIndex, type KeptTerms, type VocabularyIndex } from "../features/vocabulary.js";
 import { accumulateKernelStatus } from "./accumulate-wasm.js";
 import { int8DrawKernelStatus } from "./int8-draw.js";
@@ -10,7 +11,7 @@ import type { Reporter } from "../executor/progress.js";
 import type { RunConfig } from "../workdir/run-config.js";
 import { inSlice, shardName, vocabularyFile, writeKernelsMarker, type Slice } from "../workdir/layout.js";
 import { markerStats, runTasks, type StepTask } from "../executor/tasks.js";
-import { readChunkCounts, requireMarker } from "../workdir/require.js";
+import { requireMarker } from "../workdir/require.js";
 import type { VocabularyStats } from "../features/vocabulary-step.js";
 
 /**

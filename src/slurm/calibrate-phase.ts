@@ -1,9 +1,9 @@
 import { calibrateStep } from "../methods/lsh-cosine/calibrate-step.js";
 import { outputStep } from "../methods/lsh-cosine/output-step.js";
 import { firstGroupPairs, planVerifier, type PlebPlan } from "../pleb/pleb-step.js";
-import type { PrepareManifest } from "../workdir/prepare-manifest.js";
+import type { PrepareManifest } from "../features/prepare-manifest.js";
 import type { Reporter } from "../executor/progress.js";
-import { recallSampler } from "../pleb/sample-recall.js";
+import { recallSampler } from "../eval/sample-recall.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { LshCosineSettings, SlurmRunCommon } from "./slurm-run.js";
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { WorkerPool } from "../executor/pool.js";
-import { readPrepareManifest } from "../workdir/prepare-manifest.js";
+import { readPrepareManifest } from "../features/prepare-manifest.js";
 import { stderrReporter } from "../executor/progress.js";
 import { readRunConfig } from "../workdir/run-config.js";
 import { countStep } from "../features/count-step.js";

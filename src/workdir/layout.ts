@@ -5,7 +5,7 @@ import { describeSystemError, errorCode, syncDirectory, writeAtomic } from "../u
 import { VertdupError } from "../core/errors.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import { makeDirectory } from "../util/output-dir.js";
-import { removeIndex } from "../index-store/index-store.js";
+import { removeIndex } from "./index-store.js";
 
 /**
  * Layout of a work directory. Every phase communicates through these files only, each

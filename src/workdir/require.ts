@@ -1,13 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { VertdupError } from "../core/errors.js";
-import { chunksFile, markerFile, readMarker, shardName } from "./layout.js";
-import type { ChunkCounts } from "../features/count-step.js";
-
-export async function readChunkCounts(workdir: string): Promise<ChunkCounts> {
-  if (!existsSync(chunksFile(workdir))) throw new VertdupError(`${workdir}: the corpus has not been read yet (no chunks.json): run the count step first`);
-  return JSON.parse(await readFile(chunksFile(workdir), "utf8")) as ChunkCounts;
-}
+import { markerFile, readMarker, shardName } from "./layout.js";
 
 /** The markers of tasks `${prefix}-NNNNNN` for 0..count-1, or an error naming what is missing. */
 export async function requireShardMarkers<T>(workdir: string, prefix: string, count: number): Promise<T[]> {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkClusters, comparePartitions, unescapeId } from "../../scripts/quality/clusters-check.js";
-import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
+import { CLUSTERS_HEADER } from "../../src/output/clusters-tsv.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-ccheck-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

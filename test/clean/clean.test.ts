@@ -7,7 +7,7 @@ import { decompress } from "zstd-napi";
 import { cleanCorpus } from "../../src/clean/clean-corpus.js";
 import { DocFilter } from "../../src/clean/doc-filter.js";
 import { remarkDocLine } from "../../src/clean/doc-marks.js";
-import { CLUSTERS_HEADER } from "../../src/clusters/clusters-tsv.js";
+import { CLUSTERS_HEADER } from "../../src/output/clusters-tsv.js";
 import { silentReporter } from "../../src/executor/progress.js";
 import { runMethod } from "../../src/methods/sets/run-method.js";
 import { EdgeList } from "../../src/clusters/duplicate-graph.js";

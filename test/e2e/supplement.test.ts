@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { indexContent } from "../../src/index-store/index-store.js";
+import { indexContent } from "../../src/workdir/index-store.js";
 import { writeBatches } from "../helpers/batches.js";
 import { CLI, removeTempDirs, tempDir, vertdupAsync } from "../helpers/cli.js";
 

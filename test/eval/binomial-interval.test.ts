@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { betaCdf, clopperPearson, studentT975, wilsonInterval } from "../../src/eval/binomial-interval.js";
+import { betaCdf, clopperPearson, studentT975, wilsonInterval } from "../../src/util/binomial-interval.js";
 import { stratifiedRatio, type StratifiedDesign } from "../../src/eval/stratified-sample.js";
 
 /** Probability that the interval of k ~ Binomial(n, p) contains p, summed exactly over k. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CALIBRATION_THRESHOLDS, calibrationRows, widestRecall } from "../../src/eval/calibration.js";
 import { growingCalibration } from "../../src/eval/growing-sample.js";
 import { sampleDocuments } from "../../src/eval/document-sample.js";
-import { clopperPearson } from "../../src/eval/binomial-interval.js";
+import { clopperPearson } from "../../src/util/binomial-interval.js";
 import { allocate, drawStratified, kishEffectiveSize, pairShare, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
-import { readRunFileSync, writeRunFile } from "../../src/runs/run-file.js";
+import { readRunFileSync, writeRunFile } from "../../src/util/run-file.js";
 
 afterAll(removeTempDirs);
 

@@ -1,3 +1,4 @@
+import { type TermOptions } from "../../src/core/options.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Chunk } from "../../src/corpus/chunker.js";
@@ -5,7 +6,6 @@ import { emptyWarnings } from "../../src/corpus/vertical.js";
 import { countChunk, type ShardCounter } from "../../src/features/count-shard.js";
 import { tokenHashKernelStatus, TokenHashRuns } from "../../src/features/token-hash-wasm.js";
 import { countByte } from "../../src/util/count-byte.js";
-import type { TermOptions } from "../../src/features/terms.js";
 
 // Characters where lowercasing or the Unicode classes are special, and code points of every
 // UTF-8 length (the kernel decodes 1 and 2 bytes and leaves longer ones to TokenHasher).

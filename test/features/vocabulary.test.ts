@@ -6,7 +6,7 @@ import type { ShardDf } from "../../src/features/count-shard.js";
 import { cutPieces, dfFrames, type DfSource } from "../../src/features/df-pieces.js";
 import { mergeDfPieces, mergeVocabulary, readKeptTerms, readVocabularyHeader, signingIndex, vocabularyIndex, writeShardVocabulary } from "../../src/features/vocabulary.js";
 import { shardFile } from "../../src/workdir/layout.js";
-import { encodeFrames, encodeRecords, openRunFrames, readRunFileSync } from "../../src/runs/run-file.js";
+import { encodeFrames, encodeRecords, openRunFrames, readRunFileSync } from "../../src/util/run-file.js";
 import { removeTempDirs, tempDir } from "../helpers/cli.js";
 import { rng } from "../helpers/vert.js";
 import { NumberMap } from "../../src/util/number-map.js";

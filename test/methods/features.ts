@@ -1,7 +1,7 @@
 import type { FeatureOptions } from "../../src/core/method-options.js";
 import type { ChunkTask, ShardBase } from "../../src/methods/sets/shard-scan.js";
 import { NO_DOC, type DuplicateGraph } from "../../src/clusters/duplicate-graph.js";
-import { UnionFind } from "../../src/clusters/union-find.js";
+import { UnionFind } from "../../src/util/union-find.js";
 import { collectChunks } from "../helpers/vert.js";
 
 export const FEATURES: FeatureOptions = {

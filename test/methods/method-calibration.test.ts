@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_GENERATOR, generateCorpus } from "../../scripts/generate-corpus.js";
-import { readClustersTsv } from "../../src/clusters/clusters-tsv.js";
+import { readClustersTsv } from "../../src/output/clusters-tsv.js";
 import { silentReporter } from "../../src/executor/progress.js";
 import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { sortedJaccard } from "../../src/methods/sets/jaccard.js";

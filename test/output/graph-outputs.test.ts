@@ -8,7 +8,7 @@ import { GraphClusters, preferred } from "../../src/clusters/graph-clusters.js";
 import { DocIds } from "../../src/output/doc-ids.js";
 import { writeGraphOutputs } from "../../src/output/graph-outputs.js";
 import { escapeField, unescapeField } from "../../src/output/tsv-field.js";
-import { DocSources } from "../../src/index-store/doc-sources.js";
+import { DocSources } from "../../src/output/doc-sources.js";
 import { VertdupError } from "../../src/core/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-graph-"));

@@ -6,7 +6,7 @@ import { lockWorkdir } from "../../src/workdir/lock.js";
 import { KEY_FORMAT, keySegments, rangesRole, readSegment } from "../../src/paragraph-dedup/ngram-index.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/core/paragraph-options.js";
 import { paragraphs, type ParagraphRun } from "../../src/paragraph-dedup/run-paragraphs.js";
-import { indexContent, IndexUpdate, newIndex, readIndex } from "../../src/index-store/index-store.js";
+import { indexContent, IndexUpdate, newIndex, readIndex } from "../../src/workdir/index-store.js";
 import { removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
 import { cleanupVerts, missingPath, writeVert } from "../helpers/vert.js";
 import { randomCorpus } from "./random-corpus.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { UnionFind } from "../../src/clusters/union-find.js";
+import { UnionFind } from "../../src/util/union-find.js";
 import { sampleDocuments } from "../../src/eval/document-sample.js";
 import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
-import { firstGroupClusters, SampleRecall } from "../../src/pleb/sample-recall.js";
+import { firstGroupClusters, SampleRecall } from "../../src/eval/sample-recall.js";
 import type { SignatureStore } from "../../src/runs/signature-store.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 

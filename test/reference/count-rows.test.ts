@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_GENERATOR, docId, generateCorpus } from "../../scripts/generate-corpus.js";
-import { readPrepareManifest, type PrepareManifest } from "../../src/workdir/prepare-manifest.js";
+import { readPrepareManifest, type PrepareManifest } from "../../src/features/prepare-manifest.js";
 import { readVocabularyHeader } from "../../src/features/vocabulary.js";
 import { countRowWeights, flaggedRowsLoader, loadCountRowParts, loadCountRows } from "../../src/features/count-rows.js";
 import { rowCosine } from "../../src/features/sparse-rows.js";

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { ShardCounts } from "../../src/features/count-shard.js";
-import { readRunFileSync, writeRunFile } from "../../src/runs/run-file.js";
-import type { SigRecord } from "../../src/runs/signature-record.js";
+import { readRunFileSync, writeRunFile } from "../../src/util/run-file.js";
+import type { SigRecord } from "../../src/sketch/signature-record.js";
 import { createWorkdir, shardFile } from "../../src/workdir/layout.js";
 import { termVector, VectorCache } from "../../src/sketch/random-vectors.js";
 import type { Projection } from "../../src/core/options.js";

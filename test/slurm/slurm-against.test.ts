@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexContent } from "../../src/index-store/index-store.js";
+import { indexContent } from "../../src/workdir/index-store.js";
 import { writeBatches } from "../helpers/batches.js";
 import { removeTempDirs, tempDir, vertdup, vertdupAsync, type CliResult } from "../helpers/cli.js";
 import { active, jobIds, lockToken, slurmUnavailable, waitFor } from "../helpers/slurm.js";

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkedDigests, digestInputs, repeatedInput } from "../../src/index-store/batch-digest.js";
-import { IndexUpdate, newIndex, readIndex } from "../../src/index-store/index-store.js";
+import { checkedDigests, digestInputs, repeatedInput } from "../../src/workdir/batch-digest.js";
+import { IndexUpdate, newIndex, readIndex } from "../../src/workdir/index-store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-digest-"));
 const file = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));

@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkAgainstUse, collectGarbage, INDEX_DATA, indexContent, IndexUpdate, newIndex, readIndex, requireCompatible } from "../../src/index-store/index-store.js";
+import { checkAgainstUse, collectGarbage, INDEX_DATA, indexContent, IndexUpdate, newIndex, readIndex, requireCompatible } from "../../src/workdir/index-store.js";
 
 const fresh = () => mkdtempSync(join(tmpdir(), "vertdup-index-"));
 

@@ -8,7 +8,7 @@ import { signatureOfDocument } from "../../src/output/pairs.js";
 import { loadSignatureStore } from "../../src/runs/signature-store.js";
 import { termVector } from "../../src/sketch/random-vectors.js";
 import { accumulate, signBits } from "../../src/sketch/signature.js";
-import { indexContent, IndexUpdate, newIndex, readIndex } from "../../src/index-store/index-store.js";
+import { indexContent, IndexUpdate, newIndex, readIndex } from "../../src/workdir/index-store.js";
 import { removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
 import { rng } from "../helpers/vert.js";
 

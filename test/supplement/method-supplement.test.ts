@@ -6,7 +6,7 @@ import { cleanCorpus } from "../../src/clean/clean-corpus.js";
 import { silentReporter } from "../../src/executor/progress.js";
 import type { KeepPolicy } from "../../src/core/method-options.js";
 import { runMethod, type MethodRun, type SetMethod } from "../../src/methods/sets/run-method.js";
-import { readIndex } from "../../src/index-store/index-store.js";
+import { readIndex } from "../../src/workdir/index-store.js";
 import { writeBatches } from "../helpers/batches.js";
 import { FEATURES } from "../methods/features.js";
 

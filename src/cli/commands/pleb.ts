@@ -23,7 +23,7 @@ export const plebCommand = {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
     const [{ plebPhase }, { readPrepareManifest }, { takeWorkdir }, { stderrReporter }, { calibrateStep }] = await Promise.all([
       import("../../methods/lsh-cosine/pleb-phase.js"),
-      import("../../workdir/prepare-manifest.js"),
+      import("../../features/prepare-manifest.js"),
       import("../../workdir/use.js"),
       import("../../executor/progress.js"),
       import("../../methods/lsh-cosine/calibrate-step.js"),

@@ -3,9 +3,9 @@ import type { Argv } from "yargs";
 import { HTML_REPORT_OPTION, METHOD_OPTIONS, METHOD_OPTION_VARIANTS, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
 import { DEFAULT_TARGET_RECALL } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
-import { checkAgainstUse } from "../../index-store/index-store.js";
+import { checkAgainstUse } from "../../workdir/index-store.js";
 import { methodSummary, runSummary } from "./summary.js";
-import type { MethodManifest, RunManifest } from "../../output/manifest.js";
+import type { MethodManifest, RunManifest } from "../../methods/manifest.js";
 import type { SetMethod } from "../../methods/sets/run-method.js";
 import { CALIBRATION_FILE, refuseUncalibrated } from "../../eval/calibration.js";
 
@@ -36,7 +36,7 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
     import("../../workdir/use.js"),
     import("../../methods/lsh-cosine/run.js"),
     import("../../executor/progress.js"),
-    import("../../methods/sets/method-cli.js"),
+    import("../method-options.js"),
     import("../../methods/sets/run-method.js"),
     import("../../util/output-dir.js"),
     import("../../methods/lsh-cosine/against.js"),

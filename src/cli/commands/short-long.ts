@@ -30,7 +30,7 @@ export const shortLongCommand = {
       import("../../executor/progress.js"),
       import("../../executor/pool.js"),
       import("../../workdir/use.js"),
-      import("../../methods/sets/method-cli.js"),
+      import("../method-options.js"),
       import("../../methods/paragraph-sets/paragraph-sets.js"),
       import("../../methods/sets/run-method.js"),
       import("../../output/doc-ids.js"),

@@ -36,10 +36,10 @@ async function submitRun(given: RunArgs): Promise<void> {
   const [{ startPrepare }, { slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }, { checkAgainstUse }, { checkAgainst: checkLshAgainst }, { LshIndex }] = await Promise.all([
     import("../../methods/lsh-cosine/prepare.js"),
     import("../../slurm/slurm-run.js"),
-    import("../../methods/sets/method-cli.js"),
+    import("../method-options.js"),
     import("../../methods/sets/run-method.js"),
     import("../../util/output-dir.js"),
-    import("../../index-store/index-store.js"),
+    import("../../workdir/index-store.js"),
     import("../../methods/lsh-cosine/against.js"),
     import("../../methods/lsh-cosine/index.js"),
   ]);
@@ -167,11 +167,11 @@ async function submitParagraphs(a: ParagraphsArgs): Promise<void> {
   const [{ checkRun, clearParagraphSteps, runConfig }, { openIndices }, { checkAgainstUse }, { adoptRunConfig, CONFIG_FILE, readRunConfig }, { slurmDir }, { STEP_FOLDER }, { checkedDigests }] = await Promise.all([
     import("../../paragraph-dedup/run-paragraphs.js"),
     import("../../paragraph-dedup/ngram-index.js"),
-    import("../../index-store/index-store.js"),
+    import("../../workdir/index-store.js"),
     import("../../workdir/run-config.js"),
     import("../../slurm/slurm-run.js"),
     import("../../paragraph-dedup/step-files.js"),
-    import("../../index-store/batch-digest.js"),
+    import("../../workdir/batch-digest.js"),
   ]);
   const workdir = resolve(a.w);
   const resolved = inputs.map((i) => resolve(i));

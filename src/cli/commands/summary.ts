@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { MethodManifest, RunManifest } from "../../output/manifest.js";
+import type { MethodManifest, RunManifest } from "../../methods/manifest.js";
 
 /** Where the pairs are and a one-line summary of the run. */
 export function runSummary(outdir: string, m: RunManifest): string {

@@ -5,7 +5,7 @@ import type { Reporter } from "../../executor/progress.js";
 import { shardName } from "../../workdir/layout.js";
 import { runTasks, type StepTask } from "../../executor/tasks.js";
 import { startStep, stepFolder, stepMarker, type StepDir } from "../../workdir/step-dir.js";
-import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
+import { readRunFileSync, writeRunFile } from "../../util/run-file.js";
 
 /** A reference computation run in a work directory (`similarity`, `hamming-full`): resumable there. */
 export interface ReferenceSteps {

@@ -1,5 +1,5 @@
 import type { WorkerPool } from "../../executor/pool.js";
-import type { PrepareManifest } from "../../workdir/prepare-manifest.js";
+import type { PrepareManifest } from "../../features/prepare-manifest.js";
 import { joinScoredPairs, type ScoredPairs } from "../pairs-file.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../../util/typed-arrays.js";
 import { forEachCountsVector, workdirCountsParts, workdirWeights, type VectorWeights } from "../../features/workdir-vectors.js";

@@ -1,6 +1,7 @@
+import { type NormalizeOptions } from "../../core/options.js";
 import { stringToken } from "../../corpus/vertical.js";
 import { hash } from "node:crypto";
-import { normalizeToken, type NormalizeOptions } from "../../features/normalize.js";
+import { normalizeToken } from "../../features/normalize.js";
 import { EdgeList, type DuplicateGraph } from "../../clusters/duplicate-graph.js";
 import { featuredDocs, firstOfByKeys } from "../sets/first-of.js";
 import { scanShard, type ChunkTask, type ShardBase } from "../sets/shard-scan.js";

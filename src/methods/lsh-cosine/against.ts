@@ -1,5 +1,5 @@
 import type { WorkerPool } from "../../executor/pool.js";
-import type { PrepareManifest } from "../../workdir/prepare-manifest.js";
+import type { PrepareManifest } from "../../features/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../../workdir/layout.js";
 import { countRowParts, flaggedRowsLoader } from "../../features/count-rows.js";
 import type { CountsPart } from "../../features/workdir-vectors.js";
@@ -9,13 +9,13 @@ import type { PlebOptions, PrepareOptions } from "../../core/options.js";
 import type { ScanScope } from "../../pleb/pleb-step.js";
 import { DocIds } from "../../output/doc-ids.js";
 import { PairVerifier } from "../../pleb/pair-verifier.js";
-import { readRunFileSync } from "../../runs/run-file.js";
-import type { SigRecord } from "../../runs/signature-record.js";
+import { readRunFileSync } from "../../util/run-file.js";
+import type { SigRecord } from "../../sketch/signature-record.js";
 import { storeRecords, type SignatureStore } from "../../runs/signature-store.js";
 import { VertdupError } from "../../core/errors.js";
 import { NumberMap } from "../../util/number-map.js";
 import { concatU32 } from "../../util/typed-arrays.js";
-import { DocSources } from "../../index-store/doc-sources.js";
+import { DocSources } from "../../output/doc-sources.js";
 import { LshIndex } from "./index.js";
 import { linksInStore, searchKey } from "./links.js";
 

@@ -1,16 +1,17 @@
+import { type CalibrationSampling } from "../../core/options.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CLUSTERS_FILE, readClustersTsv } from "../../clusters/clusters-tsv.js";
-import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationTsv, recommendedThreshold, type CalibrationSampling } from "../../eval/calibration.js";
+import { CLUSTERS_FILE, readClustersTsv } from "../../output/clusters-tsv.js";
+import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
 import { growingCalibration, type SampleGrowth } from "../../eval/growing-sample.js";
 import type { ScoredPairs } from "../../eval/pairs-file.js";
 import type { Banding } from "../sets/lsh-bands.js";
 import { sampleCosines } from "../../eval/exact/sample-cosine.js";
-import { writeManifest, type RunManifest } from "../../output/manifest.js";
+import { writeManifest, type RunManifest } from "../manifest.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { peakRssMiB } from "../../util/package-info.js";
 import { WorkerPool } from "../../executor/pool.js";
-import { readPrepareManifest } from "../../workdir/prepare-manifest.js";
+import { readPrepareManifest } from "../../features/prepare-manifest.js";
 import { writeReport, type ReportOptions } from "../../report/write-report.js";
 
 /** What `calibrate` and `run --estimate-recall` add to manifest.json. */

@@ -1,11 +1,11 @@
 import { existsSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { PrepareManifest } from "../../workdir/prepare-manifest.js";
+import type { PrepareManifest } from "../../features/prepare-manifest.js";
 import { linksFile, shardFile, shardName, storeFiles, vocabularyFile, type ShardFileKind } from "../../workdir/layout.js";
 import { readKeptTerms, type KeptTerms } from "../../features/vocabulary.js";
 import type { PrepareOptions } from "../../core/options.js";
-import { encodeRecords } from "../../runs/run-file.js";
+import { encodeRecords } from "../../util/run-file.js";
 import type { StoreFiles } from "../../runs/signature-store.js";
 import { linkOrCopy, writeAtomic } from "../../util/atomic.js";
 import { vectorsName } from "../../workdir/run-config.js";
@@ -14,9 +14,9 @@ import { VertdupError } from "../../core/errors.js";
 import { killPoint } from "../../util/kill-point.js";
 import { concatF64, concatU32 } from "../../util/typed-arrays.js";
 import { keysFolder, sortedKeysName, sortedKeysRole, sortedKeysRoot, SORTED_KEYS_ROLE } from "../../pleb/stored-keys.js";
-import { digestInputs, type InputDigest } from "../../index-store/batch-digest.js";
+import { digestInputs, type InputDigest } from "../../workdir/batch-digest.js";
 import { readRunLinks, type RunLinks } from "./links.js";
-import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "../../index-store/index-store.js";
+import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "../../workdir/index-store.js";
 
 /**
  * A saved index of lsh-cosine: a run's work directory whose index.json lists, by role,

@@ -3,7 +3,7 @@ import { linksFile } from "../../workdir/layout.js";
 import type { PlebOptions } from "../../core/options.js";
 import { signatureOfDocument } from "../../output/pairs.js";
 import type { PairColumns } from "../../pleb/spanning-forest.js";
-import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
+import { readRunFileSync, writeRunFile } from "../../util/run-file.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
 
 /**

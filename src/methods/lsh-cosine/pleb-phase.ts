@@ -1,17 +1,17 @@
 import { SHIFTS_PER_BIT, type ExecutionOptions, type PlebOptions } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
 import { loadSignatureStore } from "../../runs/signature-store.js";
-import type { RunManifest } from "../../output/manifest.js";
+import type { RunManifest } from "../manifest.js";
 import type { PairVerifier } from "../../pleb/pair-verifier.js";
 import { ensureWritableDir } from "../../util/output-dir.js";
 import { WorkerPool } from "../../executor/pool.js";
-import { readPrepareManifest } from "../../workdir/prepare-manifest.js";
+import { readPrepareManifest } from "../../features/prepare-manifest.js";
 import type { Reporter } from "../../executor/progress.js";
 import { checkReference, outputStep, type OutputOptions } from "./output-step.js";
 import { planVerifier, plebPhaseName, plebPlan, plebStep, resetPlan } from "../../pleb/pleb-step.js";
 import { timed } from "../../executor/timing.js";
 import { WHOLE } from "../../workdir/layout.js";
-import { recallSampler, type SampleRecall } from "../../pleb/sample-recall.js";
+import { recallSampler, type SampleRecall } from "../../eval/sample-recall.js";
 import type { SupplementedCorpus } from "./against.js";
 import { sortedKeysDir } from "../../pleb/stored-keys.js";
 

@@ -4,7 +4,7 @@ import { wordsPerSignature } from "../../sketch/signature.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions, type PrepareOptions } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
 import { WorkerPool } from "../../executor/pool.js";
-import type { PrepareManifest } from "../../workdir/prepare-manifest.js";
+import type { PrepareManifest } from "../../features/prepare-manifest.js";
 import type { Reporter } from "../../executor/progress.js";
 import { adoptRunConfig, stampInputs, type RunConfig } from "../../workdir/run-config.js";
 import { countStep } from "../../features/count-step.js";
@@ -12,7 +12,7 @@ import { mergeStep, writePrepareManifest } from "../../runs/merge-step.js";
 import { signStep } from "../../sketch/sign-step.js";
 import { timed } from "../../executor/timing.js";
 import { vocabularyStep } from "../../features/vocabulary-step.js";
-import { emptyDocumentsWarning, skippedDocumentsWarning } from "../../output/run-warnings.js";
+import { emptyDocumentsWarning, skippedDocumentsWarning } from "../../corpus/run-warnings.js";
 import { createWorkdir, resetWorkdir, WHOLE } from "../../workdir/layout.js";
 import type { SupplementedCorpus } from "./against.js";
 

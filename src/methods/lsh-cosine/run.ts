@@ -1,6 +1,6 @@
 import type { KeepPolicy } from "../../core/method-options.js";
 import type { ExecutionOptions, PlebOptions, PrepareOptions } from "../../core/options.js";
-import type { RunManifest } from "../../output/manifest.js";
+import type { RunManifest } from "../manifest.js";
 import type { AgainstScan } from "./against.js";
 import type { CalibrationRequest } from "./calibrate-step.js";
 import type { Reporter } from "../../executor/progress.js";
@@ -43,7 +43,7 @@ export async function lshCosineRun(run: LshCosineRun, exec: ExecutionOptions, re
     import("./calibrate-step.js"),
     import("./against.js"),
     import("./index.js"),
-    import("../../index-store/batch-digest.js"),
+    import("../../workdir/batch-digest.js"),
   ]);
   const { workdir, calibrate } = run;
   const warn = (m: string) => reporter.info(`warning: ${m}`);

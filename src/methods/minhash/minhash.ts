@@ -1,8 +1,9 @@
+import { type NormalizeOptions } from "../../core/options.js";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { mix53to32 } from "../../features/hash.js";
 import { DROPPED, tokenHash, tokenHashes } from "../../features/terms.js";
-import type { NormalizeOptions } from "../../features/normalize.js";
+
 import { shardName } from "../../workdir/layout.js";
 import { writeAtomicSync } from "../../util/atomic.js";
 import { setDigest, sortedSet, sortUnique } from "../sets/jaccard.js";

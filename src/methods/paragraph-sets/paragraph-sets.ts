@@ -1,6 +1,7 @@
+import { type NormalizeOptions } from "../../core/options.js";
 import { hashSequence } from "../../features/hash.js";
 import { keptHashes, termHash, tokenHash } from "../../features/terms.js";
-import type { NormalizeOptions } from "../../features/normalize.js";
+
 import type { Doc, VerticalDoc } from "../../corpus/vertical.js";
 import { EdgeList, type DuplicateGraph } from "../../clusters/duplicate-graph.js";
 import { IdentityGroups } from "../../clusters/identity-groups.js";

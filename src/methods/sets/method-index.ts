@@ -5,10 +5,10 @@ import type { KnownEdges } from "../minhash/search.js";
 import type { ShardBase } from "./shard-scan.js";
 import type { DocIds } from "../../output/doc-ids.js";
 import { edgeOrder } from "../../output/pairs.js";
-import { readRunFileSync, writeRunFile } from "../../runs/run-file.js";
+import { readRunFileSync, writeRunFile } from "../../util/run-file.js";
 import { linkOrCopy } from "../../util/atomic.js";
 import { killPoint } from "../../util/kill-point.js";
-import type { IndexManifest, IndexUpdate } from "../../index-store/index-store.js";
+import type { IndexManifest, IndexUpdate } from "../../workdir/index-store.js";
 
 /**
  * The index of a method of `run --method` other than lsh-cosine: per batch k, the role

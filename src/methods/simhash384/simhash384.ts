@@ -1,6 +1,7 @@
+import { type NormalizeOptions } from "../../core/options.js";
 import { stringToken } from "../../corpus/vertical.js";
 import { hash } from "node:crypto";
-import { normalizeToken, type NormalizeOptions } from "../../features/normalize.js";
+import { normalizeToken } from "../../features/normalize.js";
 import { VertdupError } from "../../core/errors.js";
 import { forEachKeyGroup } from "../sets/key-groups.js";
 import { EdgeList, type DuplicateGraph } from "../../clusters/duplicate-graph.js";

@@ -1,11 +1,11 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { DocIds } from "../output/doc-ids.js";
-import type { DocNames } from "../output/doc-names.js";
-import { escapeField, unescapeField } from "../output/tsv-field.js";
+import { DocIds } from "./doc-ids.js";
+import type { DocNames } from "./doc-names.js";
+import { escapeField, unescapeField } from "./tsv-field.js";
 import { InputError, VertdupError } from "../core/errors.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
-import type { GraphClusters } from "./graph-clusters.js";
+import type { GraphClusters } from "../clusters/graph-clusters.js";
 
 export const CLUSTERS_FILE = "clusters.tsv";
 export const CLUSTERS_HEADER = "doc\tordinal\tcluster\trepresentative\tdup_of\tsimilarity\n";

@@ -1,15 +1,16 @@
-import { UnionFind } from "../clusters/union-find.js";
-import { wilsonInterval, type Proportion } from "../eval/binomial-interval.js";
+import { UnionFind } from "../util/union-find.js";
+import { wilsonInterval, type Proportion } from "../util/binomial-interval.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { PlebOptions } from "../core/options.js";
 import { WorkerPool } from "../executor/pool.js";
 import type { Reporter } from "../executor/progress.js";
-import { sampleDocuments } from "../eval/document-sample.js";
-import { drawStratified, pairShare, stratifiedDesign, stratifiedRatio, type StratifiedDesign } from "../eval/stratified-sample.js";
-import { hammingFullTriples } from "../eval/exact/hamming-full.js";
-import type { PairColumns } from "./spanning-forest.js";
-import { tripleEnds } from "./run-pleb.js";
-import type { PairVerifier } from "./pair-verifier.js";
+import { sampleDocuments } from "./document-sample.js";
+import { drawStratified, pairShare, stratifiedDesign, stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
+import { hammingFullTriples } from "./exact/hamming-full.js";
+import type { PairColumns } from "../pleb/spanning-forest.js";
+import { tripleEnds } from "../pleb/run-pleb.js";
+import type { RecallSampler } from "../pleb/pleb-step.js";
+import type { PairVerifier } from "../pleb/pair-verifier.js";
 
 /**
  * PLEB's recall estimated on a document sample while it iterates (`--estimate-recall`,
@@ -160,7 +161,7 @@ export function recallSampler(
   workers: number,
   reporter: Reporter,
   verifier?: PairVerifier,
-): RecallSampler {
+): RecallSampler<SampleRecall> {
   return async (firstGroup) => {
     const size = opts.recallSample ?? 0;
     const design = opts.recallSampling === "stratified" ? stratifiedDesign(firstGroupClusters(store, documents, firstGroup), size) : undefined;
@@ -178,4 +179,4 @@ export function recallSampler(
 }
 
 /** Builds a run's SampleRecall once the first iteration group's pairs are known (the stratified design's strata need them). */
-export type RecallSampler = (firstGroup: Pick<PairColumns, "i" | "j">) => Promise<SampleRecall>;
+

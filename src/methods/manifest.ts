@@ -1,13 +1,13 @@
-import type { AgainstScan } from "../methods/lsh-cosine/against.js";
+import type { AgainstScan } from "./lsh-cosine/against.js";
 import { join } from "node:path";
-import type { PrepareManifest } from "../workdir/prepare-manifest.js";
+import type { PrepareManifest } from "../features/prepare-manifest.js";
 import type { PhaseTiming } from "../executor/timing.js";
 import type { PlebOptions } from "../core/options.js";
 import { writeAtomic } from "../util/atomic.js";
-import type { CalibrationManifest } from "../methods/lsh-cosine/calibrate-step.js";
+import type { CalibrationManifest } from "./lsh-cosine/calibrate-step.js";
 import type { IterationRow } from "../pleb/pleb-log.js";
 import type { ClusterCounts } from "../clusters/graph-clusters.js";
-import type { RunWarnings } from "./run-warnings.js";
+import type { RunWarnings } from "../corpus/run-warnings.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import type { FeatureOptions, MethodName, SearchOptions } from "../core/method-options.js";
 

@@ -1,5 +1,5 @@
-import type { SkippedDocs } from "../corpus/chunker.js";
-import type { ReaderWarnings } from "../corpus/vertical.js";
+import type { SkippedDocs } from "./chunker.js";
+import type { ReaderWarnings } from "./vertical.js";
 
 /**
  * The `warnings` of a manifest: the reader's irregularities and, when there are any, the

@@ -2,9 +2,9 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs"
 import type * as Msgpackr from "msgpackr";
 import type * as ZstdNapi from "zstd-napi";
 import type * as ZstdBinding from "zstd-napi/binding.js";
-import { openAtomicSync, writeAtomic, type AtomicFileSync } from "../util/atomic.js";
+import { openAtomicSync, writeAtomic, type AtomicFileSync } from "./atomic.js";
 import { VertdupError } from "../core/errors.js";
-import { requireCjs } from "../util/require-cjs.js";
+import { requireCjs } from "./require-cjs.js";
 
 /**
  * Run files: a zstd-compressed sequence of msgpackr records. Typed arrays round-trip as

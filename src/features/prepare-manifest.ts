@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrepareOptions } from "../core/options.js";
-import type { RunWarnings } from "../output/run-warnings.js";
+import type { RunWarnings } from "../corpus/run-warnings.js";
 import { VertdupError } from "../core/errors.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import type { PhaseTiming } from "../executor/timing.js";

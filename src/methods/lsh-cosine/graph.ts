@@ -1,9 +1,9 @@
-import { EdgeList, NO_DOC, type DuplicateGraph } from "../clusters/duplicate-graph.js";
-import { signatureOfDocument } from "../output/pairs.js";
-import type { SignatureStore } from "../runs/signature-store.js";
-import { hammingDistance } from "./hamming.js";
-import type { PairVerifier } from "./pair-verifier.js";
-import type { PairColumns } from "./spanning-forest.js";
+import { EdgeList, NO_DOC, type DuplicateGraph } from "../../clusters/duplicate-graph.js";
+import { signatureOfDocument } from "../../output/pairs.js";
+import type { SignatureStore } from "../../runs/signature-store.js";
+import { hammingDistance } from "../../pleb/hamming.js";
+import type { PairVerifier } from "../../pleb/pair-verifier.js";
+import type { PairColumns } from "../../pleb/spanning-forest.js";
 
 /**
  * The result of a PLEB run as a DuplicateGraph, from the signature store and the signature
