@@ -1,3 +1,4 @@
+import type { MethodRun } from "../../src/methods/sets/set-method.js";
 /**
  * Measures the minhash method (not a test):
  *
@@ -9,7 +10,7 @@
  *       generated corpus of ~300-token documents: windows of the kjv-3000 token stream with
  *       10% of the tokens replaced, so most pairs are unrelated and some overlap.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -19,8 +20,7 @@ import { emptyWarnings, parseChunk } from "../../src/corpus/vertical.js";
 import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
 import { resolveBands } from "../../src/methods/sets/lsh-bands.js";
 import { shingleSet } from "../../src/methods/minhash/minhash.js";
-import { runMethod, type MethodRun } from "../../src/methods/sets/run-method.js";
-import { readFileSync } from "node:fs";
+import { runMethod } from "../../src/methods/sets/run-method.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

@@ -1,10 +1,9 @@
-import { type Oversize } from "../core/options.js";
+import { type Oversize, DEFAULT_MAX_DOC_BYTES } from "../core/options.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checkReadable, describeStreamError, displayName, openInput } from "../corpus/open-input.js";
 import { attributeValue } from "../corpus/vertical.js";
 
-import { DEFAULT_MAX_DOC_BYTES } from "../core/options.js";
 import { CLUSTERS_FILE, readClustersTsv, type ClusterRow, type ClusterTable } from "../output/clusters-tsv.js";
 import { stampInputs } from "../workdir/run-config.js";
 import { takeWorkdir } from "../workdir/use.js";

@@ -1,4 +1,4 @@
-import { type Oversize } from "../core/options.js";
+import type { Oversize } from "../core/options.js";
 import { isDocStartAt } from "../corpus/chunker.js";
 import { badLine } from "../corpus/vertical.js";
 import { InputError } from "../core/errors.js";

@@ -1,9 +1,9 @@
+import type { MethodRun } from "../methods/sets/set-method.js";
 import { pairsOutputFrom } from "./options.js";
 import { DEFAULT_PLEB, DEFAULT_PREPARE, type PairsOutput } from "../core/options.js";
 import { parseSize } from "../util/size.js";
 import { resolveBands } from "../methods/sets/lsh-bands.js";
 import { METHOD_DEFAULTS, type FeatureOptions, type KeepPolicy, type MethodName } from "../core/method-options.js";
-import type { MethodRun } from "../methods/sets/run-method.js";
 
 /** Threshold and shingle size of the method when not given. */
 export function methodDefaults(method: MethodName, threshold?: number, shingleSize?: number): { threshold: number; shingleSize: number } {

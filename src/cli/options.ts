@@ -1,8 +1,6 @@
-import { type CalibrationSampling } from "../core/options.js";
-import { type Oversize } from "../core/options.js";
+import { type CalibrationSampling, type Oversize, DEFAULT_CHUNK_BYTES, DEFAULT_COSINE_THRESHOLD, DEFAULT_ITERATIONS_PER_GROUP, DEFAULT_MAX_DOC_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, PROJECTIONS, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "../core/options.js";
 import { availableParallelism } from "node:os";
 import type { Argv, InferredOptionType, Options } from "yargs";
-import { DEFAULT_CHUNK_BYTES, DEFAULT_COSINE_THRESHOLD, DEFAULT_ITERATIONS_PER_GROUP, DEFAULT_MAX_DOC_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, PROJECTIONS, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "../core/options.js";
 import { METHOD_DEFAULTS, METHOD_NAMES, SIMHASH_WORDS, type KeepPolicy, type MethodName } from "../core/method-options.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH } from "../core/paragraph-options.js";
 import { VertdupError } from "../core/errors.js";

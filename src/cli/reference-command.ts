@@ -1,6 +1,5 @@
 import { dirname } from "node:path";
-import { readPrepareManifest } from "../features/prepare-manifest.js";
-import type { PrepareManifest } from "../features/prepare-manifest.js";
+import { readPrepareManifest, type PrepareManifest } from "../features/prepare-manifest.js";
 import { loadDocIds, type DocIds } from "../output/doc-ids.js";
 import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-file.js";
 import { WorkerPool } from "../executor/pool.js";

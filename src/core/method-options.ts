@@ -1,5 +1,4 @@
-import { type NormalizeOptions } from "./options.js";
-import { type ReaderOptions } from "./options.js";
+import type { NormalizeOptions, ReaderOptions } from "./options.js";
 
 /** The methods of `vertdup run --method`: the core pipeline and those of the sources. */
 export const METHOD_NAMES = ["lsh-cosine", "minhash", "paragraphs", "simhash384", "exact"] as const;

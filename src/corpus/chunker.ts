@@ -1,36 +1,9 @@
-import type { Oversize } from "../core/options.js";
+import { type Oversize, DEFAULT_MAX_DOC_BYTES } from "../core/options.js";
 import { openInput, describeStreamError, displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { InputError, VertdupError } from "../core/errors.js";
-import { badLine, parseTag } from "./vertical.js";
-import { DEFAULT_MAX_DOC_BYTES } from "../core/options.js";
+import { badLine, parseTag, type Chunk } from "./vertical.js";
 import type { Stored } from "./stored.js";
-
-/**
- * A run of whole lines of one input file that starts at a `<doc` line (or at the file's
- * start) and ends just before the next chunk's `<doc` line. Chunks are the unit of work of
- * the preparatory phase; their boundaries depend only on the input bytes and `targetBytes`,
- * never on the number of workers, so every output is independent of parallelism.
- */
-export interface Chunk {
-  /** 0-based position of the chunk in the corpus. */
-  index: number;
-  /** Input path as given (`-` for stdin); `file` is its display name. */
-  file: string;
-  /** 1-based line number of the chunk's first line within its file. */
-  firstLine: number;
-  /** 0-based ordinal (in the whole corpus) of the first `<doc` that starts in this chunk. */
-  firstDoc: number;
-  /** Number of lines starting with `<doc` in the chunk. */
-  docCount: number;
-  /** Its own memory (chunkCorpus's chunks but skipped ones): transferable (ownedBytes). */
-  bytes: Buffer;
-  /**
-   * True for a document skipped for its size (`--oversize skip`): `bytes` are its `<doc` line
-   * and `</doc>` alone, so that it keeps its ordinal and id but has no content.
-   */
-  skipped?: true;
-}
 
 /** A chunk as a task gets it: its bytes in memory, or a byte range of a plain file the worker reads. */
 export type StoredChunk = Omit<Chunk, "bytes"> & { bytes: Stored };
@@ -113,7 +86,6 @@ function nextDocStart(carry: Buffer, piece: Buffer, base: number, from: number):
 function lastBytes(buf: Buffer): Buffer {
   return buf.subarray(Math.max(0, buf.length - DOC_OPEN.length));
 }
-
 
 /** Limits on what one document may hold, so that memory stays bounded whatever the input. */
 export interface ReadLimits {

@@ -2,7 +2,6 @@ import type { ReaderOptions } from "../core/options.js";
 import { isUtf8 } from "node:buffer";
 import { InputError } from "../core/errors.js";
 import { displayName } from "./open-input.js";
-import type { Chunk } from "./chunker.js";
 
 /** One document of a vertical corpus, with one value of type T per token line. */
 export interface Doc<T> {
@@ -413,4 +412,30 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
     }
   }
   if (docLine >= 0) throw new InputError(file, docLine, badLine.neverClosed());
+}
+
+/**
+ * A run of whole lines of one input file that starts at a `<doc` line (or at the file's
+ * start) and ends just before the next chunk's `<doc` line. Chunks are the unit of work of
+ * the preparatory phase; their boundaries depend only on the input bytes and `targetBytes`,
+ * never on the number of workers, so every output is independent of parallelism.
+ */
+export interface Chunk {
+  /** 0-based position of the chunk in the corpus. */
+  index: number;
+  /** Input path as given (`-` for stdin); `file` is its display name. */
+  file: string;
+  /** 1-based line number of the chunk's first line within its file. */
+  firstLine: number;
+  /** 0-based ordinal (in the whole corpus) of the first `<doc` that starts in this chunk. */
+  firstDoc: number;
+  /** Number of lines starting with `<doc` in the chunk. */
+  docCount: number;
+  /** Its own memory (chunkCorpus's chunks but skipped ones): transferable (ownedBytes). */
+  bytes: Buffer;
+  /**
+   * True for a document skipped for its size (`--oversize skip`): `bytes` are its `<doc` line
+   * and `</doc>` alone, so that it keeps its ordinal and id but has no content.
+   */
+  skipped?: true;
 }

@@ -1,4 +1,4 @@
-import { type CalibrationSampling } from "../core/options.js";
+import type { CalibrationSampling } from "../core/options.js";
 import { CALIBRATION_THRESHOLDS, calibrationRows, recallHalfWidth, widestRecall, type CalibrationRow } from "./calibration.js";
 import { sampleDocuments, sampleWithin } from "./document-sample.js";
 import { joinScoredPairs, type ScoredPairs } from "./pairs-file.js";

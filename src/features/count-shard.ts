@@ -1,11 +1,10 @@
-import { type TermOptions } from "../core/options.js";
-import { type ReaderOptions } from "../core/options.js";
-import { chunkExtent, type Chunk, type StoredChunk } from "../corpus/chunker.js";
+import { type Chunk, emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
+import type { TermOptions, ReaderOptions } from "../core/options.js";
+import { chunkExtent, type StoredChunk } from "../corpus/chunker.js";
 import { displayName } from "../corpus/open-input.js";
 import { isChained, loadChunkBytes, placeChunk, type ChainedChunk } from "../corpus/chunk-chain.js";
-import { emptyWarnings, scanChunk, type DocSink, type ReaderWarnings, type TokenRun } from "../corpus/vertical.js";
 import { encodeFrameParts, encodeRecords } from "../util/run-file.js";
-import { dfFrames } from "./df-pieces.js";
+import { dfFrames, type ShardDf } from "./df-pieces.js";
 import { writeAtomicGroup } from "../util/atomic.js";
 import { InputError } from "../core/errors.js";
 import { hashSequence } from "./hash.js";
@@ -29,12 +28,6 @@ export interface ShardCounts {
 export interface ShardDocs {
   ids: string[];
   tokens: Uint32Array;
-}
-
-/** Partial document frequencies of one shard, sorted by term. */
-export interface ShardDf {
-  terms: Float64Array;
-  dfs: Uint32Array;
 }
 
 export interface ShardStats {

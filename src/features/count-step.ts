@@ -159,3 +159,8 @@ export async function readChunkCounts(workdir: string): Promise<ChunkCounts> {
   if (!existsSync(chunksFile(workdir))) throw new VertdupError(`${workdir}: the corpus has not been read yet (no chunks.json): run the count step first`);
   return JSON.parse(await readFile(chunksFile(workdir), "utf8")) as ChunkCounts;
 }
+
+/** Chunks of the corpus, once a reading task has read it through (chunks.json). */
+export async function chunkTotal(workdir: string): Promise<number | undefined> {
+  return existsSync(chunksFile(workdir)) ? (await readChunkCounts(workdir)).shards : undefined;
+}

@@ -1,4 +1,3 @@
-import type { ShardDf } from "./count-shard.js";
 import { openRunFrames, type RunFrames } from "../util/run-file.js";
 import { VertdupError } from "../core/errors.js";
 
@@ -101,4 +100,10 @@ export function fileSource(path: (shard: number) => string, shards: number): DfS
     }),
   );
   return { shards, sizes: (i) => sizes[i], read: (i, piece) => frames(i, (f) => f.read<ShardDf>(f.framed ? piece + 1 : 0)[0]) };
+}
+
+/** Partial document frequencies of one shard, sorted by term. */
+export interface ShardDf {
+  terms: Float64Array;
+  dfs: Uint32Array;
 }

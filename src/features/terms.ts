@@ -1,5 +1,4 @@
-import type { TermOptions } from "../core/options.js";
-import { type NormalizeOptions } from "../core/options.js";
+import type { TermOptions, NormalizeOptions } from "../core/options.js";
 import type { TokenReader } from "../corpus/vertical.js";
 import { finishString, hashSequence, hashString, mixA, mixB, STRING_SEED_A, STRING_SEED_B } from "./hash.js";
 import { normalizeToken } from "./normalize.js";

@@ -1,4 +1,4 @@
-import { type NormalizeOptions } from "../core/options.js";
+import type { NormalizeOptions } from "../core/options.js";
 /**
  * The count pass's hot loops in WebAssembly (token-hash.wat), with the results of the
  * TypeScript ones, so the outputs are identical: runs of token lines hashed from the chunk's

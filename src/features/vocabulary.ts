@@ -1,11 +1,11 @@
+import { type ShardDf, fileSource, hashBound, lowerBound, PIECE_ENTRIES, tableSource, type DfSource } from "./df-pieces.js";
 import { FrameWriter, openRunFrames } from "../util/run-file.js";
 import { shardFile } from "../workdir/layout.js";
 import { VertdupError } from "../core/errors.js";
-import { fileSource, hashBound, lowerBound, PIECE_ENTRIES, tableSource, type DfSource } from "./df-pieces.js";
 import { NumberMap } from "../util/number-map.js";
 import { wordOrder } from "../util/radix-order.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../util/typed-arrays.js";
-import { documentFrequencies, type ShardDf } from "./count-shard.js";
+import { documentFrequencies } from "./count-shard.js";
 import { dfLimit, type PrepareOptions } from "../core/options.js";
 
 /**

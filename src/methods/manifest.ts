@@ -2,9 +2,9 @@ import type { AgainstScan } from "./lsh-cosine/against.js";
 import { join } from "node:path";
 import type { PrepareManifest } from "../features/prepare-manifest.js";
 import type { PhaseTiming } from "../executor/timing.js";
-import type { PlebOptions } from "../core/options.js";
+import type { PlebOptions, CalibrationSampling } from "../core/options.js";
 import { writeAtomic } from "../util/atomic.js";
-import type { CalibrationManifest } from "./lsh-cosine/calibrate-step.js";
+import type { Banding } from "./sets/lsh-bands.js";
 import type { IterationRow } from "../pleb/pleb-log.js";
 import type { ClusterCounts } from "../clusters/graph-clusters.js";
 import type { RunWarnings } from "../corpus/run-warnings.js";
@@ -124,4 +124,27 @@ export async function writePlebLog(outdir: string, rows: readonly IterationRow[]
   const header =
     `iteration\tnew_${counted}\ttotal_${counted}\tseconds` + (withRecall ? "\trecall" : "") + (withEstimate ? "\trecall_estimate\trecall_low\trecall_high" : "");
   await writeAtomic(join(outdir, "pleb-log.tsv"), [header, ...lines].join("\n") + "\n");
+}
+
+/** What `calibrate` and `run --estimate-recall` add to manifest.json. */
+export interface CalibrationManifest {
+  similarity: string;
+  sampling: CalibrationSampling;
+  sampledDocuments: number;
+  /** Stratified: documents in each stratum and drawn from it (alone; clusters of 2, 3–4, 5–8, 9–16, ≥ 17). */
+  strata?: { documents: number[]; sampled: number[] };
+  /**
+   * --max-width: the recall intervals' largest half-width asked for, the documents sampled
+   * after each batch of the growing sample, and the thresholds whose interval is within it.
+   */
+  growth?: { maxWidth: number; maxSample: number; batches: number[]; withinWidth: number[] };
+  /** Pairs with a sampled document at exact similarity ≥ the smallest threshold. */
+  referencePairs: number;
+  targetRecall: number;
+  /** Smallest threshold whose recall's lower bound reaches the target (absent: none). */
+  threshold?: number;
+  /** First iteration after which PLEB's sampled recall's lower bound reached the target. */
+  iterations?: number;
+  /** minhash: the S-curve at the run's threshold of its bands × rows, and of the split that reaches the target there (absent: none does). */
+  banding?: { threshold: number; configured: Banding; recommended?: Banding };
 }

@@ -1,3 +1,4 @@
+import { type InputDigest, checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../workdir/index-store.js";
 import { noSkippedDocs, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { skippedDocumentsWarning } from "../corpus/run-warnings.js";
 import { access, mkdir, rm, stat } from "node:fs/promises";
@@ -12,8 +13,7 @@ import { consumeTasks, runTasks, type StepTask } from "../executor/tasks.js";
 import { loadRepeats, RENDER_MARKER, repeatsMarker, saveRepeats, STEP_FOLDER } from "./step-files.js";
 import { ngramsTask, type ParagraphConfig, type Scanned } from "./ngrams-step.js";
 import { lockWorkdir, lockWorkdirs, type WorkdirLock } from "../workdir/lock.js";
-import { checkedDigests, digestInputs, type InputDigest } from "../workdir/batch-digest.js";
-import { checkAgainstUse, IndexUpdate, newIndex, removeIndex } from "../workdir/index-store.js";
+import { checkedDigests, digestInputs } from "../workdir/batch-digest.js";
 import { atExit } from "../util/exit-cleanup.js";
 import { killPoint } from "../util/kill-point.js";
 import { keyOptions, KeysWriter, openIndices, overlaps, PARAGRAPHS_METHOD, type KeyRange, type SavedIndex } from "./ngram-index.js";

@@ -1,3 +1,4 @@
+import { type InputDigest, readIndex, type IndexManifest } from "../workdir/index-store.js";
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -6,8 +7,7 @@ import { PAIRS_FILE } from "../output/graph-outputs.js";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../core/errors.js";
 import { CALIBRATION_FILE, readCalibration, type CalibrationTableRow } from "../eval/calibration.js";
-import type { InputDigest } from "../workdir/batch-digest.js";
-import { readIndex, type IndexManifest } from "../workdir/index-store.js";
+
 import { readDocTexts, type DocText, type DocTextOptions } from "./doc-texts.js";
 import { placeKey, scanClusters, scanPairs, type DocPlace } from "./output-scan.js";
 import { reportHtml, SNIPPET_TOKENS } from "./report-html.js";

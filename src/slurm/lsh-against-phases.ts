@@ -1,9 +1,9 @@
+import { type Step, markerDone } from "../executor/step.js";
 import { createHash } from "node:crypto";
 import { lshCosineRun } from "../methods/lsh-cosine/run.js";
 import { stderrReporter } from "../executor/progress.js";
 import { runTasks } from "../executor/tasks.js";
-import { markerDone } from "./phase-markers.js";
-import type { SlurmPhase } from "./phases.js";
+
 import type { LshAgainstSettings, SlurmRunCommon } from "./slurm-run.js";
 
 /** The job of lsh-cosine against saved indices: the one phase of its submission. */
@@ -16,7 +16,7 @@ export const SUPPLEMENT_PHASE = "supplement";
  * signed with their frozen weights, PLEB, the outputs, the atomic append. Its outputs and the
  * updated index are the local run's, byte for byte, since it is the local run.
  */
-export function lshAgainstPhases(workdir: string, settings: SlurmRunCommon & LshAgainstSettings): SlurmPhase[] {
+export function lshAgainstPhases(workdir: string, settings: SlurmRunCommon & LshAgainstSettings): Step[] {
   const marker = supplementMarker(settings);
   return [
     {

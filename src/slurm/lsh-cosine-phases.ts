@@ -1,10 +1,11 @@
+import { type StepRun, type Step, markerDone, markersDone } from "../executor/step.js";
+import { chunkTotal, countStep } from "../features/count-step.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { WorkerPool } from "../executor/pool.js";
 import { readPrepareManifest } from "../features/prepare-manifest.js";
 import { stderrReporter } from "../executor/progress.js";
 import { readRunConfig } from "../workdir/run-config.js";
-import { countStep } from "../features/count-step.js";
 import { mergeStep, writePrepareManifest } from "../runs/merge-step.js";
 import { plebPhaseName, plebPlan, plebStep } from "../pleb/pleb-step.js";
 import { signStep } from "../sketch/sign-step.js";
@@ -13,9 +14,9 @@ import { timed } from "../executor/timing.js";
 import { loadSignatureStore } from "../runs/signature-store.js";
 import { CALIBRATION_FILE } from "../eval/calibration.js";
 import { slurmCalibrate, slurmOutput } from "./calibrate-phase.js";
-import { chunkTotal, markerDone, markersDone } from "./phase-markers.js";
+
 import { planPhase } from "./plan-phase.js";
-import type { PhaseTask, SlurmPhase } from "./phases.js";
+
 import type { LshCosineSettings, SlurmRunCommon } from "./slurm-run.js";
 
 /** Runs a reading phase's slice with a pool of the task's workers. */
@@ -34,14 +35,14 @@ async function withPool(name: string, workers: number, body: (pool: WorkerPool) 
  * of `--tasks` slices with the vocabulary between them, the merge, PLEB's iteration groups as
  * an array, the outputs, and with `--estimate-recall` the calibration (calibration.tsv, report.html).
  */
-export function lshCosinePhases(workdir: string, settings: SlurmRunCommon & LshCosineSettings): SlurmPhase[] {
+export function lshCosinePhases(workdir: string, settings: SlurmRunCommon & LshCosineSettings): Step[] {
   const plan = plebPlan(workdir, settings.pleb, settings.iterationsPerGroup);
   const calibrate = settings.calibrate;
   const store = async () => loadSignatureStore(workdir, (await readPrepareManifest(workdir)).options.bits);
-  const reading = (name: "count" | "sign"): SlurmPhase => ({
+  const reading = (name: "count" | "sign"): Step => ({
     name,
     arraySize: settings.tasks,
-    run: async ({ slice, workers, quiet }: PhaseTask) => {
+    run: async ({ slice, workers, quiet }: StepRun) => {
       const config = await readRunConfig(workdir);
       const reporter = stderrReporter(quiet);
       await withPool("prepare", workers, (pool) =>
@@ -94,7 +95,7 @@ export function lshCosinePhases(workdir: string, settings: SlurmRunCommon & LshC
       : [
           {
             name: "calibrate",
-            run: async ({ workers }: PhaseTask) => slurmCalibrate(workdir, { ...settings, calibrate }, workers),
+            run: async ({ workers }: StepRun) => slurmCalibrate(workdir, { ...settings, calibrate }, workers),
             progress: async () => ({ done: existsSync(join(settings.outdir, CALIBRATION_FILE)) ? 1 : 0, total: 1 }),
           },
         ]),

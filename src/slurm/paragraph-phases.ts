@@ -1,3 +1,4 @@
+import { type StepProgress, type Step, markerDone, markersDone } from "../executor/step.js";
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -12,8 +13,7 @@ import { chunkCountFile, ngramsStep, paragraphOptionsOf, type ParagraphConfig } 
 import { paragraphs, smallInputs } from "../paragraph-dedup/run-paragraphs.js";
 import { paragraphSummary } from "../paragraph-dedup/summary.js";
 import { paragraphTasks } from "../paragraph-dedup/tasks.js";
-import { markerDone, markersDone } from "./phase-markers.js";
-import type { PhaseCompletion, SlurmPhase } from "./phases.js";
+
 import type { SlurmParagraphSettings } from "./slurm-run.js";
 
 /** The marker of the output job: the output is written (the run's other markers are gone by then). */
@@ -32,7 +32,7 @@ async function chunkCount(workdir: string): Promise<number | undefined> {
  * the repeats pass (its bucket tables on the job's cores, each a resumable task) and the
  * output pass. The output is the local run's, byte for byte, since a resumed run's is.
  */
-export function paragraphPhases(workdir: string, settings: SlurmParagraphSettings): SlurmPhase[] {
+export function paragraphPhases(workdir: string, settings: SlurmParagraphSettings): Step[] {
   const config = async () => (await readRunConfig(workdir)) as unknown as RunConfig<ParagraphConfig>;
   const finished = () => readMarker<{ chunks: number }>(workdir, PARAGRAPHS_DONE);
   return [
@@ -49,7 +49,7 @@ export function paragraphPhases(workdir: string, settings: SlurmParagraphSetting
           await pool.close();
         }
       },
-      progress: async (): Promise<PhaseCompletion> => {
+      progress: async (): Promise<StepProgress> => {
         const done = await finished();
         return done === undefined ? markersDone(workdir, "paragraphs-ngrams-", await chunkCount(workdir)) : { done: done.chunks, total: done.chunks };
       },

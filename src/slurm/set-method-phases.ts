@@ -1,13 +1,16 @@
+import type { FeaturesConfig } from "../methods/sets/set-method.js";
+import { type Step, markerDone, markersDone } from "../executor/step.js";
+import { chunkTotal } from "../features/count-step.js";
 import { createHash } from "node:crypto";
 import { WorkerPool } from "../executor/pool.js";
 import { stderrReporter } from "../executor/progress.js";
 import { readRunConfig } from "../workdir/run-config.js";
 import { runTasks } from "../executor/tasks.js";
 import { timed } from "../executor/timing.js";
-import { featuresStep, runMethod, type FeaturesConfig } from "../methods/sets/run-method.js";
-import { chunkTotal, markerDone, markersDone } from "./phase-markers.js";
+import { featuresStep, runMethod } from "../methods/sets/run-method.js";
+
 import { planPhase } from "./plan-phase.js";
-import type { SlurmPhase } from "./phases.js";
+
 import type { SetMethodSettings, SlurmRunCommon } from "./slurm-run.js";
 
 /**
@@ -16,7 +19,7 @@ import type { SetMethodSettings, SlurmRunCommon } from "./slurm-run.js";
  * reading only its planned byte ranges of plain inputs), then one job that loads the features
  * and runs the method's search and outputs as `vertdup run --method` does (run-method.ts).
  */
-export function setMethodPhases(workdir: string, settings: SlurmRunCommon & SetMethodSettings): SlurmPhase[] {
+export function setMethodPhases(workdir: string, settings: SlurmRunCommon & SetMethodSettings): Step[] {
   // The search job's marker names what decides its outputs: a submission with other options or
   // another -o runs it again; with --update not for another -o, so that the batch is appended once.
   const decides = settings.run.update === true ? { run: settings.run } : { run: settings.run, outdir: settings.outdir };

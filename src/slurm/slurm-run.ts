@@ -1,3 +1,4 @@
+import type { MethodRun, SetMethod } from "../methods/sets/set-method.js";
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -6,7 +7,7 @@ import type { LshCosineRun } from "../methods/lsh-cosine/run.js";
 import { optionsJson, parseOptionsJson } from "../workdir/run-config.js";
 import type { KeepPolicy } from "../core/method-options.js";
 import type { ExecutionOptions, PlebOptions } from "../core/options.js";
-import type { MethodRun, SetMethod } from "../methods/sets/run-method.js";
+
 import { writeAtomic } from "../util/atomic.js";
 import type { ScriptWord } from "./batch-script.js";
 import { VertdupError } from "../core/errors.js";

@@ -1,15 +1,16 @@
+import type { Step } from "../executor/step.js";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ARRAY_TASK_ID, type ScriptWord, type SlurmJob } from "./batch-script.js";
 import { sbatch } from "./sbatch.js";
-import type { SlurmPhase } from "./phases.js";
+
 import { slurmDir, taskCommandLine, type SubmittedJobs } from "./slurm-run.js";
 
 /**
  * The jobs of a run on Slurm, one per phase in order (each waits for the previous one,
  * afterok): an array's tasks run `vertdup task <phase> --index <array task id> --count <size>`.
  */
-export function phaseJobs(workdir: string, phases: readonly SlurmPhase[], token: string): SlurmJob[] {
+export function phaseJobs(workdir: string, phases: readonly Step[], token: string): SlurmJob[] {
   return phases.map(({ name, arraySize }) => {
     const slice: ScriptWord[] = arraySize === undefined ? [] : ["--index", ARRAY_TASK_ID, "--count", String(arraySize)];
     return { name, arraySize, command: taskCommandLine(name, workdir, [...slice, "--token", token]) };

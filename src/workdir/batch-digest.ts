@@ -2,18 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { resolve } from "node:path";
 import { VertdupError } from "../core/errors.js";
-import type { IndexManifest } from "./index-store.js";
-
-/**
- * What an index remembers of each input of a batch, to tell a batch given again: the file's
- * absolute path (the report reads old documents' texts from it), its size and the SHA-256
- * of its bytes as stored (compressed or not: one read of the file, ~0.6 s per GB).
- */
-export interface InputDigest {
-  path: string;
-  bytes: number;
-  sha256: string;
-}
+import type { IndexManifest, InputDigest } from "./index-store.js";
 
 /** The digest of each input, null for standard input (it cannot be read twice). */
 export async function digestInputs(inputs: readonly string[]): Promise<(InputDigest | null)[]> {

@@ -1,8 +1,8 @@
+import { type Chunk, emptyWarnings, parseChunk, type VerticalDoc } from "../../src/corpus/vertical.js";
 // --oversize skip in the chunker: a document over --max-doc-bytes keeps its ordinal as an
 // empty stub, its bytes are dropped as they are read, and the rest is cut as without it.
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { chunkCorpus, readLimits, type Chunk } from "../../src/corpus/chunker.js";
-import { emptyWarnings, parseChunk, type VerticalDoc } from "../../src/corpus/vertical.js";
+import { chunkCorpus, readLimits } from "../../src/corpus/chunker.js";
 import { cleanupVerts, makeCorpus, writeVert, type VertKind } from "../helpers/vert.js";
 
 afterAll(cleanupVerts);

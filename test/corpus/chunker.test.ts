@@ -1,17 +1,9 @@
+import type { Chunk } from "../../src/corpus/vertical.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Readable } from "node:stream";
-import { chunkCorpus, indexOfDocOpen, type Chunk } from "../../src/corpus/chunker.js";
+import { chunkCorpus, indexOfDocOpen } from "../../src/corpus/chunker.js";
 import { VertdupError } from "../../src/core/errors.js";
-import {
-  cleanupVerts,
-  collectChunks,
-  encode,
-  makeCorpus,
-  missingPath,
-  writeRaw,
-  writeVert,
-  type VertKind,
-} from "../helpers/vert.js";
+import { cleanupVerts, collectChunks, encode, makeCorpus, missingPath, writeRaw, writeVert, type VertKind } from "../helpers/vert.js";
 
 afterAll(cleanupVerts);
 

@@ -1,13 +1,7 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Readable } from "node:stream";
 import { chmodSync } from "node:fs";
-import {
-  checkReadable,
-  compressionOf,
-  describeStreamError,
-  displayName,
-  openInput,
-} from "../../src/corpus/open-input.js";
+import { checkReadable, compressionOf, describeStreamError, displayName, openInput } from "../../src/corpus/open-input.js";
 import { VertdupError } from "../../src/core/errors.js";
 import { bomb, BOMB_BLOCK } from "./bomb.js";
 import { cleanupVerts, encode, makeCorpus, missingPath, writeRaw, writeVert, type VertKind } from "../helpers/vert.js";

@@ -1,14 +1,6 @@
+import { type Chunk, addWarnings, attributeValue, emptyWarnings, parseChunk, parseTag, TAG, type VerticalDoc } from "../../src/corpus/vertical.js";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Chunk } from "../../src/corpus/chunker.js";
-import {
-  addWarnings,
-  attributeValue,
-  emptyWarnings,
-  parseChunk,
-  parseTag,
-  TAG,
-  type VerticalDoc,
-} from "../../src/corpus/vertical.js";
+
 import { InputError, VertdupError } from "../../src/core/errors.js";
 import { cleanupVerts, makeCorpus, readCorpus, writeVert, type VertKind } from "../helpers/vert.js";
 

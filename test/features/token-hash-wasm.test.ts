@@ -1,8 +1,8 @@
-import { type TermOptions } from "../../src/core/options.js";
+import { type Chunk, emptyWarnings } from "../../src/corpus/vertical.js";
+import type { TermOptions } from "../../src/core/options.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Chunk } from "../../src/corpus/chunker.js";
-import { emptyWarnings } from "../../src/corpus/vertical.js";
+
 import { countChunk, type ShardCounter } from "../../src/features/count-shard.js";
 import { tokenHashKernelStatus, TokenHashRuns } from "../../src/features/token-hash-wasm.js";
 import { countByte } from "../../src/util/count-byte.js";

@@ -1,9 +1,9 @@
+import { type ShardDf, cutPieces, dfFrames, type DfSource } from "../../src/features/df-pieces.js";
 import fc from "fast-check";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ShardDf } from "../../src/features/count-shard.js";
-import { cutPieces, dfFrames, type DfSource } from "../../src/features/df-pieces.js";
+
 import { mergeDfPieces, mergeVocabulary, readKeptTerms, readVocabularyHeader, signingIndex, vocabularyIndex, writeShardVocabulary } from "../../src/features/vocabulary.js";
 import { shardFile } from "../../src/workdir/layout.js";
 import { encodeFrames, encodeRecords, openRunFrames, readRunFileSync } from "../../src/util/run-file.js";

@@ -1,11 +1,11 @@
-import { type ReaderOptions } from "../../src/core/options.js";
+import { type Chunk, emptyWarnings, parseChunk, type ReaderWarnings, type VerticalDoc } from "../../src/corpus/vertical.js";
+import type { ReaderOptions } from "../../src/core/options.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { compress } from "zstd-napi";
-import { chunkCorpus, type Chunk } from "../../src/corpus/chunker.js";
-import { emptyWarnings, parseChunk, type ReaderWarnings, type VerticalDoc } from "../../src/corpus/vertical.js";
+import { chunkCorpus } from "../../src/corpus/chunker.js";
 
 export type VertKind = "plain" | "gz" | "zst";
 

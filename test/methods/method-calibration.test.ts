@@ -1,3 +1,4 @@
+import type { MethodRun } from "../../src/methods/sets/set-method.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +10,7 @@ import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-samp
 import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
 import { shingleSet } from "../../src/methods/minhash/minhash.js";
 import { paragraphSets } from "../../src/methods/paragraph-sets/paragraph-sets.js";
-import { runMethod, type MethodRun } from "../../src/methods/sets/run-method.js";
+import { runMethod } from "../../src/methods/sets/run-method.js";
 import { readCorpus } from "../helpers/vert.js";
 import { FEATURES } from "./features.js";
 

@@ -8,14 +8,12 @@ import { ALL_PAIRS_BUCKET, NEIGHBOURS } from "../../src/methods/sets/bucket-cand
 import type { FeatureOptions } from "../../src/core/method-options.js";
 import { minhashGraph, type KnownEdges } from "../../src/methods/minhash/search.js";
 import { edgeOrder } from "../../src/output/pairs.js";
-import { minhashShard } from "../../src/methods/minhash/minhash.js";
+import { minhashShard, bandKeys, lowBitsOf, minhashSignature, Permutations, shingleSet } from "../../src/methods/minhash/minhash.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
 import { bruteClusters, bruteLeaderClusters, brutePairs, edgeStrings, FEATURES, firstOfByKey, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";
-import { hashString } from "../../src/features/hash.js";
-import { windowHash, windowHashes } from "../../src/features/hash.js";
+import { hashString, windowHash, windowHashes } from "../../src/features/hash.js";
 import { bandsForThreshold, candidateProbability, resolveBands } from "../../src/methods/sets/lsh-bands.js";
 import { sortedJaccard, sortedSet } from "../../src/methods/sets/jaccard.js";
-import { bandKeys, lowBitsOf, minhashSignature, Permutations, shingleSet } from "../../src/methods/minhash/minhash.js";
 import { MinhashWasm } from "../../src/methods/minhash/minhash-wasm.js";
 import { VertdupError } from "../../src/core/errors.js";
 

@@ -1,3 +1,4 @@
+import type { MethodRun } from "../../src/methods/sets/set-method.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -5,7 +6,7 @@ import { join } from "node:path";
 import { silentReporter } from "../../src/executor/progress.js";
 import { shingleSet } from "../../src/methods/minhash/minhash.js";
 import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
-import { runMethod, type MethodRun } from "../../src/methods/sets/run-method.js";
+import { runMethod } from "../../src/methods/sets/run-method.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
 import { FEATURES } from "./features.js";
 

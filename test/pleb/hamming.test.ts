@@ -1,13 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
-import {
-  hammingDistance,
-  hammingWithin,
-  maxDistanceFor,
-  popcount2,
-  popcount32,
-} from "../../src/pleb/hamming.js";
+import { hammingDistance, hammingWithin, maxDistanceFor, popcount2, popcount32 } from "../../src/pleb/hamming.js";
 import { flipBits, naiveDistance, randomStore } from "./helpers.js";
 
 describe("popcount32", () => {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  allPairsCosine,
-  cosineOf,
-  documentFrequencies,
-  weightVectors,
-  type SparseCounts,
-  type Weighting,
-} from "../../src/eval/exact/cosine.js";
+import { allPairsCosine, cosineOf, documentFrequencies, weightVectors, type SparseCounts, type Weighting } from "../../src/eval/exact/cosine.js";
 import { termCounts } from "../../src/features/terms.js";
 import { rng } from "../helpers/vert.js";
 

@@ -1,3 +1,4 @@
+import type { MethodRun, SetMethod } from "../../src/methods/sets/set-method.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -5,7 +6,7 @@ import { join } from "node:path";
 import { cleanCorpus } from "../../src/clean/clean-corpus.js";
 import { silentReporter } from "../../src/executor/progress.js";
 import type { KeepPolicy } from "../../src/core/method-options.js";
-import { runMethod, type MethodRun, type SetMethod } from "../../src/methods/sets/run-method.js";
+import { runMethod } from "../../src/methods/sets/run-method.js";
 import { readIndex } from "../../src/workdir/index-store.js";
 import { writeBatches } from "../helpers/batches.js";
 import { FEATURES } from "../methods/features.js";

@@ -1,3 +1,4 @@
+import type { SetMethod } from "../../methods/sets/set-method.js";
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { HTML_REPORT_OPTION, METHOD_OPTIONS, METHOD_OPTION_VARIANTS, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
@@ -6,7 +7,7 @@ import { VertdupError } from "../../core/errors.js";
 import { checkAgainstUse } from "../../workdir/index-store.js";
 import { methodSummary, runSummary } from "./summary.js";
 import type { MethodManifest, RunManifest } from "../../methods/manifest.js";
-import type { SetMethod } from "../../methods/sets/run-method.js";
+
 import { CALIBRATION_FILE, refuseUncalibrated } from "../../eval/calibration.js";
 
 /** The options of every method; those a --method does not use are refused (cli/options.ts). */

@@ -1,4 +1,4 @@
-import { type NormalizeOptions } from "../../core/options.js";
+import type { NormalizeOptions } from "../../core/options.js";
 import { stringToken } from "../../corpus/vertical.js";
 import { hash } from "node:crypto";
 import { normalizeToken } from "../../features/normalize.js";

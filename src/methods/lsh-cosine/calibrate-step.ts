@@ -1,41 +1,17 @@
-import { type CalibrationSampling } from "../../core/options.js";
+import type { CalibrationSampling } from "../../core/options.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CLUSTERS_FILE, readClustersTsv } from "../../output/clusters-tsv.js";
 import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
 import { growingCalibration, type SampleGrowth } from "../../eval/growing-sample.js";
 import type { ScoredPairs } from "../../eval/pairs-file.js";
-import type { Banding } from "../sets/lsh-bands.js";
 import { sampleCosines } from "../../eval/exact/sample-cosine.js";
-import { writeManifest, type RunManifest } from "../manifest.js";
+import { writeManifest, type CalibrationManifest, type RunManifest } from "../manifest.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { peakRssMiB } from "../../util/package-info.js";
 import { WorkerPool } from "../../executor/pool.js";
 import { readPrepareManifest } from "../../features/prepare-manifest.js";
 import { writeReport, type ReportOptions } from "../../report/write-report.js";
-
-/** What `calibrate` and `run --estimate-recall` add to manifest.json. */
-export interface CalibrationManifest {
-  similarity: string;
-  sampling: CalibrationSampling;
-  sampledDocuments: number;
-  /** Stratified: documents in each stratum and drawn from it (alone; clusters of 2, 3–4, 5–8, 9–16, ≥ 17). */
-  strata?: { documents: number[]; sampled: number[] };
-  /**
-   * --max-width: the recall intervals' largest half-width asked for, the documents sampled
-   * after each batch of the growing sample, and the thresholds whose interval is within it.
-   */
-  growth?: { maxWidth: number; maxSample: number; batches: number[]; withinWidth: number[] };
-  /** Pairs with a sampled document at exact similarity ≥ the smallest threshold. */
-  referencePairs: number;
-  targetRecall: number;
-  /** Smallest threshold whose recall's lower bound reaches the target (absent: none). */
-  threshold?: number;
-  /** First iteration after which PLEB's sampled recall's lower bound reached the target. */
-  iterations?: number;
-  /** minhash: the S-curve at the run's threshold of its bands × rows, and of the split that reaches the target there (absent: none does). */
-  banding?: { threshold: number; configured: Banding; recommended?: Banding };
-}
 
 /** What a calibration samples: `sample` documents, grown by --max-width up to `maxSample`. */
 export interface CalibrationRequest extends SampleGrowth {

@@ -1,3 +1,4 @@
+import { type InputDigest, INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "../../workdir/index-store.js";
 import { existsSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,9 +15,8 @@ import { VertdupError } from "../../core/errors.js";
 import { killPoint } from "../../util/kill-point.js";
 import { concatF64, concatU32 } from "../../util/typed-arrays.js";
 import { keysFolder, sortedKeysName, sortedKeysRole, sortedKeysRoot, SORTED_KEYS_ROLE } from "../../pleb/stored-keys.js";
-import { digestInputs, type InputDigest } from "../../workdir/batch-digest.js";
+import { digestInputs } from "../../workdir/batch-digest.js";
 import { readRunLinks, type RunLinks } from "./links.js";
-import { INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "../../workdir/index-store.js";
 
 /**
  * A saved index of lsh-cosine: a run's work directory whose index.json lists, by role,

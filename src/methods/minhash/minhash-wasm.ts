@@ -6,7 +6,6 @@
 
 import { WasmKernel, type KernelStatus } from "../../util/wasm-kernel.js";
 import { wasm } from "./minhash.wat.js";
-import type { Permutations } from "./minhash.js";
 
 const minhashKernel = new WasmKernel("minhash", wasm);
 
@@ -26,6 +25,13 @@ interface MinhashExports {
 
 const PAGE = 65536;
 
+/** The kernel's view of the permutations h(x) = a·x + b (minhash.ts Permutations). */
+interface PermutationArrays {
+  readonly count: number;
+  readonly a: Int32Array;
+  readonly b: Int32Array;
+}
+
 /**
  * A per-thread MinHash kernel for one set of permutations: write a set's low 32 bits into
  * `reserve(n)`, then `sign(n)` leaves its signature in `signature`.
@@ -35,12 +41,12 @@ export class MinhashWasm {
   signature!: Int32Array;
   private lowBits!: Int32Array;
 
-  private constructor(private readonly perms: Permutations, capacity: number) {
+  private constructor(private readonly perms: PermutationArrays, capacity: number) {
     this.instantiate(capacity);
   }
 
   /** A kernel, or null where the module is unavailable or numPerm is not a multiple of 16. */
-  static create(perms: Permutations): MinhashWasm | null {
+  static create(perms: PermutationArrays): MinhashWasm | null {
     if (!fits(perms.count) || minhashKernel.module() === null) return null;
     return new MinhashWasm(perms, 4096);
   }

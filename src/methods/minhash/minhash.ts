@@ -1,7 +1,7 @@
-import { type NormalizeOptions } from "../../core/options.js";
+import type { NormalizeOptions } from "../../core/options.js";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
-import { mix53to32 } from "../../features/hash.js";
+import { mix53to32, windowHashes } from "../../features/hash.js";
 import { DROPPED, tokenHash, tokenHashes } from "../../features/terms.js";
 
 import { shardName } from "../../workdir/layout.js";
@@ -9,7 +9,6 @@ import { writeAtomicSync } from "../../util/atomic.js";
 import { setDigest, sortedSet, sortUnique } from "../sets/jaccard.js";
 import { growableF64, type GrowableArray } from "../../util/typed-arrays.js";
 import { MinhashWasm } from "./minhash-wasm.js";
-import { windowHashes } from "../../features/hash.js";
 import { scanShard, type ChunkTask, type ShardBase } from "../sets/shard-scan.js";
 
 /**

@@ -1,4 +1,4 @@
-import { type NormalizeOptions } from "../../core/options.js";
+import type { NormalizeOptions } from "../../core/options.js";
 import { hashSequence } from "../../features/hash.js";
 import { keptHashes, termHash, tokenHash } from "../../features/terms.js";
 

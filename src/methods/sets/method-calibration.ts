@@ -1,17 +1,19 @@
+import type { MethodRun, FeaturesConfig } from "./set-method.js";
+import type { CalibrationManifest } from "../manifest.js";
 import type { WorkerPool } from "../../executor/pool.js";
-import { calibrate, calibrationLine, thresholdText, type CalibrationManifest, type CalibrationRequest } from "../lsh-cosine/calibrate-step.js";
+import { calibrate, calibrationLine, thresholdText, type CalibrationRequest } from "../lsh-cosine/calibrate-step.js";
 import { CALIBRATION_THRESHOLDS, SIMHASH_CALIBRATION_THRESHOLDS } from "../../eval/calibration.js";
 import { bandsForRecall, candidateProbability, type Banding } from "./lsh-bands.js";
 import { setsFile } from "../minhash/minhash.js";
 import type { ParagraphShard } from "../paragraph-sets/paragraph-sets.js";
-import type { MethodRun } from "./run-method.js";
+
 import { sampleJaccardPairs, type SetSource } from "./sample-jaccard.js";
 import type { ShardBase } from "./shard-scan.js";
 import { readRunConfig } from "../../workdir/run-config.js";
 import { readLimits } from "../../corpus/chunker.js";
 import type { ScoredPairs } from "../../eval/pairs-file.js";
 import { VertdupError } from "../../core/errors.js";
-import type { FeaturesConfig } from "./run-method.js";
+
 import { sampleTermCosinePairs } from "./sample-term-cosine.js";
 
 /** The methods `calibrate` and `run --estimate-recall` calibrate besides lsh-cosine: a Jaccard of sets, or simhash384's cosine of token counts. */

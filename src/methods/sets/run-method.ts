@@ -11,13 +11,14 @@ import type { Reporter } from "../../executor/progress.js";
 import { DocIds } from "../../output/doc-ids.js";
 import { writeGraphOutputs } from "../../output/graph-outputs.js";
 import { emptyDocumentsWarning, runWarnings, skippedDocumentsWarning } from "../../corpus/run-warnings.js";
-import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, type ExecutionOptions, type PairsOutput } from "../../core/options.js";
+import { DEFAULT_CHUNK_BYTES, DEFAULT_PAIRS, type ExecutionOptions } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
 import { ensureWritableDir } from "../../util/output-dir.js";
 import { packageVersion } from "../../util/package-info.js";
 import { exactGraph, type ExactShard } from "../exact/exact.js";
 import { writeManifest, type MethodManifest } from "../manifest.js";
-import type { FeatureOptions, KeepPolicy, MethodName, SearchOptions } from "../../core/method-options.js";
+import type { FeatureOptions } from "../../core/method-options.js";
+import type { FeaturesConfig, MethodRun, SetMethod } from "./set-method.js";
 import type { MinhashShard } from "../minhash/minhash.js";
 import { minhashGraph, type KnownEdges } from "../minhash/search.js";
 import { minhashKernelStatus } from "../minhash/minhash-wasm.js";
@@ -29,12 +30,11 @@ import { readRunFileSync, writeRunFile } from "../../util/run-file.js";
 import { chunksFile, inSlice, resetWorkdir, shardName, WHOLE, type Slice } from "../../workdir/layout.js";
 import type { ChunkCounts } from "../../features/count-step.js";
 import { writeAtomic } from "../../util/atomic.js";
-import { adoptRunConfig, stampInputs, type RunConfig } from "../../workdir/run-config.js";
+import { adoptRunConfig, stampInputs } from "../../workdir/run-config.js";
 import { simhashGraph, type SimhashShard } from "../simhash384/simhash384.js";
 import { writeReport } from "../../report/write-report.js";
 import { refuseUncalibrated } from "../../eval/calibration.js";
 import { calibrateMethod, isCalibrated } from "./method-calibration.js";
-import type { CalibrationRequest } from "../lsh-cosine/calibrate-step.js";
 import type { DuplicateGraph } from "../../clusters/duplicate-graph.js";
 import { lockWorkdirs } from "../../workdir/lock.js";
 import { DocSources } from "../../output/doc-sources.js";
@@ -42,7 +42,6 @@ import { checkAgainstUse, IndexUpdate, newIndex, readIndex, removeIndex, require
 import { checkedDigests } from "../../workdir/batch-digest.js";
 import { loadIndexShards, loadKnownEdges, saveBatch, saveEdges } from "./method-index.js";
 
-export type SetMethod = Exclude<MethodName, "lsh-cosine">;
 
 export const SIMILARITY: Record<SetMethod, string> = {
   exact: "1 for documents with identical normalised token streams (SHA-256)",
@@ -59,26 +58,6 @@ const FEATURES: Record<SetMethod, [string, string]> = {
   paragraphs: ["long paragraph", "--short-tokens, --column, --keep-numbers"],
 };
 
-export interface MethodRun {
-  method: SetMethod;
-  features: FeatureOptions;
-  search: SearchOptions;
-  keep: KeepPolicy;
-  /** pairs.tsv: edges (the default) or every document pair. */
-  pairs?: PairsOutput;
-  /** Write report.html (default); `--no-report` skips it. */
-  report?: boolean;
-  /** `calibrate`, `--estimate-recall`: calibration.tsv after the outputs (minhash and paragraphs only). */
-  calibrate?: CalibrationRequest;
-  /** Saved indices (`--against`) whose documents come before the inputs'. */
-  against?: readonly string[];
-  /** `--update`: append the inputs to the only `--against` index once the outputs are written. */
-  update?: boolean;
-  /** Leave the work directory as an index of the inputs (a `-w` the user keeps). */
-  saveIndex?: boolean;
-  /** `--resume`: keep the features of chunks an interrupted run in the same work directory finished. */
-  resume?: boolean;
-}
 
 /**
  * The options that decide a method's features, by command-line name: an index and a batch
@@ -115,8 +94,6 @@ function loadedShard<S extends ShardBase>(file: string, shard: S): S {
   return hasFile(shard) ? { ...shard, sets: join(dirname(file), basename(shard.sets)) } : shard;
 }
 
-/** What a features step's files depend on (config.json): the method, its feature options and the chunking. */
-export type FeaturesConfig = RunConfig<FeatureOptions & { method: string }>;
 
 /** The inputs checked and the configuration of a features step over them (`task`: the method's chunk task). */
 export async function featuresConfig(inputs: readonly string[], task: string, options: FeatureOptions, exec: ExecutionOptions): Promise<FeaturesConfig> {

@@ -1,5 +1,6 @@
+import type { Chunk } from "../../corpus/vertical.js";
 import type { WorkerPool } from "../../executor/pool.js";
-import { chunkCorpus, type Chunk, type ReadLimits } from "../../corpus/chunker.js";
+import { chunkCorpus, type ReadLimits } from "../../corpus/chunker.js";
 import { joinScoredPairs, type ScoredPairs } from "../../eval/pairs-file.js";
 import { DROPPED, tokenHash } from "../../features/terms.js";
 import { concatF64, concatU32, growableF64, growableU32 } from "../../util/typed-arrays.js";
