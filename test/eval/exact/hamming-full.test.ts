@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hammingTileTs } from "../../src/eval/exact/hamming-block.js";
-import { HammingWasm } from "../../src/eval/exact/hamming-wasm.js";
-import { hammingRows } from "../../src/eval/exact/hamming-task.js";
-import { documentPairsOf, hammingFullTriples } from "../../src/eval/exact/hamming-full.js";
-import { WorkerPool } from "../../src/executor/pool.js";
-import { silentReporter } from "../../src/executor/progress.js";
-import { maxDistanceFor } from "../../src/pleb/hamming.js";
-import type { SignatureStore } from "../../src/runs/signature-store.js";
-import { rng } from "../helpers/vert.js";
+import { hammingTileTs } from "../../../src/eval/exact/hamming-block.js";
+import { HammingWasm } from "../../../src/eval/exact/hamming-wasm.js";
+import { hammingRows } from "../../../src/eval/exact/hamming-task.js";
+import { documentPairsOf, hammingFullTriples } from "../../../src/eval/exact/hamming-full.js";
+import { WorkerPool } from "../../../src/executor/pool.js";
+import { silentReporter } from "../../../src/executor/progress.js";
+import { maxDistanceFor } from "../../../src/pleb/hamming.js";
+import type { SignatureStore } from "../../../src/runs/signature-store.js";
+import { rng } from "../../helpers/vert.js";
 
 /** n random signatures of W words; a third are copies of an earlier one with a few bits flipped. */
 function randomStore(seed: number, n: number, W: number): Uint32Array {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { cosineBlock } from "../../src/eval/exact/cosine-block.js";
-import { allPairsSimilarity } from "../../src/eval/exact/similarity.js";
-import { invertRows, rowCosine, unitRows, type SparseRows } from "../../src/features/sparse-rows.js";
-import { WorkerPool } from "../../src/executor/pool.js";
-import { silentReporter } from "../../src/executor/progress.js";
-import { rng } from "../helpers/vert.js";
+import { cosineBlock } from "../../../src/eval/exact/cosine-block.js";
+import { allPairsSimilarity } from "../../../src/eval/exact/similarity.js";
+import { invertRows, rowCosine, unitRows, type SparseRows } from "../../../src/features/sparse-rows.js";
+import { WorkerPool } from "../../../src/executor/pool.js";
+import { silentReporter } from "../../../src/executor/progress.js";
+import { rng } from "../../helpers/vert.js";
 
 /** Dense random vectors over `columns` terms (skewed use of terms), some perturbed copies. */
 function randomDense(seed: number, n: number, columns: number): number[][] {

@@ -1,15 +1,15 @@
-import type { MethodRun, SetMethod } from "../../src/methods/sets/set-method.js";
+import type { MethodRun, SetMethod } from "../../../src/methods/sets/set-method.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cleanCorpus } from "../../src/clean/clean-corpus.js";
-import { silentReporter } from "../../src/executor/progress.js";
-import type { KeepPolicy } from "../../src/core/method-options.js";
-import { runMethod } from "../../src/methods/sets/run-method.js";
-import { readIndex } from "../../src/workdir/index-store.js";
-import { writeBatches } from "../helpers/batches.js";
-import { FEATURES } from "../methods/features.js";
+import { cleanCorpus } from "../../../src/clean/clean-corpus.js";
+import { silentReporter } from "../../../src/executor/progress.js";
+import type { KeepPolicy } from "../../../src/core/method-options.js";
+import { runMethod } from "../../../src/methods/sets/run-method.js";
+import { readIndex } from "../../../src/workdir/index-store.js";
+import { writeBatches } from "../../helpers/batches.js";
+import { FEATURES } from "../features.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-supplement-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

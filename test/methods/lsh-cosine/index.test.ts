@@ -2,15 +2,15 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { storeFiles } from "../../src/workdir/layout.js";
-import { tokenHashes } from "../../src/features/terms.js";
-import { signatureOfDocument } from "../../src/output/pairs.js";
-import { loadSignatureStore } from "../../src/runs/signature-store.js";
-import { termVector } from "../../src/sketch/random-vectors.js";
-import { accumulate, signBits } from "../../src/sketch/signature.js";
-import { indexContent, IndexUpdate, newIndex, readIndex } from "../../src/workdir/index-store.js";
-import { removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
-import { rng } from "../helpers/vert.js";
+import { storeFiles } from "../../../src/workdir/layout.js";
+import { tokenHashes } from "../../../src/features/terms.js";
+import { signatureOfDocument } from "../../../src/output/pairs.js";
+import { loadSignatureStore } from "../../../src/runs/signature-store.js";
+import { termVector } from "../../../src/sketch/random-vectors.js";
+import { accumulate, signBits } from "../../../src/sketch/signature.js";
+import { indexContent, IndexUpdate, newIndex, readIndex } from "../../../src/workdir/index-store.js";
+import { removeTempDirs, tempDir, vertdup, vertdupAsync } from "../../helpers/cli.js";
+import { rng } from "../../helpers/vert.js";
 
 afterAll(removeTempDirs);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { allPairsCosine, cosineOf, documentFrequencies, weightVectors, type SparseCounts, type Weighting } from "../../src/eval/exact/cosine.js";
-import { termCounts } from "../../src/features/terms.js";
-import { rng } from "../helpers/vert.js";
+import { allPairsCosine, cosineOf, documentFrequencies, weightVectors, type SparseCounts, type Weighting } from "../../../src/eval/exact/cosine.js";
+import { termCounts } from "../../../src/features/terms.js";
+import { rng } from "../../helpers/vert.js";
 
 /** Random documents over a small vocabulary of large hash-like term ids, with near-copies. */
 function randomDocs(seed: number, n: number, vocab: number): SparseCounts[] {

@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+const config = require("../../.dependency-cruiser.cjs") as { forbidden: { name: string; from: { path?: string }; to: { path?: string } }[] };
+
+/** The layers docs/ARCHITECTURE.md names, bottom up, each a list of top-level units of src/. */
+function documentedLayers(): string[][] {
+  const doc = readFileSync(new URL("../../docs/ARCHITECTURE.md", import.meta.url), "utf8");
+  const line = doc.split("\n").find((l) => l.startsWith("Layers (bottom up): "));
+  if (line === undefined) throw new Error("docs/ARCHITECTURE.md has no 'Layers (bottom up):' line");
+  return line.slice("Layers (bottom up): ".length).split(" → ").map((layer) => layer.split(", "));
+}
+
+describe("the layering", () => {
+  it("that dependency-cruiser checks is the one docs/ARCHITECTURE.md gives", () => {
+    const layers = documentedLayers();
+    const upward = config.forbidden.filter((r) => r.name.startsWith("no-upward-from-"));
+    expect(upward.map((r) => r.name)).toEqual(layers.slice(0, -1).map((l) => `no-upward-from-${l[0]}`));
+    // Each rule's `to` names every layer above its `from`.
+    upward.forEach((rule, i) => {
+      const above = layers.slice(i + 1).flat();
+      for (const unit of ["core", "util", "methods", "cli"]) {
+        const target = `src/${unit}/x.ts`;
+        expect(new RegExp(rule.to.path!).test(target), `${rule.name} → ${unit}`).toBe(above.includes(unit));
+      }
+    });
+  });
+
+  it("covers every top-level unit of src/", () => {
+    const units = new Set(documentedLayers().flat());
+    const present = readdirSync(new URL("../../src", import.meta.url)).filter((n) => !n.endsWith(".wat"));
+    expect(present.filter((n) => !units.has(n))).toEqual([]);
+  });
+});
