@@ -1,4 +1,4 @@
-import { prepare } from "../../src/methods/lsh-cosine/prepare.js";
+import { prepareSignatures } from "../../src/methods/lsh-cosine/pipeline.js";
 import type { PrepareManifest } from "../../src/features/prepare-manifest.js";
 import { WorkerPool } from "../../src/executor/pool.js";
 import { silentReporter } from "../../src/executor/progress.js";
@@ -36,7 +36,7 @@ export async function prepareCorpus(
   { projection = "float32", seed = DEFAULT_PREPARE.seed }: Partial<Pick<PrepareOptions, "projection" | "seed">> = {},
 ): Promise<Prepared> {
   const t0 = performance.now();
-  const manifest = await prepare([corpus], workdir, { ...DEFAULT_PREPARE, bits, weighting, projection, seed }, { workers, quiet: true }, silentReporter);
+  const manifest = await prepareSignatures([corpus], workdir, { ...DEFAULT_PREPARE, bits, weighting, projection, seed }, { workers, quiet: true });
   const seconds = (performance.now() - t0) / 1000;
   return { workdir, manifest, store: loadSignatureStore(workdir, bits), ids: loadDocIds(workdir, manifest.counts.shards), seconds };
 }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { cutCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { chainStart, linkEnd, newLink, type ChainedChunk, type ChainLink } from "../corpus/chunk-chain.js";
-import { cutChunk, plannedChunk, readChunkPlan, writeChunkPlan, type InputPlan, type PlannedRange } from "../corpus/chunk-plan.js";
+import { chunkPlanFile, cutChunk, plannedChunk, readChunkPlan, writeChunkPlan, type InputPlan, type PlannedRange } from "../corpus/chunk-plan.js";
 import { fileRanges, type CutRange } from "../corpus/corpus-chunks.js";
 import { InputPlaces } from "../corpus/input-places.js";
 import { displayName } from "../corpus/open-input.js";
@@ -12,8 +12,9 @@ import { writeAtomic } from "../util/atomic.js";
 import { ownedBytes } from "../util/typed-arrays.js";
 import { VertdupError } from "../core/errors.js";
 import type { WorkerPool } from "../executor/pool.js";
-import type { Reporter } from "../executor/progress.js";
-import type { RunConfig } from "../workdir/run-config.js";
+import { stderrReporter, type Reporter } from "../executor/progress.js";
+import type { Step } from "../executor/pipeline.js";
+import { readRunConfig, type RunConfig } from "../workdir/run-config.js";
 import { chunksFile, COUNT_FILES, inSlice, markerFile, shardFile, shardName, writeKernelsMarker, type Slice } from "../workdir/layout.js";
 import { markerStats, TaskRunner } from "../executor/tasks.js";
 
@@ -163,4 +164,19 @@ export async function readChunkCounts(workdir: string): Promise<ChunkCounts> {
 /** Chunks of the corpus, once a reading task has read it through (chunks.json). */
 export async function chunkTotal(workdir: string): Promise<number | undefined> {
   return existsSync(chunksFile(workdir)) ? (await readChunkCounts(workdir)).shards : undefined;
+}
+
+/**
+ * The step that cuts and measures the plain inputs once (the chunk plan), so that each slice
+ * of a reading step run in another process (a Slurm array task) reads only its byte ranges.
+ */
+export function chunkPlanStep(workdir: string): Step {
+  return {
+    name: "plan",
+    forSlices: true,
+    pools: ["prepare"],
+    timing: "plan",
+    run: async ({ quiet, context }) => planStep(workdir, await readRunConfig(workdir), context.pool("prepare"), stderrReporter(quiet)),
+    progress: async () => ({ done: existsSync(chunkPlanFile(workdir)) ? 1 : 0, total: 1 }),
+  };
 }

@@ -3,12 +3,12 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, 
 import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../src/slurm/batch-script.js";
-import { slurmPhases } from "../../src/slurm/phases.js";
-import { supplementMarker } from "../../src/slurm/lsh-against-phases.js";
-import type { LshAgainstSettings, SlurmRunCommon, SlurmRunSettings } from "../../src/slurm/slurm-run.js";
+import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../src/executor/slurm/batch-script.js";
+import { pipelineOf, type JobSettings } from "../../src/methods/registry.js";
+import { pipelineJobs } from "../../src/executor/slurm/jobs.js";
+import type { LshCosineSettings } from "../../src/methods/lsh-cosine/pipeline.js";
 import { DEFAULT_PREPARE } from "../../src/core/options.js";
-import { phaseJobs, splitArrays } from "../../src/slurm/submit.js";
+import { phaseJobs, splitArrays } from "../../src/executor/slurm/submit.js";
 import { VertdupError } from "../../src/core/errors.js";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 
@@ -189,7 +189,7 @@ describe("batch scripts", () => {
   });
 
   it("chain the phases of a run, arrays where the work splits", () => {
-    const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", lshSettings(6, 100)), "t0");
+    const jobs = phaseJobs("/shared/w", jobsOf(lshSettings(6, 100)), "t0");
     expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
       ["plan", undefined],
       ["count", 6],
@@ -205,8 +205,8 @@ describe("batch scripts", () => {
 
   it("chain a set method's chunk plan, its features array and its search job", () => {
     for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
-      const settings: SlurmRunSettings = { method, run: { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "longest" }, exec: { workers: 1 }, outdir: "/shared/o", tasks: 4, token: "t0" };
-      const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", settings), "t0");
+      const settings: JobSettings = { method, run: { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "longest" }, exec: { workers: 1 }, outdir: "/shared/o", tasks: 4 };
+      const jobs = phaseJobs("/shared/w", jobsOf(settings), "t0");
       expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
         ["plan", undefined],
         ["features", 4],
@@ -220,17 +220,18 @@ describe("batch scripts", () => {
 
   it("run lsh-cosine against indices as one supplement job, once per batch appended", () => {
     const settings = lshAgainstSettings(true, "/shared/o");
-    const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", settings), "t0");
+    const jobs = phaseJobs("/shared/w", jobsOf(settings), "t0");
     expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([["supplement", undefined]]);
     expect(jobs[0].command.slice(2)).toEqual(["task", "supplement", "-w", "/shared/w", "--token", "t0"]);
     // With --update another -o does not run the job again (the batch is appended once); without, it does.
-    expect(supplementMarker(lshAgainstSettings(true, "/shared/other"))).toBe(supplementMarker(settings));
-    expect(supplementMarker(lshAgainstSettings(false, "/shared/other"))).not.toBe(supplementMarker(lshAgainstSettings(false, "/shared/o")));
-    expect(supplementMarker({ ...settings, supplement: { ...settings.supplement, againstScan: "full" } })).not.toBe(supplementMarker(settings));
+    const marker = (s: LshCosineSettings) => pipelineOf("/shared/w", s).unit?.marker;
+    expect(marker(lshAgainstSettings(true, "/shared/other"))).toBe(marker(settings));
+    expect(marker(lshAgainstSettings(false, "/shared/other"))).not.toBe(marker(lshAgainstSettings(false, "/shared/o")));
+    expect(marker({ ...settings, againstScan: "full" })).not.toBe(marker(settings));
   });
 
   it("split an array larger than MaxArraySize into parts whose task ids add the part's offset", () => {
-    const jobs = phaseJobs("/shared/w", slurmPhases("/shared/w", lshSettings(7, 30)), "t0");
+    const jobs = phaseJobs("/shared/w", jobsOf(lshSettings(7, 30)), "t0");
     const stages = splitArrays(jobs, 3);
     expect(stages.map((stage) => stage.map((j) => [j.name, j.arraySize]))).toEqual([
       [["plan", undefined]],
@@ -410,15 +411,19 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
   }
 });
 
-/** An lsh-cosine run of `tasks` reading tasks and `iterations` PLEB iterations in groups of 10. */
-function lshSettings(tasks: number, iterations: number): SlurmRunSettings {
-  return { method: "lsh-cosine", pleb: { threshold: 0.9, beam: 50, shiftCount: 70, iterations, seed: 1, pairs: "edges" }, iterationsPerGroup: 10, keep: "longest", pairsLimit: 0, outdir: "/shared/o", tasks, token: "t0" };
+/** The jobs Slurm runs for a job's settings. */
+function jobsOf(settings: JobSettings) {
+  return pipelineJobs(pipelineOf("/shared/w", settings));
 }
 
-function lshAgainstSettings(update: boolean, outdir: string): SlurmRunCommon & LshAgainstSettings {
-  const pleb = { threshold: 0.9, beam: 50, shiftCount: 70, iterations: 20, seed: 1, pairs: "edges" as const };
-  const supplement = { inputs: ["/shared/batch.vert"], prepare: DEFAULT_PREPARE, pleb, keep: "older" as const, pairsLimit: 0, report: true, against: ["/shared/index"], againstScan: "new" as const, update };
-  return { method: "lsh-cosine", supplement, exec: { workers: 1 }, outdir, tasks: 8, token: "t0" };
+/** An lsh-cosine run of `tasks` reading tasks and `iterations` PLEB iterations in groups of 10. */
+function lshSettings(tasks: number, iterations: number): LshCosineSettings {
+  const pleb = { threshold: 0.9, beam: 50, shiftCount: 70, iterations, seed: 1, pairs: "edges" as const };
+  return { method: "lsh-cosine", inputs: ["/shared/c.vert"], prepare: DEFAULT_PREPARE, pleb, keep: "longest", pairsLimit: 0, report: true, resume: true, against: [], againstScan: "new", update: false, saveIndex: false, outdir: "/shared/o", tasks, exec: { iterationsPerGroup: 10 } };
+}
+
+function lshAgainstSettings(update: boolean, outdir: string): LshCosineSettings {
+  return { ...lshSettings(8, 20), keep: "older", resume: false, against: ["/shared/index"], inputs: ["/shared/batch.vert"], update, outdir };
 }
 
 const FEATURES = { column: 0, idAttr: "id", lowercase: true, keepNumbers: false, shingleSize: 5, numPerm: 128, bands: 16, rows: 8, seed: 1, shortTokens: 9 };

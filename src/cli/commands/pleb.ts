@@ -1,4 +1,7 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Argv } from "yargs";
+import type { RunManifest } from "../../methods/manifest.js";
 import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
 import { DEFAULT_TARGET_RECALL } from "../../core/options.js";
 import { runSummary } from "./summary.js";
@@ -21,23 +24,21 @@ export const plebCommand = {
   builder,
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ plebPhase }, { readPrepareManifest }, { takeWorkdir }, { stderrReporter }, { calibrateStep }] = await Promise.all([
-      import("../../methods/lsh-cosine/pleb-phase.js"),
+    const [{ lshCosinePipeline, PLEB_STEPS }, { runLocally }, { readPrepareManifest }, { takeWorkdir }] = await Promise.all([
+      import("../../methods/lsh-cosine/pipeline.js"),
+      import("../../executor/pipeline.js"),
       import("../../features/prepare-manifest.js"),
       import("../../workdir/use.js"),
-      import("../../executor/progress.js"),
-      import("../../methods/lsh-cosine/calibrate-step.js"),
     ]);
-    const exec = executionOptionsFrom(a);
-    // A calibrated run writes its report after calibration.tsv, so that the report shows it.
-    const output = { keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, resume: a.resume, report: a.report !== false && !a["estimate-recall"] };
+    const { workers, quiet, tmpDir: _tmpDir, ...exec } = executionOptionsFrom(a);
     const lock = await takeWorkdir(a.w, { create: false });
     try {
-      const manifest = await plebPhase(a.w, a.o, plebOptionsFrom(a, (await readPrepareManifest(a.w)).options.bits), exec, stderrReporter(exec.quiet), output);
-      if (a["estimate-recall"]) {
-        const then = a.report === false ? undefined : { warn: (m: string) => process.stderr.write(`vertdup: warning: ${m}\n`) };
-        process.stderr.write(`vertdup: ${await calibrateStep(a.w, a.o, { targetRecall: a["target-recall"] ?? DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) }, exec.workers, then)}\n`);
-      }
+      const prepared = await readPrepareManifest(a.w);
+      const calibrate = a["estimate-recall"] ? { targetRecall: a["target-recall"] ?? DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } : undefined;
+      // The PLEB steps of lsh-cosine's pipeline, on the signatures `prepare` left.
+      const settings = { method: "lsh-cosine" as const, inputs: prepared.inputs, outdir: a.o, prepare: prepared.options, pleb: plebOptionsFrom(a, prepared.options.bits), keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, report: a.report !== false, resume: a.resume, against: [], againstScan: "new" as const, update: false, saveIndex: false, calibrate, tasks: 1, exec };
+      await runLocally(lshCosinePipeline(a.w, settings, PLEB_STEPS), workers, quiet === true);
+      const manifest = JSON.parse(await readFile(join(a.o, "manifest.json"), "utf8")) as RunManifest;
       process.stdout.write(runSummary(a.o, manifest) + "\n");
     } finally {
       await lock.release();

@@ -15,13 +15,8 @@ export const prepareCommand = {
   builder,
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ prepare }, { useWorkdir }, { stderrReporter }] = await Promise.all([
-      import("../../methods/lsh-cosine/prepare.js"),
-      import("../../workdir/use.js"),
-      import("../../executor/progress.js"),
-    ]);
-    const exec = executionOptionsFrom(a);
-    const m = await useWorkdir(a.w, undefined, (w) => prepare(inputPaths(a.inputs), w, prepareOptionsFrom(a), exec, stderrReporter(exec.quiet), a.resume));
+    const [{ prepareSignatures }, { useWorkdir }] = await Promise.all([import("../../methods/lsh-cosine/pipeline.js"), import("../../workdir/use.js")]);
+    const m = await useWorkdir(a.w, undefined, (w) => prepareSignatures(inputPaths(a.inputs), w, prepareOptionsFrom(a), executionOptionsFrom(a), a.resume));
     process.stdout.write(`prepared ${m.counts.documents} documents, ${m.counts.distinctSignatures} distinct signatures in ${a.w}\n`);
   },
 };

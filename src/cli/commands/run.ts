@@ -1,8 +1,10 @@
 import type { SetMethod } from "../../methods/sets/set-method.js";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { HTML_REPORT_OPTION, METHOD_OPTIONS, METHOD_OPTION_VARIANTS, executionOptionsFrom, inputPaths, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
-import { DEFAULT_TARGET_RECALL } from "../../core/options.js";
+import { DEFAULT_TARGET_RECALL, type ExecutionOptions } from "../../core/options.js";
+import type { LshCosineSettings } from "../../methods/lsh-cosine/pipeline.js";
 import { VertdupError } from "../../core/errors.js";
 import { checkAgainstUse } from "../../workdir/index-store.js";
 import { methodSummary, runSummary } from "./summary.js";
@@ -33,9 +35,10 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  */
 export async function runFromOptions(given: Args, calibrateTo = calibrationTarget(given)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ useWorkdir }, { lshCosineRun }, { stderrReporter }, { keepPolicy, methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { checkAgainst }] = await Promise.all([
+  const [{ useWorkdir }, { lshCosinePipeline }, { runLocally }, { stderrReporter }, { keepPolicy, methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { checkAgainst }] = await Promise.all([
     import("../../workdir/use.js"),
-    import("../../methods/lsh-cosine/run.js"),
+    import("../../methods/lsh-cosine/pipeline.js"),
+    import("../../executor/pipeline.js"),
     import("../../executor/progress.js"),
     import("../method-options.js"),
     import("../../methods/sets/run-method.js"),
@@ -57,8 +60,9 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
     await ensureWritableDir(a.o);
     if (a.method === "lsh-cosine") {
       const calibrate = calibrateTo === undefined ? undefined : { targetRecall: calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) };
-      const run = { inputs: inputPaths(a.inputs), workdir, outdir: a.o, prepare: prepareOptionsFrom(opts), pleb: plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, report: a.report !== false, resume: a.resume, against, againstScan: a["against-scan"], update: a.update, saveIndex: a.w !== undefined, calibrate };
-      const manifest = await lshCosineRun(run, exec, reporter);
+      const settings = { method: a.method, inputs: inputPaths(a.inputs), outdir: a.o, prepare: prepareOptionsFrom(opts), pleb: plebOptionsFrom({ ...opts, threshold: a.threshold }, a.bits), keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, report: a.report !== false, resume: a.resume, against: [...against], againstScan: a["against-scan"], update: a.update, saveIndex: a.w !== undefined, calibrate, tasks: 1, exec: stepOptions(exec) };
+      await runLocally(lshCosinePipeline(workdir, settings), exec.workers, exec.quiet === true);
+      const manifest = JSON.parse(await readFile(join(a.o, "manifest.json"), "utf8")) as RunManifest;
       return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
     }
     const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) };
@@ -96,3 +100,8 @@ export const calibrateCommand = {
     process.stdout.write(result.summary + "\n");
   },
 };
+
+/** What the steps take of the execution options (the cores and the terminal are the executor's). */
+function stepOptions({ workers: _workers, quiet: _quiet, tmpDir: _tmpDir, ...rest }: ExecutionOptions): LshCosineSettings["exec"] {
+  return rest;
+}

@@ -6,8 +6,9 @@ import type { RunConfig } from "../../workdir/run-config.js";
 import { DEFAULT_TARGET_RECALL } from "../../core/options.js";
 import { METHOD_OPTIONS, METHOD_OPTION_VARIANTS, inputPaths, maxDocBytesFrom, noStdio, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
 import { refuseUncalibrated } from "../../eval/calibration.js";
-import type { SlurmSettings as ScriptOptions } from "../../slurm/batch-script.js";
-import type { SubmissionSettings } from "../../slurm/slurm-run.js";
+import type { SlurmSettings as ScriptOptions } from "../../executor/slurm/batch-script.js";
+import type { Pipeline } from "../../executor/pipeline.js";
+import type { JobSettings } from "../../methods/registry.js";
 import { VertdupError } from "../../core/errors.js";
 import { parseSize } from "../../util/size.js";
 import { defaultReportPath, PARAGRAPH_OPTIONS, PARAGRAPH_OPTION_VARIANTS, paragraphOptionsFrom } from "./paragraphs.js";
@@ -33,9 +34,8 @@ type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 async function submitRun(given: RunArgs): Promise<void> {
   if (given["estimate-recall"]) refuseUncalibrated(given.method);
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ startPrepare }, { slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }, { checkAgainstUse }, { checkAgainst: checkLshAgainst }, { LshIndex }] = await Promise.all([
-    import("../../methods/lsh-cosine/prepare.js"),
-    import("../../slurm/slurm-run.js"),
+  const [{ slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }, { checkAgainstUse }, { checkAgainst: checkLshAgainst }, { LshIndex }] = await Promise.all([
+    import("../../executor/slurm/settings.js"),
     import("../method-options.js"),
     import("../../methods/sets/run-method.js"),
     import("../../util/output-dir.js"),
@@ -49,48 +49,48 @@ async function submitRun(given: RunArgs): Promise<void> {
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
   const workdir = resolve(a.w);
   const outdir = resolve(a.o);
-  const exec = { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize };
+  const exec = { chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize };
   const scriptOptions = scriptOptionsFrom(a, workdir, slurmDir);
-  const common = { outdir, tasks: a.tasks };
   const resolved = inputs.map((i) => resolve(i));
-  // lsh-cosine against indices: one job runs `vertdup run --against [--update]` as a unit (slurm/lsh-against-phases.ts).
-  const supplement =
-    a.method === "lsh-cosine" && against.length > 0
-      ? { inputs: resolved, prepare: prepareOptionsFrom(a), pleb: plebOptionsFrom({ ...a, threshold: given.threshold }, a.bits), keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, report: true, against, againstScan: a["against-scan"], update: a.update }
-      : undefined;
+  const calibrate = a["estimate-recall"] ? { targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } : undefined;
   // A work directory given to `run -w` is left as an index of the inputs: so is this one (not with --against, as with run).
-  const methodSettings =
-    supplement !== undefined
-      ? { method: "lsh-cosine" as const, supplement, exec: { ...exec, iterationsPerGroup: a["iterations-per-group"] } }
-      : a.method === "lsh-cosine"
+  const job: JobSettings =
+    a.method === "lsh-cosine"
       ? {
           method: a.method,
+          inputs: resolved,
+          outdir,
+          prepare: prepareOptionsFrom(a),
           pleb: plebOptionsFrom({ ...a, threshold: given.threshold }, a.bits),
-          iterationsPerGroup: a["iterations-per-group"],
           keep: a.keep,
           pairsLimit: pairsOutputFrom(a).limit,
-          // --estimate-recall: a calibrate job after the outputs, for --target-recall's default (Slurm runs every group).
-          ...(a["estimate-recall"] ? { calibrate: { targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } } : {}),
+          report: true,
+          // Re-submitting into the same work directory resumes (a run --against starts over, as run --against does).
+          resume: against.length === 0,
+          against,
+          againstScan: a["against-scan"],
+          update: a.update,
+          saveIndex: against.length === 0,
+          ...(calibrate === undefined ? {} : { calibrate }),
+          tasks: a.tasks,
+          exec: { ...exec, iterationsPerGroup: a["iterations-per-group"] },
         }
-      : // --estimate-recall: the search job calibrates after the outputs, as `run --estimate-recall` does (the features it holds are the sets compared).
-        { method: a.method, run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true, ...(a["estimate-recall"] ? { calibrate: { sample: a.sample, targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } } : {}) }, exec };
-  const settings = (token: string) => ({ ...common, ...methodSettings, token });
+      : // --estimate-recall: the search step calibrates after the outputs, as `run --estimate-recall` does (the features it holds are the sets compared).
+        { method: a.method, run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true, ...(calibrate === undefined ? {} : { calibrate: { sample: a.sample, ...calibrate } }) }, exec: { ...exec, workers: a["cpus-per-task"] }, outdir, tasks: a.tasks };
   // Said before any work; the job that reads the indices reads them again under their locks.
-  if (supplement !== undefined) {
+  if (job.method === "lsh-cosine" && against.length > 0) {
     checkAgainstUse(against, { update: a.update, workdir });
-    checkLshAgainst({ against, recall: a["estimate-recall"] }, supplement.prepare);
-    for (const dir of against) await LshIndex.open(dir, supplement.prepare, 0);
-  } else if (methodSettings.method !== "lsh-cosine") {
-    await checkAgainst(methodSettings.run, workdir);
-    await readIndices(methodSettings.run);
+    checkLshAgainst({ against, recall: a["estimate-recall"] }, job.prepare);
+    for (const dir of against) await LshIndex.open(dir, job.prepare, 0);
+  } else if (job.method !== "lsh-cosine") {
+    await checkAgainst(job.run, workdir);
+    await readIndices(job.run);
   } else if (a.update) checkAgainstUse(against, { update: true, workdir });
-  await submitPhases(workdir, settings, scriptOptions, a["dry-run"], async () => {
+  await submit(workdir, job, scriptOptions, a["dry-run"], async (pipeline) => {
     await ensureWritableDir(outdir);
-    // The supplement job starts over when it runs (run --against does not resume): nothing to set up.
-    if (supplement !== undefined) return;
     // Re-submitting into the same work directory resumes: finished tasks are skipped.
-    if (methodSettings.method === "lsh-cosine") await startPrepare(resolved, workdir, prepareOptionsFrom(a), exec, true);
-    else await startFeatures(workdir, await featuresConfig(resolved, methodSettings.method, methodSettings.run.features, exec), true);
+    if (job.method === "lsh-cosine") await startUnlessUnit(pipeline, a["cpus-per-task"]);
+    else await startFeatures(workdir, await featuresConfig(resolved, job.method, job.run.features, { ...exec, workers: a["cpus-per-task"] }), true);
   });
 }
 
@@ -107,47 +107,18 @@ function scriptOptionsFrom(a: SlurmJobArgs, workdir: string, slurmDir: (workdir:
   };
 }
 
-/**
- * Submits the phases of `settings` into `workdir`: the batch scripts rendered (once before any
- * work, so that a value no script can carry stops the submission before the work directory is
- * made), the work directory's lock taken for the jobs, `prepare` run under it (configuration,
- * folders), the scripts written and, unless `dryRun`, submitted as a chain.
- */
-async function submitPhases(workdir: string, settings: (token: string) => SubmissionSettings, scriptOptions: ScriptOptions, dryRun: boolean, prepare: () => Promise<void>): Promise<void> {
-  const [{ takeWorkdir }, { renderBatchScript }, { activeJobs, maxArraySize }, { phaseJobs, splitArrays, submitChain, writeBatchScripts }, { readSubmittedJobs, writeSlurmSettings, writeSubmittedJobs }, { slurmPhases }] = await Promise.all([
-    import("../../workdir/use.js"),
-    import("../../slurm/batch-script.js"),
-    import("../../slurm/sbatch.js"),
-    import("../../slurm/submit.js"),
-    import("../../slurm/slurm-run.js"),
-    import("../../slurm/phases.js"),
-  ]);
-  const maxArray = await maxArraySize();
-  const render = (token: string) => {
-    const stages = splitArrays(phaseJobs(workdir, slurmPhases(workdir, settings(token)), token), maxArray);
-    const jobs = stages.flat();
-    return { stages, jobs, texts: jobs.map((job) => renderBatchScript(job, scriptOptions)) };
-  };
-  render("0".repeat(16));
-  // Kept after this process ends: the jobs carry its token. An earlier submission's lock is
-  // taken over once none of its jobs is queued or running.
-  const lock = await takeWorkdir(workdir, {
-    create: true,
-    continueWith: "submit the same command again to continue",
-    slurm: true,
-    slurmRunOver: async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0,
-  });
-  const { stages, jobs, texts } = render(lock.token);
-  await prepare();
-  await writeSlurmSettings(workdir, settings(lock.token));
-  const scripts = await writeBatchScripts(workdir, jobs, texts);
-  if (dryRun) {
-    process.stdout.write(`batch scripts written (not submitted):\n${scripts.join("\n")}\n`);
-    return;
-  }
-  const ids = await submitChain(stages, scripts);
-  await writeSubmittedJobs(workdir, ids);
-  process.stdout.write(`submitted: ${jobs.map((j) => `${j.name} ${ids[j.name]}`).join(", ")}\nfollow with: vertdup slurm status -w ${workdir}\n`);
+/** Submits the pipeline of `job` into `workdir` (executor/slurm/submit.ts), `prepare` run under the work directory's lock. */
+async function submit(workdir: string, job: JobSettings, scriptOptions: ScriptOptions, dryRun: boolean, prepare: (pipeline: Pipeline) => Promise<void>): Promise<void> {
+  const [{ pipelineOf }, { submitPipeline }] = await Promise.all([import("../../methods/registry.js"), import("../../executor/slurm/submit.js")]);
+  const pipeline = pipelineOf(workdir, job);
+  await submitPipeline(pipeline, (token) => ({ ...job, token }), scriptOptions, dryRun, () => prepare(pipeline));
+}
+
+/** Records the run's configuration at submission, as a local run does at its start; a pipeline run as one job starts in it. */
+async function startUnlessUnit(pipeline: Pipeline, workers: number): Promise<void> {
+  if (pipeline.unit !== undefined) return;
+  const { StepContext } = await import("../../executor/pipeline.js");
+  await pipeline.start(new StepContext(workers));
 }
 
 const paragraphsBuilder = (y: Argv) =>
@@ -169,7 +140,7 @@ async function submitParagraphs(a: ParagraphsArgs): Promise<void> {
     import("../../paragraph-dedup/ngram-index.js"),
     import("../../workdir/index-store.js"),
     import("../../workdir/run-config.js"),
-    import("../../slurm/slurm-run.js"),
+    import("../../executor/slurm/settings.js"),
     import("../../paragraph-dedup/step-files.js"),
     import("../../workdir/batch-digest.js"),
   ]);
@@ -187,8 +158,8 @@ async function submitParagraphs(a: ParagraphsArgs): Promise<void> {
   const indices = against.length === 0 ? [] : await openIndices(against, options);
   // An input the index holds already is refused now, not after the n-gram array (the output job checks again, under the index's lock).
   if (a.update) await checkedDigests(indices, resolved, true, () => undefined);
-  const settings = (token: string): SubmissionSettings => ({ command: "paragraphs", output, reportPath, memory: run.memory, against, update: a.update, tasks: a.tasks, token });
-  await submitPhases(workdir, settings, scriptOptionsFrom(a, workdir, slurmDir), a["dry-run"], async () => {
+  const job: JobSettings = { command: "paragraphs", output, reportPath, memory: run.memory, against, update: a.update, tasks: a.tasks };
+  await submit(workdir, job, scriptOptionsFrom(a, workdir, slurmDir), a["dry-run"], async () => {
     if (existsSync(join(workdir, CONFIG_FILE)) && ((await readRunConfig(workdir)).prepare as { command?: string }).command !== "paragraphs") {
       throw new VertdupError(`${workdir}: made by another command than vertdup paragraphs: give another work directory`);
     }
@@ -202,9 +173,11 @@ async function submitParagraphs(a: ParagraphsArgs): Promise<void> {
 const statusBuilder = (y: Argv) => withOptions(y, ["workdir"], { workdir: { describe: "work directory of the submitted run" } });
 
 async function showStatus(workdir: string): Promise<void> {
-  const { runStatus } = await import("../../slurm/status.js");
-  const s = await runStatus(workdir);
-  const lines = [`${s.kind.key.padEnd(10)} ${s.kind.value}`, ...s.phases.map((p) => `${p.phase.padEnd(10)} ${p.done}/${p.total ?? "?"}${p.total !== undefined && p.done >= p.total ? " done" : ""}`)];
+  const [{ runStatus }, { readSlurmSettings, submissionKind }, { submittedPipeline }] = await Promise.all([import("../../executor/slurm/status.js"), import("../../executor/slurm/settings.js"), import("../../methods/registry.js")]);
+  const settings = await readSlurmSettings(workdir);
+  const kind = submissionKind(settings);
+  const s = await runStatus(submittedPipeline(workdir, settings));
+  const lines = [`${kind.key.padEnd(10)} ${kind.value}`, ...s.phases.map((p) => `${p.phase.padEnd(10)} ${p.done}/${p.total ?? "?"}${p.total !== undefined && p.done >= p.total ? " done" : ""}`)];
   lines.push(s.active.length > 0 ? `jobs still queued or running: ${s.active.join(", ")}` : "no job of this run is queued or running");
   process.stdout.write(lines.join("\n") + "\n");
 }

@@ -29,21 +29,23 @@ export const taskCommand = {
       throw new VertdupError(`--index must be in [0, --count), got ${a.index} of ${a.count}`);
     }
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ admitTask, releaseSlurmRun }, { slurmPhases }, { readSlurmSettings, submissionKind }] = await Promise.all([
+    const [{ admitTask, releaseSlurmRun }, { submittedPipeline }, { readSlurmSettings, submissionKind }, { JobNotFound, runJob }] = await Promise.all([
       import("../../workdir/lock.js"),
-      import("../../slurm/phases.js"),
-      import("../../slurm/slurm-run.js"),
+      import("../../methods/registry.js"),
+      import("../../executor/slurm/settings.js"),
+      import("../../executor/slurm/jobs.js"),
     ]);
     await admitTask(a.w, a.token);
     const settings = await readSlurmSettings(a.w);
-    const phases = slurmPhases(a.w, settings);
-    const phase = phases.find((p) => p.name === a.step);
-    if (phase === undefined) {
+    let last: boolean;
+    try {
+      last = await runJob(submittedPipeline(a.w, settings), a.step, { index: a.index, count: a.count }, allocatedCores(), a.quiet);
+    } catch (err) {
+      if (!(err instanceof JobNotFound)) throw err;
       const { key, value } = submissionKind(settings);
-      throw new VertdupError(`task ${a.step}: not a phase of this work directory's submission (${key} ${value}: ${phases.map((p) => p.name).join(", ")})`);
+      throw new VertdupError(`task ${a.step}: not a phase of this work directory's submission (${key} ${value}: ${err.names.join(", ")})`);
     }
-    await phase.run({ slice: { index: a.index, count: a.count }, workers: allocatedCores(), quiet: a.quiet });
-    // The last phase ends the run: its lock goes.
-    if (phase === phases.at(-1)) await releaseSlurmRun(a.w, a.token);
+    // The last job ends the run: its lock goes.
+    if (last) await releaseSlurmRun(a.w, a.token);
   },
 };

@@ -1,10 +1,11 @@
-import type { Step } from "../executor/step.js";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ARRAY_TASK_ID, type ScriptWord, type SlurmJob } from "./batch-script.js";
-import { sbatch } from "./sbatch.js";
-
-import { slurmDir, taskCommandLine, type SubmittedJobs } from "./slurm-run.js";
+import { takeWorkdir } from "../../workdir/use.js";
+import type { Pipeline, Step } from "../pipeline.js";
+import { ARRAY_TASK_ID, renderBatchScript, type ScriptWord, type SlurmJob, type SlurmSettings } from "./batch-script.js";
+import { pipelineJobs } from "./jobs.js";
+import { activeJobs, maxArraySize, sbatch } from "./sbatch.js";
+import { readSubmittedJobs, slurmDir, taskCommandLine, writeSlurmSettings, writeSubmittedJobs, type SubmissionSettings, type SubmittedJobs } from "./settings.js";
 
 /**
  * The jobs of a run on Slurm, one per phase in order (each waits for the previous one,
@@ -63,4 +64,40 @@ export async function submitChain(stages: readonly (readonly SlurmJob[])[], scri
     previous = current;
   }
   return ids;
+}
+
+/**
+ * Submits `pipeline`'s jobs: the batch scripts rendered (once before any work, so that a value
+ * no script can carry stops the submission before the work directory is made), the work
+ * directory's lock taken for the jobs, `prepare` run under it (configuration, folders), the
+ * settings (`settings(token)`) and scripts written and, unless `dryRun`, submitted as a chain.
+ */
+export async function submitPipeline(pipeline: Pipeline, settings: (token: string) => SubmissionSettings, scriptOptions: SlurmSettings, dryRun: boolean, prepare: () => Promise<void>): Promise<void> {
+  const { workdir } = pipeline;
+  const maxArray = await maxArraySize();
+  const render = (token: string) => {
+    const stages = splitArrays(phaseJobs(workdir, pipelineJobs(pipeline), token), maxArray);
+    const jobs = stages.flat();
+    return { stages, jobs, texts: jobs.map((job) => renderBatchScript(job, scriptOptions)) };
+  };
+  render("0".repeat(16));
+  // Kept after this process ends: the jobs carry its token. An earlier submission's lock is
+  // taken over once none of its jobs is queued or running.
+  const lock = await takeWorkdir(workdir, {
+    create: true,
+    continueWith: "submit the same command again to continue",
+    slurm: true,
+    slurmRunOver: async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0,
+  });
+  const { stages, jobs, texts } = render(lock.token);
+  await prepare();
+  await writeSlurmSettings(workdir, settings(lock.token));
+  const scripts = await writeBatchScripts(workdir, jobs, texts);
+  if (dryRun) {
+    process.stdout.write(`batch scripts written (not submitted):\n${scripts.join("\n")}\n`);
+    return;
+  }
+  const ids = await submitChain(stages, scripts);
+  await writeSubmittedJobs(workdir, ids);
+  process.stdout.write(`submitted: ${jobs.map((j) => `${j.name} ${ids[j.name]}`).join(", ")}\nfollow with: vertdup slurm status -w ${workdir}\n`);
 }

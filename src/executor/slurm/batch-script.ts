@@ -1,4 +1,4 @@
-import { VertdupError } from "../core/errors.js";
+import { VertdupError } from "../../core/errors.js";
 
 /** A word of a task's command: a literal, or the value of an environment variable (an integer one plus `plus`). */
 export type ScriptWord = string | { env: string; plus?: number };

@@ -1,4 +1,4 @@
-import { type StepProgress, type Step, markerDone, markersDone } from "../executor/step.js";
+import { type Pipeline, type StepProgress, markerDone, markersDone } from "../executor/pipeline.js";
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,12 +9,30 @@ import { readRunConfig, type RunConfig } from "../workdir/run-config.js";
 import { readMarker } from "../workdir/layout.js";
 import { runWholeTask } from "../executor/tasks.js";
 import { timed } from "../executor/timing.js";
-import { chunkCountFile, ngramsStep, paragraphOptionsOf, type ParagraphConfig } from "../paragraph-dedup/ngrams-step.js";
-import { paragraphs, smallInputs } from "../paragraph-dedup/run-paragraphs.js";
-import { paragraphSummary } from "../paragraph-dedup/summary.js";
-import { paragraphTasks } from "../paragraph-dedup/tasks.js";
+import { chunkCountFile, ngramsStep, paragraphOptionsOf, type ParagraphConfig } from "./ngrams-step.js";
+import { paragraphs, smallInputs } from "./run-paragraphs.js";
+import { paragraphSummary } from "./summary.js";
+import { paragraphTasks } from "./tasks.js";
 
-import type { SlurmParagraphSettings } from "./slurm-run.js";
+
+/**
+ * What the steps of `paragraphs` need besides config.json (which holds the inputs, the
+ * paragraph options and the chunking): where the output and report go, and the later passes' settings.
+ */
+export interface ParagraphSettings {
+  command: "paragraphs";
+  /** Output corpus file (absolute). */
+  output: string;
+  reportPath?: string;
+  /** `--memory` of the later passes. */
+  memory: number;
+  /** Saved indices (`--against`, absolute). */
+  against: string[];
+  /** `--update`: the output step appends the inputs' n-grams to the one `against` index (absent in older submissions). */
+  update?: boolean;
+  /** Array size of the n-gram step. */
+  tasks: number;
+}
 
 /** The marker of the output job: the output is written (the run's other markers are gone by then). */
 export const PARAGRAPHS_DONE = "paragraphs-output";
@@ -26,16 +44,19 @@ async function chunkCount(workdir: string): Promise<number | undefined> {
 }
 
 /**
- * `vertdup paragraphs` on Slurm: the n-gram pass as an array of `--tasks` slices of the chunks
+ * `vertdup paragraphs` as steps (run by Slurm): the n-gram pass as an array of `--tasks` slices of the chunks
  * (each chunk's occurrences saved as a local run with `-w` saves them), then one job that runs
  * `paragraphs` resuming in the work directory: it reads every chunk's n-grams back, and runs
  * the repeats pass (its bucket tables on the job's cores, each a resumable task) and the
  * output pass. The output is the local run's, byte for byte, since a resumed run's is.
  */
-export function paragraphPhases(workdir: string, settings: SlurmParagraphSettings): Step[] {
+export function paragraphPipeline(workdir: string, settings: ParagraphSettings): Pipeline {
   const config = async () => (await readRunConfig(workdir)) as unknown as RunConfig<ParagraphConfig>;
   const finished = () => readMarker<{ chunks: number }>(workdir, PARAGRAPHS_DONE);
-  return [
+  return {
+    workdir,
+    start: async () => undefined,
+    steps: [
     {
       name: "ngrams",
       arraySize: settings.tasks,
@@ -72,5 +93,6 @@ export function paragraphPhases(workdir: string, settings: SlurmParagraphSetting
       },
       progress: async () => markerDone(workdir, PARAGRAPHS_DONE),
     },
-  ];
+  ],
+  };
 }

@@ -1,0 +1,156 @@
+import { existsSync } from "node:fs";
+import { completedTasks, markerFile, WHOLE, type Slice } from "../workdir/layout.js";
+import { WorkerPool } from "./pool.js";
+import { timed } from "./timing.js";
+
+/** What a step's run is given: its slice of the work (the whole locally; an array task's on Slurm) and its cores. */
+export interface StepRun {
+  /** The slice of the step's tasks ({0, 1}: all of them). */
+  slice: Slice;
+  /** Worker threads: the machine's, or the cores Slurm allocated to the array task. */
+  workers: number;
+  quiet: boolean;
+  /** What the steps run in this process share: pools, and resources loaded once. */
+  context: StepContext;
+}
+
+/** Units of a step done (chunks, iteration groups, or 1 for a single task), of `total` (undefined while unknown). */
+export interface StepProgress {
+  done: number;
+  total?: number;
+}
+
+/**
+ * One step of a pipeline: what `slurm run` submits as one job (an array of `arraySize` slices,
+ * or a single job), what `vertdup task <name>` runs in it, and what `slurm status` shows of it.
+ * A pipeline's steps run in order, each after the previous one succeeded; a step reads the
+ * files of the steps before it and leaves its own, with markers that make it resumable: a
+ * step whose progress is complete is not run again.
+ */
+export interface Step {
+  /** The step's name: its job, the argument of `vertdup task`, its line in `slurm status`. */
+  name: string;
+  /** Slices its tasks may be cut into (a Slurm job array); undefined: one slice. */
+  arraySize?: number;
+  /**
+   * Only where the next steps run as slices in other processes (the chunk plan, which lets
+   * each array task read its own byte ranges): a local run streams the corpus instead.
+   */
+  forSlices?: true;
+  /** The worker pools it takes from the context (`executor/pool.ts` entries): closed after the last step that names them. */
+  pools?: readonly string[];
+  /** The phase its time is recorded under (manifest.json `phases`); undefined: not timed by the executor. */
+  timing?: string;
+  run(task: StepRun): Promise<void>;
+  /** From the work directory's markers. */
+  progress(): Promise<StepProgress>;
+}
+
+/** Markers whose name starts with `prefix`, of `total` tasks. */
+export async function markersDone(workdir: string, prefix: string, total: number | undefined): Promise<StepProgress> {
+  return { done: (await completedTasks(workdir)).filter((m) => m.startsWith(prefix)).length, total };
+}
+
+/** A single task: done once its marker is in place. */
+export function markerDone(workdir: string, marker: string): StepProgress {
+  return { done: existsSync(markerFile(workdir, marker)) ? 1 : 0, total: 1 };
+}
+
+/** Whether a step's progress says it is complete. */
+export function isComplete(p: StepProgress): boolean {
+  return p.total !== undefined && p.done >= p.total;
+}
+
+/**
+ * What the steps run in one process share: worker pools, started at a step's first call and
+ * kept for the steps after it that name them, and resources loaded once (the signature store,
+ * a verifier, opened indices). A step never depends on another's memory: on Slurm each step
+ * runs in its own process and loads what it needs from the work directory.
+ */
+export class StepContext {
+  private readonly pools = new Map<string, WorkerPool>();
+  private readonly loaded = new Map<string, Promise<unknown>>();
+
+  constructor(readonly workers: number) {}
+
+  /** The pool of the worker entry `entry`, started at first use. */
+  pool(entry: string): WorkerPool {
+    let pool = this.pools.get(entry);
+    if (pool === undefined) {
+      pool = new WorkerPool(entry, this.workers);
+      this.pools.set(entry, pool);
+    }
+    return pool;
+  }
+
+  /** The resource `key`, loaded by `load` at its first request in this process. */
+  shared<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let value = this.loaded.get(key);
+    if (value === undefined) {
+      value = load();
+      this.loaded.set(key, value);
+    }
+    return value as Promise<T>;
+  }
+
+  /** Closes the pools no entry of `needed` names (no later step uses them). */
+  async closePools(needed: readonly string[] = []): Promise<void> {
+    for (const [entry, pool] of this.pools) {
+      if (needed.includes(entry)) continue;
+      this.pools.delete(entry);
+      await pool.close();
+    }
+  }
+}
+
+/**
+ * A pipeline: the ordered steps of a method's run, declared once, that `runLocally` runs in
+ * this process and the Slurm executor submits as job arrays (executor/slurm/).
+ */
+export interface Pipeline {
+  workdir: string;
+  steps: readonly Step[];
+  /**
+   * Records the run's configuration before any step (config.json; the work directory is
+   * cleared unless it may be resumed): by a local run, and by a Slurm submission.
+   */
+  start(context: StepContext): Promise<void>;
+  /**
+   * A pipeline that holds locks across all its steps (the indices of `--against`): Slurm runs
+   * its steps in one job `name`, inside `hold`, as one task with this marker.
+   */
+  unit?: { name: string; marker: string; hold<T>(body: () => Promise<T>): Promise<T> };
+}
+
+/** Runs one step's slice: timed into its phase's marker when the step names a phase. */
+export async function runStep(pipeline: Pipeline, step: Step, run: StepRun): Promise<void> {
+  if (step.timing === undefined) await step.run(run);
+  else await timed(pipeline.workdir, step.timing, run.slice, () => step.run(run));
+}
+
+/**
+ * The local executor: every step in order, each over all its slices in this process on the
+ * context's pools; a step whose markers say it is complete is skipped (`--resume`).
+ */
+export async function runSteps(pipeline: Pipeline, context: StepContext, quiet: boolean): Promise<void> {
+  const steps = pipeline.steps.filter((s) => s.forSlices === undefined);
+  try {
+    for (const [k, step] of steps.entries()) {
+      await context.closePools(steps.slice(k).flatMap((s) => s.pools ?? []));
+      if (isComplete(await step.progress())) continue;
+      await runStep(pipeline, step, { slice: WHOLE, workers: context.workers, quiet, context });
+    }
+  } finally {
+    await context.closePools();
+  }
+}
+
+/** Starts the pipeline and runs its steps (within its locks, if it holds any). */
+export async function runLocally(pipeline: Pipeline, workers: number, quiet: boolean): Promise<void> {
+  const hold = pipeline.unit?.hold ?? (<T>(body: () => Promise<T>) => body());
+  await hold(async () => {
+    const context = new StepContext(workers);
+    await pipeline.start(context);
+    await runSteps(pipeline, context, quiet);
+  });
+}
