@@ -127,7 +127,7 @@ describe("calibrate's methods", () => {
     const work = join(tempDir(), "work");
     const r = vertdup(["slurm", "run", KJV, "-w", work, "-o", tempDir(), "--estimate-recall", "--sample", "300", "--sampling", "uniform", "--dry-run"]);
     expect(r.status, r.stderr).toBe(0);
-    expect(readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch")).sort()).toEqual(["1-plan.sbatch", "2-count.sbatch", "3-vocabulary.sbatch", "4-sign.sbatch", "5-merge.sbatch", "6-pleb.sbatch", "7-output.sbatch", "8-calibrate.sbatch"]);
+    expect(readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch")).sort()).toEqual(["1-plan.sbatch", "2-count.sbatch", "3-vocabulary.sbatch", "4-sign.sbatch", "5-merge.sbatch", "6-pleb.sbatch", "7-output.sbatch", "8-calibrate.sbatch", "9-index.sbatch"]);
     expect(readFileSync(join(work, "slurm", "8-calibrate.sbatch"), "utf8")).toMatch(/ 'task' 'calibrate' '-w' /);
     const settings = JSON.parse(readFileSync(join(work, "slurm", "run.json"), "utf8"));
     expect(settings.calibrate).toEqual({ targetRecall: 0.99, sampling: "uniform" });

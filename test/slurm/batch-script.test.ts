@@ -357,7 +357,7 @@ describe("vertdup slurm run --dry-run with a hostile work directory path", () =>
       expect(r.stderr).toBe("");
       expect(r.status).toBe(0);
       const scripts = r.stdout.split("\n").slice(1, -1);
-      expect(scripts.map((s) => s.slice(join(workdir, "slurm").length + 1))).toEqual(["1-plan.sbatch", "2-count.sbatch", "3-vocabulary.sbatch", "4-sign.sbatch", "5-merge.sbatch", "6-pleb.sbatch", "7-output.sbatch"]);
+      expect(scripts.map((s) => s.slice(join(workdir, "slurm").length + 1))).toEqual(["1-plan.sbatch", "2-count.sbatch", "3-vocabulary.sbatch", "4-sign.sbatch", "5-merge.sbatch", "6-pleb.sbatch", "7-output.sbatch", "8-index.sbatch"]);
       const logs = join(workdir, "slurm", "logs").replace(/%/g, "%%");
       const arrays: Record<string, string> = { count: "2", sign: "2", pleb: "2" };
       for (const script of scripts) {
