@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { completedTasks, markerFile, WHOLE, type Slice } from "../workdir/layout.js";
+import { killPoint } from "../util/kill-point.js";
 import { WorkerPool } from "./pool.js";
 import { timed } from "./timing.js";
 
@@ -139,6 +140,7 @@ export async function runSteps(pipeline: Pipeline, context: StepContext, quiet: 
       await context.closePools(steps.slice(k).flatMap((s) => s.pools ?? []));
       if (isComplete(await step.progress())) continue;
       await runStep(pipeline, step, { slice: WHOLE, workers: context.workers, quiet, context });
+      killPoint(`step:${step.name}`);
     }
   } finally {
     await context.closePools();
