@@ -1,5 +1,5 @@
 import type { Pipeline } from "../executor/pipeline.js";
-import type { SubmissionSettings } from "../executor/slurm/settings.js";
+import { readSlurmSettings, submissionKind, type SubmissionSettings } from "../executor/slurm/settings.js";
 import { paragraphPipeline, type ParagraphSettings } from "../paragraph-dedup/pipeline.js";
 import { lshCosinePipeline, type LshCosineSettings } from "./lsh-cosine/pipeline.js";
 import { setMethodPipeline, type SetMethodSettings } from "./sets/pipeline.js";
@@ -13,8 +13,10 @@ export function pipelineOf(workdir: string, settings: JobSettings): Pipeline {
   return settings.method === "lsh-cosine" ? lshCosinePipeline(workdir, settings) : setMethodPipeline(workdir, settings);
 }
 
-/** The pipeline a Slurm submission stored (slurm/run.json) in `workdir`. */
-export function submittedPipeline(workdir: string, settings: SubmissionSettings): Pipeline {
-  // What was stored is what the submission's job settings were (readSlurmSettings).
-  return pipelineOf(workdir, settings as unknown as JobSettings);
+/** The job a Slurm submission stored in `workdir` (slurm/run.json): what it runs, and its pipeline. */
+export async function submittedJob(workdir: string): Promise<{ kind: ReturnType<typeof submissionKind>; pipeline: Pipeline }> {
+  const stored = await readSlurmSettings(workdir);
+  // Submitted before `slurm run` had --method: lsh-cosine.
+  const settings = (stored.command === undefined ? { method: "lsh-cosine", ...stored } : stored) as SubmissionSettings;
+  return { kind: submissionKind(settings), pipeline: pipelineOf(workdir, settings as unknown as JobSettings) };
 }

@@ -173,10 +173,9 @@ async function submitParagraphs(a: ParagraphsArgs): Promise<void> {
 const statusBuilder = (y: Argv) => withOptions(y, ["workdir"], { workdir: { describe: "work directory of the submitted run" } });
 
 async function showStatus(workdir: string): Promise<void> {
-  const [{ runStatus }, { readSlurmSettings, submissionKind }, { submittedPipeline }] = await Promise.all([import("../../executor/slurm/status.js"), import("../../executor/slurm/settings.js"), import("../../methods/registry.js")]);
-  const settings = await readSlurmSettings(workdir);
-  const kind = submissionKind(settings);
-  const s = await runStatus(submittedPipeline(workdir, settings));
+  const [{ runStatus }, { submittedJob }] = await Promise.all([import("../../executor/slurm/status.js"), import("../../methods/registry.js")]);
+  const { kind, pipeline } = await submittedJob(workdir);
+  const s = await runStatus(pipeline);
   const lines = [`${kind.key.padEnd(10)} ${kind.value}`, ...s.phases.map((p) => `${p.phase.padEnd(10)} ${p.done}/${p.total ?? "?"}${p.total !== undefined && p.done >= p.total ? " done" : ""}`)];
   lines.push(s.active.length > 0 ? `jobs still queued or running: ${s.active.join(", ")}` : "no job of this run is queued or running");
   process.stdout.write(lines.join("\n") + "\n");

@@ -29,20 +29,19 @@ export const taskCommand = {
       throw new VertdupError(`--index must be in [0, --count), got ${a.index} of ${a.count}`);
     }
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ admitTask, releaseSlurmRun }, { submittedPipeline }, { readSlurmSettings, submissionKind }, { JobNotFound, runJob }] = await Promise.all([
+    const [{ admitTask, releaseSlurmRun }, { submittedJob }, { JobNotFound, runJob }] = await Promise.all([
       import("../../workdir/lock.js"),
       import("../../methods/registry.js"),
-      import("../../executor/slurm/settings.js"),
       import("../../executor/slurm/jobs.js"),
     ]);
     await admitTask(a.w, a.token);
-    const settings = await readSlurmSettings(a.w);
+    const { kind, pipeline } = await submittedJob(a.w);
     let last: boolean;
     try {
-      last = await runJob(submittedPipeline(a.w, settings), a.step, { index: a.index, count: a.count }, allocatedCores(), a.quiet);
+      last = await runJob(pipeline, a.step, { index: a.index, count: a.count }, allocatedCores(), a.quiet);
     } catch (err) {
       if (!(err instanceof JobNotFound)) throw err;
-      const { key, value } = submissionKind(settings);
+      const { key, value } = kind;
       throw new VertdupError(`task ${a.step}: not a phase of this work directory's submission (${key} ${value}: ${err.names.join(", ")})`);
     }
     // The last job ends the run: its lock goes.

@@ -9,9 +9,9 @@ import { packageRoot } from "../../util/package-info.js";
 
 /**
  * What a submission stored in the work directory (slurm/run.json), so that every job, wherever
- * it runs, builds the same pipeline: which job it is (a method's run, or a command such as
- * `paragraphs`), the token of the work directory's lock its tasks carry, and that job's own
- * settings (the method's module says which).
+ * it runs, builds the same pipeline: which job it is (a method's run, or another command), the
+ * token of the work directory's lock its tasks carry, and that job's own settings (the
+ * registry of methods reads them).
  */
 export interface SubmissionSettings {
   method?: string;
@@ -22,7 +22,7 @@ export interface SubmissionSettings {
 
 /** What a submission runs, for `slurm status` and messages: its method, or its command. */
 export function submissionKind(settings: SubmissionSettings): { key: "method" | "command"; value: string } {
-  return settings.command !== undefined ? { key: "command", value: settings.command } : { key: "method", value: settings.method ?? "lsh-cosine" };
+  return settings.command !== undefined ? { key: "command", value: settings.command } : { key: "method", value: String(settings.method) };
 }
 
 export function slurmDir(workdir: string): string {
@@ -40,11 +40,8 @@ export async function writeSlurmSettings(workdir: string, settings: SubmissionSe
 
 export async function readSlurmSettings(workdir: string): Promise<SubmissionSettings> {
   const path = join(slurmDir(workdir), SETTINGS);
-  if (!existsSync(path)) throw new VertdupError(`${workdir}: no slurm/${SETTINGS} (was this work directory submitted with vertdup slurm run or slurm paragraphs?)`);
-  const settings = parseOptionsJson(await readFile(path, "utf8")) as SubmissionSettings;
-  // Submitted before slurm run had --method.
-  if (settings.command === undefined) settings.method ??= "lsh-cosine";
-  return settings;
+  if (!existsSync(path)) throw new VertdupError(`${workdir}: no slurm/${SETTINGS} (was this work directory submitted with vertdup slurm?)`);
+  return parseOptionsJson(await readFile(path, "utf8")) as SubmissionSettings;
 }
 
 /** Job ids of the last submission, by phase. */
