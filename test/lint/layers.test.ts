@@ -34,3 +34,18 @@ describe("the layering", () => {
     expect(present.filter((n) => !units.has(n))).toEqual([]);
   });
 });
+
+describe("the executors", () => {
+  it("name no method: local and Slurm run any pipeline the registry gives them", async () => {
+    const { METHOD_NAMES } = await import("../../src/core/method-options.js");
+    const files: string[] = [];
+    const walk = (dir: URL) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(new URL(`${e.name}/`, dir));
+        else if (e.name.endsWith(".ts")) files.push(readFileSync(new URL(e.name, dir), "utf8"));
+      }
+    };
+    walk(new URL("../../src/executor/", import.meta.url));
+    for (const name of METHOD_NAMES) expect(files.filter((text) => text.includes(`"${name}"`)), name).toEqual([]);
+  });
+});
