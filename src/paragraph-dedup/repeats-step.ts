@@ -16,7 +16,7 @@ import { loadRepeats, repeatsMarker, REPEATS_TASKS, saveRepeats } from "./step-f
 const MEMORY_MODE_REPEATS_TASKS = 16;
 
 /** The marker of the repeats step: every table's repeats saved, the indices' keys written. */
-export const REPEATS_MARKER = "paragraphs-repeats";
+const REPEATS_MARKER = "paragraphs-repeats";
 
 /** What the repeats step's marker records: enough to read its results back without splitting again. */
 interface RepeatsDone {
