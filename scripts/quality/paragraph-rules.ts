@@ -13,10 +13,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { silentReporter } from "../../src/executor/progress.js";
 import { TAG } from "../../src/corpus/vertical.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/core/paragraph-options.js";
-import { paragraphs } from "../../src/paragraph-dedup/run-paragraphs.js";
+import { paragraphs } from "../../src/paragraph-dedup/pipeline.js";
 import { referenceParagraphs, type RuleVariant } from "../../test/paragraph-dedup/reference.js";
 
 const path = process.argv[2] ?? "data-samples/kjv-3000.vert.gz";
@@ -54,7 +53,7 @@ try {
     for (const boundary of BOUNDARIES) {
       const options = { ...DEFAULT_PARAGRAPH, count, boundary, mark: true };
       const output = join(dir, "out.vert");
-      await paragraphs([path], output, options, { workers: 2 }, silentReporter, {});
+      await paragraphs([path], output, options, { workers: 2, quiet: true });
       const same = readFileSync(output, "utf8") === referenceParagraphs(text, options);
       console.log(`vertdup paragraphs --count ${count} --boundary ${boundary} --mark: ${same ? "equals" : "DIFFERS FROM"} the reference`);
       if (!same) process.exitCode = 1;

@@ -71,6 +71,8 @@ export function isComplete(p: StepProgress): boolean {
 export class StepContext {
   private readonly pools = new Map<string, WorkerPool>();
   private readonly loaded = new Map<string, Promise<unknown>>();
+  /** How to let go of the loaded resources that hold something (a lock, open files), latest first. */
+  private readonly closers: (() => Promise<void>)[] = [];
 
   constructor(readonly workers: number) {}
 
@@ -84,14 +86,18 @@ export class StepContext {
     return pool;
   }
 
-  /** The resource `key`, loaded by `load` at its first request in this process. */
-  shared<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let value = this.loaded.get(key);
-    if (value === undefined) {
-      value = load();
-      this.loaded.set(key, value);
-    }
-    return value as Promise<T>;
+  /**
+   * The resource `key`, loaded by `load` at its first request in this process; `close` lets
+   * go of it (a lock, a scratch folder) when the context closes.
+   */
+  shared<T>(key: string, load: () => Promise<T>, close?: (value: T) => Promise<void> | void): Promise<T> {
+    const found = this.loaded.get(key);
+    if (found !== undefined) return found as Promise<T>;
+    const loading = load();
+    this.loaded.set(key, loading);
+    // A resource that failed to load holds nothing.
+    if (close !== undefined) this.closers.unshift(() => loading.then(close, () => undefined));
+    return loading;
   }
 
   /** Closes the pools no entry of `needed` names (no later step uses them). */
@@ -101,6 +107,12 @@ export class StepContext {
       this.pools.delete(entry);
       await pool.close();
     }
+  }
+
+  /** Closes every pool and lets go of the resources loaded with a `close`, the latest first. */
+  async close(): Promise<void> {
+    await this.closePools();
+    for (const close of this.closers.splice(0)) await close();
   }
 }
 
@@ -143,7 +155,7 @@ export async function runSteps(pipeline: Pipeline, context: StepContext, quiet: 
       killPoint(`step:${step.name}`);
     }
   } finally {
-    await context.closePools();
+    await context.close();
   }
 }
 
@@ -152,7 +164,12 @@ export async function runLocally(pipeline: Pipeline, workers: number, quiet: boo
   const hold = pipeline.unit?.hold ?? (<T>(body: () => Promise<T>) => body());
   await hold(async () => {
     const context = new StepContext(workers);
-    await pipeline.start(context);
+    try {
+      await pipeline.start(context);
+    } catch (err) {
+      await context.close();
+      throw err;
+    }
     await runSteps(pipeline, context, quiet);
   });
 }

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 import { VertdupError } from "../core/errors.js";
 import { packageRoot } from "../util/package-info.js";
+import { requireCjs } from "../util/require-cjs.js";
 import type { TaskResult } from "./task-result.js";
 
 /** Worker entry points are always the compiled ones, also when src/ runs under vitest. */
@@ -36,7 +37,9 @@ export class WorkerPool {
   readonly limit: number;
 
   constructor(entry: string, readonly threads: number) {
-    this.pool = new Piscina({ filename: workerFile(entry), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
+    // Required here, not imported: a run that starts no pool (small paragraphs inputs) never loads piscina.
+    const { Piscina: Pool } = requireCjs("piscina") as { Piscina: typeof Piscina };
+    this.pool = new Pool({ filename: workerFile(entry), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
     this.limit = threads * 2;
     // When one task fails the run closes the pool; a task still in flight may answer after
     // that, and Piscina reports the reply to a task it no longer knows as an 'error' event on

@@ -42,21 +42,22 @@ export class CorpusStore {
 
   /**
    * Adds the next chunk (chunks arrive in corpus order): its bytes are either where they
-   * can be read again or in memory (then kept or spooled here).
+   * can be read again or in memory (then kept or spooled here). Without `occurrences`, only
+   * what the output pass needs (a process whose repeats were found by another).
    */
-  add(chunk: number, bytes: Stored, occ: ChunkOccurrences): void {
+  add(chunk: number, bytes: Stored, occ: ChunkOccurrences, occurrences = true): void {
     const layout = new Uint8Array(occ.layout.buffer, occ.layout.byteOffset, occ.layout.byteLength);
-    for (let b = 0; b < BUCKETS; b++) this.bucketCounts[b] += occ.bucketStart[b + 1] - occ.bucketStart[b];
+    if (occurrences) for (let b = 0; b < BUCKETS; b++) this.bucketCounts[b] += occ.bucketStart[b + 1] - occ.bucketStart[b];
     if (this.external) {
       this.bytes[chunk] = this.toSpool(bytes);
       this.layouts[chunk] = this.toSpool(layout);
-      this.appendRuns(chunk, occ.occ, occ.bucketStart);
+      if (occurrences) this.appendRuns(chunk, occ.occ, occ.bucketStart);
       return;
     }
     this.bytes[chunk] = bytes;
     this.layouts[chunk] = layout;
-    this.memOcc.push({ chunk, occ: occ.occ, bucketStart: occ.bucketStart });
-    this.held += (bytes instanceof Uint8Array ? bytes.byteLength : 0) + layout.byteLength + occ.occ.byteLength;
+    if (occurrences) this.memOcc.push({ chunk, occ: occ.occ, bucketStart: occ.bucketStart });
+    this.held += (bytes instanceof Uint8Array ? bytes.byteLength : 0) + layout.byteLength + (occurrences ? occ.occ.byteLength : 0);
     if (this.held > this.limit) this.spill();
   }
 

@@ -145,6 +145,15 @@ function readFully(fd: number, buf: Uint8Array, position: number, path: string):
 }
 
 /**
+ * Lists in `update` the two files a KeysWriter writes for the generation it adds
+ * (`generation`: the index's before the update): also done by a process that commits keys
+ * another one wrote. Their paths.
+ */
+export async function listKeys(update: IndexUpdate, generation: number): Promise<{ keys: string; ranges: string }> {
+  return { keys: await update.file(keysRole(generation), KEYS_FILE), ranges: await update.file(rangesRole(generation), RANGES_FILE) };
+}
+
+/**
  * Writes one run's keys into an index update: the buckets' segments appended in the order
  * given to one keys file, and their ranges beside it.
  */
@@ -159,8 +168,8 @@ export class KeysWriter {
 
   /** A writer of the keys the update's generation adds (`generation`: the index's before the update). */
   static async open(update: IndexUpdate, generation: number): Promise<KeysWriter> {
-    const keys = openAtomic(await update.file(keysRole(generation), KEYS_FILE));
-    return new KeysWriter(keys, await update.file(rangesRole(generation), RANGES_FILE));
+    const { keys, ranges } = await listKeys(update, generation);
+    return new KeysWriter(openAtomic(keys), ranges);
   }
 
   async add(range: KeyRange, segment: Uint8Array): Promise<void> {

@@ -1,7 +1,8 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { openAtomicHandle } from "../util/atomic.js";
 import { join } from "node:path";
-import { shardName } from "../workdir/layout.js";
+import { completedTasks, markerFile, shardName } from "../workdir/layout.js";
 import type { KeyRange } from "./ngram-index.js";
 import type { ChunkOccurrences, LineWarnings } from "./occurrences.js";
 import type { ProblemFound } from "./line-problem.js";
@@ -15,10 +16,13 @@ import type { RepeatsResult } from "./bucket-task.js";
  */
 export const STEP_FOLDER = "paragraph-steps";
 
-export const ngramsMarker = (chunk: number) => `paragraphs-ngrams-${shardName(chunk)}`;
+/** The markers of the n-gram tasks (one per chunk) and of the repeats tasks start so. */
+export const NGRAMS_TASKS = "paragraphs-ngrams-";
+export const REPEATS_TASKS = "paragraphs-repeats-";
+
+export const ngramsMarker = (chunk: number) => `${NGRAMS_TASKS}${shardName(chunk)}`;
 /** The marker of the repeats task of `tables` bucket tables from the one of `first`'s key range on. */
-export const repeatsMarker = (first: KeyRange, tables: number) => `paragraphs-repeats-${first.bits}-${first.prefix}-x${tables}`;
-export const RENDER_MARKER = "paragraphs-render";
+export const repeatsMarker = (first: KeyRange, tables: number) => `${REPEATS_TASKS}${first.bits}-${first.prefix}-x${tables}`;
 
 const ngramsFile = (workdir: string, chunk: number) => join(workdir, STEP_FOLDER, `${shardName(chunk)}.ngrams`);
 const repeatsFile = (workdir: string, range: KeyRange) => join(workdir, STEP_FOLDER, `repeats-${range.bits}-${range.prefix}.bin`);
@@ -110,4 +114,14 @@ export function loadRepeats(workdir: string, range: KeyRange): RepeatsResult {
     ...(header.all ? { all: part(keys.shift()!) } : {}),
     ...(header.fresh ? { fresh: part(keys.shift()!) } : {}),
   };
+}
+
+/**
+ * Removes what the tasks of the n-gram and repeats steps left (their saved results and
+ * markers) once the run no longer needs them; the steps' own markers stay, and say the run is done.
+ */
+export async function removeTaskFiles(workdir: string): Promise<void> {
+  await rm(join(workdir, STEP_FOLDER), { recursive: true, force: true });
+  const tasks = (await completedTasks(workdir)).filter((m) => m.startsWith(NGRAMS_TASKS) || m.startsWith(REPEATS_TASKS));
+  await Promise.all(tasks.map((m) => rm(markerFile(workdir, m), { force: true })));
 }

@@ -1,4 +1,4 @@
-import type { ParagraphReport } from "./run-paragraphs.js";
+import type { ParagraphReport } from "./output-step.js";
 
 function share(part: number, whole: number): string {
   return whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : "-";

@@ -72,7 +72,7 @@ const IMPLEMENTATIONS = [
   "src/reference/reference-command.js",
   "src/clean/clean-corpus.js",
   "src/eval/compare.js",
-  "src/paragraph-dedup/run-paragraphs.js",
+  "src/paragraph-dedup/pipeline.js",
 ];
 const PACKAGES = ["piscina", "msgpackr", "zstd-napi", "cli-progress"];
 
@@ -92,7 +92,7 @@ describe.each([
 
   it("a small paragraphs run loads its own modules only: no pool, no other command, no zstd or progress bars", () => {
     const loaded = loadedBy(cli, smallParagraphsRun());
-    expect(loadedOf(loaded, IMPLEMENTATIONS)).toEqual(["src/paragraph-dedup/run-paragraphs.js"]);
+    expect(loadedOf(loaded, IMPLEMENTATIONS)).toEqual(["src/paragraph-dedup/pipeline.js"]);
     expect(loadedOf(loaded, PACKAGES)).toEqual([]);
   });
 });

@@ -1,11 +1,10 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { silentReporter } from "../../src/executor/progress.js";
 import { lockWorkdir } from "../../src/workdir/lock.js";
 import { KEY_FORMAT, keySegments, rangesRole, readSegment } from "../../src/paragraph-dedup/ngram-index.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/core/paragraph-options.js";
-import { paragraphs, type ParagraphRun } from "../../src/paragraph-dedup/run-paragraphs.js";
+import { paragraphs, type ParagraphRun } from "../../src/paragraph-dedup/pipeline.js";
 import { indexContent, IndexUpdate, newIndex, readIndex } from "../../src/workdir/index-store.js";
 import { removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
 import { cleanupVerts, missingPath, writeVert } from "../helpers/vert.js";
@@ -26,7 +25,7 @@ interface Setup {
 
 async function dedup(inputs: string[], opts: Partial<ParagraphOptions>, run: ParagraphRun = {}, s: Setup = {}): Promise<string> {
   const output = missingPath("out.vert");
-  await paragraphs(inputs, output, { ...DEFAULT_PARAGRAPH, ...opts }, { workers: s.workers ?? 2, chunkBytes: s.chunkBytes ?? 1 << 20 }, silentReporter, {
+  await paragraphs(inputs, output, { ...DEFAULT_PARAGRAPH, ...opts }, { workers: s.workers ?? 2, chunkBytes: s.chunkBytes ?? 1 << 20, quiet: true }, {
     memory: s.memory,
     inProcess: s.inProcess ?? true,
     ...run,
@@ -131,7 +130,7 @@ describe("vertdup paragraphs --against / --update: one run over the concatenatio
 });
 
 describe("vertdup paragraphs -w: the work directory becomes an index", () => {
-  it("holds only the index once the run completes, records the batches, and a new run there replaces it", async () => {
+  it("holds the index and no step's saved result once the run completes, records the batches, and a new run there replaces it", async () => {
     const parts = threeParts(6, 100);
     const { index } = await incremental(parts, {});
     const manifest = await readIndex(index);
@@ -144,7 +143,9 @@ describe("vertdup paragraphs -w: the work directory becomes an index", () => {
       [2, docs[2], docs[0] + docs[1]],
     ]);
     expect(manifest.documents).toBe(docs[0] + docs[1] + docs[2]);
-    expect(readdirSync(index).sort()).toEqual([".vertdup-workdir", "index", "index.json"]);
+    // Besides the index, what tells a --resume that the run is finished: its configuration and its steps' markers.
+    expect(readdirSync(index).sort()).toEqual([".vertdup-workdir", "config.json", "index", "index.json", "markers"]);
+    expect(readdirSync(join(index, "markers")).sort()).toEqual(["paragraphs-index.done", "paragraphs-render.done", "paragraphs-repeats.done"]);
     expect(readdirSync(join(index, "index")).sort()).toEqual(["g0001", "g0002", "g0003"]);
     expect(readdirSync(join(index, "index", "g0002")).sort()).toEqual(["ngrams.keys", "ngrams.ranges.json"]);
     // The index is the set of every n-gram of base + batches: the same as one run's over the whole.

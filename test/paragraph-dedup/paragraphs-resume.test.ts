@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
@@ -107,6 +107,41 @@ describe("paragraphs -w --resume after a SIGKILL", () => {
     expect(readFileSync(output)).toEqual(readFileSync(reference));
     expect(reportOf(output)).toEqual(reportOf(reference));
   }, 400_000);
+});
+
+/** Every file under `dir` with its inode and modification time: a rewrite changes one or the other. */
+const snapshot = (dir: string): string[] =>
+  (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const path = join(e.parentPath, e.name);
+      const s = statSync(path);
+      return `${path} ${s.ino} ${s.mtimeMs}`;
+    })
+    .sort();
+
+describe("paragraphs -w --resume of a finished run", () => {
+  it.each([
+    ["in process", [CORPUS], ARGS, false],
+    ["on the worker pool in external mode, against an index", POOL_EXTERNAL.inputs, POOL_EXTERNAL.args, true],
+  ] as const)("%s: rewrites no file of the work directory (or of the index), leaves the output alone, and says what the run did", (_, inputs, args, against) => {
+    const dir = tempDir();
+    const work = join(dir, "w");
+    const output = join(dir, "out.vert");
+    const index = join(dir, "index");
+    if (against) expect(vertdup(["paragraphs", "data-samples/sample.vert.gz", "-o", join(dir, "base.vert"), "-w", index, "--quiet"]).status).toBe(0);
+    const run = ["paragraphs", ...inputs, "-o", output, "-w", work, ...(against ? ["--against", index] : []), ...args];
+    const finished = vertdup(run);
+    expect(finished.status, finished.stderr).toBe(0);
+    const before = [...snapshot(work), ...(against ? snapshot(index) : []), ...snapshot(dir).filter((f) => f.startsWith(output))];
+    const resumed = vertdup([...run, "--resume"]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect([...snapshot(work), ...(against ? snapshot(index) : []), ...snapshot(dir).filter((f) => f.startsWith(output))]).toEqual(before);
+    // The finished run's summary, seconds and all: nothing ran again.
+    const summary = (stderr: string) => stderr.slice(stderr.indexOf("vertdup paragraphs: "));
+    expect(summary(resumed.stderr)).toBe(summary(finished.stderr));
+    expect(resumed.stderr).not.toMatch(/n-grams:/);
+  }, 300_000);
 });
 
 describe("paragraphs --resume refusals", () => {

@@ -3,9 +3,10 @@ import { gunzipSync } from "node:zlib";
 import { decompress } from "zstd-napi";
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { silentReporter } from "../../src/executor/progress.js";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/core/paragraph-options.js";
-import { IN_PROCESS_BELOW, paragraphs, smallInputs, type ParagraphReport } from "../../src/paragraph-dedup/run-paragraphs.js";
+import type { ParagraphReport } from "../../src/paragraph-dedup/output-step.js";
+import { paragraphs } from "../../src/paragraph-dedup/pipeline.js";
+import { IN_PROCESS_BELOW, smallInputs } from "../../src/paragraph-dedup/start.js";
 import { vertdup } from "../helpers/cli.js";
 import { cleanupVerts, missingPath, writeVert, type VertKind } from "../helpers/vert.js";
 import { randomCorpus } from "./random-corpus.js";
@@ -30,8 +31,7 @@ async function dedup(input: string | string[], opts: Partial<ParagraphOptions> =
     Array.isArray(input) ? input : [input],
     output,
     { ...DEFAULT_PARAGRAPH, ...opts },
-    { workers: s.workers ?? 2, chunkBytes: s.chunkBytes ?? 1 << 20 },
-    silentReporter,
+    { workers: s.workers ?? 2, chunkBytes: s.chunkBytes ?? 1 << 20, quiet: true },
     { memory: s.memory, inProcess: s.inProcess ?? false },
   );
   const raw = readFileSync(output);
@@ -256,7 +256,7 @@ describe("vertdup paragraphs: counting rules and sentence boundaries", () => {
   it("chooses by size: a small input runs in process; the report records the options", async () => {
     const text = randomCorpus(4, 30);
     const output = missingPath(".vert");
-    const report = await paragraphs([writeVert(text)], output, { ...DEFAULT_PARAGRAPH, count: "tokens", boundary: "s" }, { workers: 2, chunkBytes: 1 << 20 }, silentReporter, {});
+    const report = await paragraphs([writeVert(text)], output, { ...DEFAULT_PARAGRAPH, count: "tokens", boundary: "s" }, { workers: 2, chunkBytes: 1 << 20, quiet: true });
     expect(report.inProcess).toBe(true);
     expect(report.options).toMatchObject({ count: "tokens", boundary: "s" });
   });

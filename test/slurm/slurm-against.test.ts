@@ -113,20 +113,21 @@ describe("slurm --against --update, the jobs run by hand", () => {
     expect(await indexContent(s.index)).toEqual(s.updated);
   }, 120_000);
 
-  it("paragraphs: the output job appends the batch as the local run does, byte for byte; killed before the commit, it leaves the index as it was; an input the index holds is refused at submission", async () => {
+  it("paragraphs: the append job appends the batch as the local run does, byte for byte; killed before the commit, it leaves the index as it was; an input the index holds is refused at submission", async () => {
     const s = await paragraphsIndexed();
     const work = join(s.dir, "w");
     const output = join(s.dir, "slurm.vert");
     const args = ["slurm", "paragraphs", s.batch, "--against", s.index, "--update", "-w", work, "-o", output, ...SLURM, ...PARAGRAPHS, "--dry-run"];
     expect(ok(vertdup(args)).stderr).toBe("");
-    expect(scripts(work)).toEqual(["1-ngrams.sbatch", "2-output.sbatch"]);
+    expect(scripts(work)).toEqual(["1-ngrams.sbatch", "2-repeats.sbatch", "3-output.sbatch", "4-index.sbatch", "5-append.sbatch"]);
     for (const index of ["0", "1"]) ok(await task(work, "ngrams", ["--index", index, "--count", "2"]));
     const before = await indexContent(s.index);
     expect(before).not.toEqual(s.updated);
-    // Killed with the batch's keys written but not committed: the index is as it was; the job run again resumes and appends.
-    await killedTask(work, "output", "paragraphs-before-commit");
+    for (const step of ["repeats", "output", "index"]) ok(await task(work, step));
+    // Killed with the batch's keys written but not committed: the index is as it was; the job run again appends.
+    await killedTask(work, "append", "paragraphs-before-commit");
     expect(await indexContent(s.index)).toEqual(before);
-    ok(await task(work, "output"));
+    ok(await task(work, "append"));
     expect(paragraphOutputs(output)).toEqual(paragraphOutputs(s.local));
     expect(await indexContent(s.index)).toEqual(s.updated);
 

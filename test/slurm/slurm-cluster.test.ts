@@ -245,9 +245,9 @@ describe.skipIf(reason !== null)("vertdup slurm paragraphs on a real Slurm clust
     const output = join(dir, "slurm.vert");
     const r = vertdup(["slurm", "paragraphs", corpus, "-w", work, "-o", output, "--against", index, ...slurm, ...options]);
     expect(r.stderr).toBe("");
-    expect(r.stdout).toMatch(/^submitted: ngrams \d+, output \d+\n/);
+    expect(r.stdout).toMatch(/^submitted: ngrams \d+, repeats \d+, output \d+, index \d+\n/);
     await waitFor(() => !active(jobIds(work)), 300);
-    expect(vertdup(["slurm", "status", "-w", work]).stdout).toMatch(/^command +paragraphs\nngrams +(\d+)\/\1 done\noutput +1\/1 done\nno job of this run is queued or running\n$/);
+    expect(vertdup(["slurm", "status", "-w", work]).stdout).toMatch(/^command +paragraphs\nngrams +(\d+)\/\1 done\nrepeats +(\d+)\/\2 done\noutput +1\/1 done\nindex +1\/1 done\nno job of this run is queued or running\n$/);
     expect(readFileSync(output)).toEqual(readFileSync(local));
     expect(report(output)).toEqual(report(local));
   }, 400_000);

@@ -26,7 +26,7 @@ describe("vertdup slurm paragraphs, its tasks run by hand", () => {
   const root = tempDir();
   const local = join(root, "local.vert");
 
-  it("writes an n-gram array and an output job; the tasks resume and write the local run's output byte for byte", async () => {
+  it("writes the n-gram array and the repeats, output and index jobs; the tasks resume and write the local run's output byte for byte", async () => {
     expect((await vertdupAsync(["paragraphs", CORPUS, "-o", local, "--quiet", ...OPTIONS])).status).toBe(0);
     const work = join(root, "w");
     const output = join(root, "slurm.vert");
@@ -34,14 +34,14 @@ describe("vertdup slurm paragraphs, its tasks run by hand", () => {
     const r = vertdup(submit);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch"))).toEqual(["1-ngrams.sbatch", "2-output.sbatch"]);
+    expect(readdirSync(join(work, "slurm")).filter((f) => f.endsWith(".sbatch"))).toEqual(["1-ngrams.sbatch", "2-repeats.sbatch", "3-output.sbatch", "4-index.sbatch"]);
     expect(readFileSync(join(work, "slurm", "1-ngrams.sbatch"), "utf8")).toMatch(/#SBATCH --array=0-2\n/);
 
     expect((await task(work, "ngrams", ["--index", "0", "--count", "3"])).status).toBe(0);
     const first = ngramFiles(work);
     const chunks = (JSON.parse(readFileSync(join(work, "paragraph-steps", "chunks.json"), "utf8")) as { chunks: number }).chunks;
     expect(first.length).toBe(Math.ceil(chunks / 3));
-    expect(vertdup(["slurm", "status", "-w", work]).stdout).toBe(`command    paragraphs\nngrams     ${first.length}/${chunks}\noutput     0/1\nno job of this run is queued or running\n`);
+    expect(vertdup(["slurm", "status", "-w", work]).stdout).toBe(`command    paragraphs\nngrams     ${first.length}/${chunks}\nrepeats    0/?\noutput     0/1\nindex      0/1\nno job of this run is queued or running\n`);
 
     // Submitted again with the same options: the slice's chunks are kept and not scanned again.
     const before = mtimes(work, first);
@@ -52,11 +52,14 @@ describe("vertdup slurm paragraphs, its tasks run by hand", () => {
     expect(ngramFiles(work).length).toBe(chunks);
     expect(mtimes(work, first)).toEqual(before);
 
-    const out = await task(work, "output");
-    expect(out.status, out.stderr).toBe(0);
+    for (const step of ["repeats", "output", "index"]) {
+      const r = await task(work, step);
+      expect(r.status, r.stderr).toBe(0);
+    }
     expect(readFileSync(output)).toEqual(readFileSync(local));
     expect(reportOf(output)).toEqual(reportOf(local));
-    expect(vertdup(["slurm", "status", "-w", work]).stdout).toBe(`command    paragraphs\nngrams     ${chunks}/${chunks} done\noutput     1/1 done\nno job of this run is queued or running\n`);
+    // Memory mode: the 256 bucket tables in 16 tasks.
+    expect(vertdup(["slurm", "status", "-w", work]).stdout).toBe(`command    paragraphs\nngrams     ${chunks}/${chunks} done\nrepeats    16/16 done\noutput     1/1 done\nindex      1/1 done\nno job of this run is queued or running\n`);
     // The last job ends the run: its lock goes; the work directory is an index of the inputs' n-grams.
     expect(existsSync(join(work, "vertdup.lock"))).toBe(false);
     expect(existsSync(join(work, "index.json"))).toBe(true);
@@ -76,8 +79,8 @@ describe("vertdup slurm paragraphs, its tasks run by hand", () => {
     expect(other.stderr).toContain(`${work}: refusing to resume: the work directory was made with other --ngram (5 there, 6 now)`);
     expect(ngramFiles(work)).toEqual(saved);
     expect((await task(work, "ngrams", ["--index", "1", "--count", "2"])).status).toBe(0);
-    expect((await task(work, "output")).status).toBe(0);
-    // A finished run leaves an index, no configuration: a submission with other options runs anew.
+    for (const step of ["repeats", "output", "index"]) expect((await task(work, step)).status).toBe(0);
+    // A finished run leaves an index and nothing to resume: a submission with other options runs anew.
     expect((await submit("6")).status).toBe(0);
     expect(existsSync(join(work, "paragraph-steps"))).toBe(true);
     expect(ngramFiles(work)).toEqual([]);

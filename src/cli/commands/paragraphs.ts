@@ -40,23 +40,10 @@ export const paragraphsCommand = {
   builder,
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ stderrReporter }, { paragraphs }, { paragraphSummary }] = await Promise.all([
-      import("../../executor/progress.js"),
-      import("../../paragraph-dedup/run-paragraphs.js"),
-      import("../../paragraph-dedup/summary.js"),
-    ]);
-    const exec = executionOptionsFrom(a);
-    const options = paragraphOptionsFrom(a);
-    const output = a.o;
-    const reportPath = a.report ?? defaultReportPath(output);
-    const report = await paragraphs(inputPaths(a.inputs), output, options, exec, stderrReporter(exec.quiet), {
-      memory: parseSize(a.memory, "memory"),
-      reportPath,
-      workdir: a.w,
-      against: a.against,
-      update: a.update,
-      resume: a.resume,
-    });
+    const [{ paragraphs }, { paragraphSummary }] = await Promise.all([import("../../paragraph-dedup/pipeline.js"), import("../../paragraph-dedup/summary.js")]);
+    const reportPath = a.report ?? defaultReportPath(a.o);
+    const run = { memory: parseSize(a.memory, "memory"), reportPath, workdir: a.w, against: a.against, update: a.update, resume: a.resume };
+    const report = await paragraphs(inputPaths(a.inputs), a.o, paragraphOptionsFrom(a), executionOptionsFrom(a), run);
     process.stderr.write(`${paragraphSummary(report, reportPath)}\n`);
   },
 };

@@ -1,8 +1,5 @@
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import type { RunConfig } from "../../workdir/run-config.js";
 import { DEFAULT_TARGET_RECALL } from "../../core/options.js";
 import { METHOD_OPTIONS, METHOD_OPTION_VARIANTS, inputPaths, maxDocBytesFrom, noStdio, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
 import { refuseUncalibrated } from "../../eval/calibration.js";
@@ -131,42 +128,35 @@ const paragraphsBuilder = (y: Argv) =>
 
 type ParagraphsArgs = Awaited<ReturnType<typeof paragraphsBuilder>["argv"]>;
 
-/** `slurm paragraphs`: the n-gram pass as a job array, then one job of the repeats and output passes. */
+/** `slurm paragraphs`: the paragraph job's pipeline, its n-gram step as a job array. */
 async function submitParagraphs(a: ParagraphsArgs): Promise<void> {
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm paragraphs cannot read standard input: give the corpus as files on the shared filesystem");
-  const [{ checkRun, clearParagraphSteps, runConfig }, { openIndices }, { checkAgainstUse }, { adoptRunConfig, CONFIG_FILE, readRunConfig }, { slurmDir }, { STEP_FOLDER }, { checkedDigests }] = await Promise.all([
-    import("../../paragraph-dedup/run-paragraphs.js"),
+  const [{ paragraphSettings }, { checkJob }, { openIndices }, { slurmDir }, { StepContext }] = await Promise.all([
+    import("../../paragraph-dedup/pipeline.js"),
+    import("../../paragraph-dedup/start.js"),
     import("../../paragraph-dedup/ngram-index.js"),
-    import("../../workdir/index-store.js"),
-    import("../../workdir/run-config.js"),
     import("../../executor/slurm/settings.js"),
-    import("../../paragraph-dedup/step-files.js"),
-    import("../../workdir/batch-digest.js"),
+    import("../../executor/pipeline.js"),
   ]);
   const workdir = resolve(a.w);
-  const resolved = inputs.map((i) => resolve(i));
   const output = resolve(a.o);
   const reportPath = a.report === undefined ? defaultReportPath(output) : resolve(a.report);
   const against = (a.against ?? []).map((dir) => resolve(dir));
-  const options = paragraphOptionsFrom(a);
-  const exec = { workers: a["cpus-per-task"], chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize };
-  const run = { workdir, reportPath, against, memory: parseSize(a.memory, "memory") };
-  // Said before any work; the output job reads the indices again under their locks.
-  await checkRun(resolved, output, run);
-  checkAgainstUse(against, { update: a.update, workdir });
-  const indices = against.length === 0 ? [] : await openIndices(against, options);
-  // An input the index holds already is refused now, not after the n-gram array (the output job checks again, under the index's lock).
-  if (a.update) await checkedDigests(indices, resolved, true, () => undefined);
-  const job: JobSettings = { command: "paragraphs", output, reportPath, memory: run.memory, against, update: a.update, tasks: a.tasks };
-  await submit(workdir, job, scriptOptionsFrom(a, workdir, slurmDir), a["dry-run"], async () => {
-    if (existsSync(join(workdir, CONFIG_FILE)) && ((await readRunConfig(workdir)).prepare as { command?: string }).command !== "paragraphs") {
-      throw new VertdupError(`${workdir}: made by another command than vertdup paragraphs: give another work directory`);
+  const exec = { chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize };
+  // Submitted again, it resumes: the chunks whose n-grams are saved are not read again.
+  const run = { workdir, reportPath, against, update: a.update, resume: true, memory: parseSize(a.memory, "memory") };
+  const job = paragraphSettings(inputs.map((i) => resolve(i)), output, paragraphOptionsFrom(a), exec, run, a.tasks);
+  // Said before any work; the submission (configuration, digests) and the jobs read the indices again under their locks.
+  await checkJob(job, workdir, false);
+  await openIndices(against, job.options);
+  await submit(workdir, job, scriptOptionsFrom(a, workdir, slurmDir), a["dry-run"], async (pipeline) => {
+    const context = new StepContext(a["cpus-per-task"]);
+    try {
+      await pipeline.start(context);
+    } finally {
+      await context.close();
     }
-    const config = await runConfig(run, resolved, output, options, exec, indices);
-    // Re-submitting the same job resumes: the chunks whose n-grams are saved are not read again.
-    if (!(await adoptRunConfig(workdir, config as RunConfig<object>, true))) await clearParagraphSteps(workdir);
-    for (const folder of ["markers", STEP_FOLDER]) await mkdir(join(workdir, folder), { recursive: true });
   });
 }
 

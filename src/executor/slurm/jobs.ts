@@ -1,4 +1,4 @@
-import { markerDone, runLocally, runStep, StepContext, type Pipeline, type Step, type StepProgress } from "../pipeline.js";
+import { isComplete, markerDone, runLocally, runStep, StepContext, type Pipeline, type Step, type StepProgress } from "../pipeline.js";
 import { runTasks } from "../tasks.js";
 import type { Slice } from "../../workdir/layout.js";
 
@@ -28,11 +28,13 @@ export async function runJob(pipeline: Pipeline, name: string, slice: Slice, wor
   const jobs = pipelineJobs(pipeline);
   const job = jobs.find((j) => j.name === name);
   if (job === undefined) throw new JobNotFound(jobs.map((j) => j.name));
+  // A job found complete (submitted again after it ran) does nothing, as a local --resume skips it.
+  if (isComplete(await job.progress())) return job === jobs.at(-1);
   const context = new StepContext(workers);
   try {
     await job.run({ slice, workers, quiet, context });
   } finally {
-    await context.closePools();
+    await context.close();
   }
   return job === jobs.at(-1);
 }
