@@ -14,8 +14,13 @@ export function filesUnder(root: string, path = root): string[] {
     .flatMap((name) => filesUnder(root, join(path, name)));
 }
 
-/** The files of a case's `compare` and `indices` that differ between the two builds' directories, or exist in one only. */
-export function differingFiles(baseDir: string, currentDir: string, c: Pick<Case, "compare" | "indices">): string[] {
+/**
+ * The files of a case's `compare` and `indices` that differ between the two builds' directories,
+ * or exist in one only. `absolutePaths`: the current build's files may name files of its case
+ * directory by absolute path (Slurm jobs do: `slurm paragraphs`' report names its output so);
+ * that directory's prefix is dropped from them before they are compared.
+ */
+export function differingFiles(baseDir: string, currentDir: string, c: Pick<Case, "compare" | "indices">, absolutePaths = false): string[] {
   const base = comparedFiles(baseDir, c);
   const current = comparedFiles(currentDir, c);
   const missing = c.compare.filter((path) => !existsSync(join(baseDir, path)) && !existsSync(join(currentDir, path)));
@@ -23,7 +28,7 @@ export function differingFiles(baseDir: string, currentDir: string, c: Pick<Case
   for (const file of new Set([...base, ...current])) {
     if (!base.includes(file)) differing.push(`${file} (current only)`);
     else if (!current.includes(file)) differing.push(`${file} (baseline only)`);
-    else if (!sameFile(file, join(baseDir, file), join(currentDir, file))) differing.push(file);
+    else if (!sameFile(file, readFileSync(join(baseDir, file)), currentFile(join(currentDir, file), absolutePaths ? `${currentDir}/` : null))) differing.push(file);
   }
   return differing;
 }
@@ -40,9 +45,13 @@ function indexFiles(dir: string, index: string): string[] {
   return [join(index, "index.json"), ...listed.map((file) => join(index, file))];
 }
 
-function sameFile(name: string, a: string, b: string): boolean {
-  const x = readFileSync(a);
-  const y = readFileSync(b);
+/** The file's bytes, without `prefix` wherever it occurs (a byte-preserving latin1 round trip). */
+function currentFile(path: string, prefix: string | null): Buffer {
+  const bytes = readFileSync(path);
+  return prefix === null ? bytes : Buffer.from(bytes.toString("latin1").replaceAll(Buffer.from(prefix).toString("latin1"), ""), "latin1");
+}
+
+function sameFile(name: string, x: Buffer, y: Buffer): boolean {
   if (x.equals(y)) return true;
   const nx = normalized(name, x);
   return nx !== null && nx === normalized(name, y);

@@ -150,7 +150,7 @@ async function compareSlurm(cases: Case[], base: Build, current: Build, root: st
       const unfinished = unfinishedPhases(status);
       if (unfinished.length > 0) failure = `not done: ${unfinished.join(", ")} (job logs in ${join(dir, SLURM_WORKDIR, "slurm", "logs")})`;
     }
-    if (reportComparison(`slurm: ${c.name}`, failure, failure === null ? differingFiles(caseDir(base, c), dir, c) : [])) bad++;
+    if (reportComparison(`slurm: ${c.name}`, failure, failure === null ? differingFiles(caseDir(base, c), dir, c, true) : [])) bad++;
   }
   return bad;
 }
