@@ -311,9 +311,11 @@ export function paragraphPipeline(workdir: string, s: ParagraphSettings): Paragr
       if (s.resume && recorded !== undefined && (recorded.prepare as Partial<ParagraphConfig>).command !== "paragraphs") {
         throw new VertdupError(`${workdir}: refusing to resume: the work directory was made by another command than vertdup paragraphs`);
       }
-      // A finished run left an index and nothing to resume: one with other options starts over.
-      const otherFinished = recorded !== undefined && existsSync(markerFile(workdir, INDEX_MARKER)) && fingerprint(recorded) !== fingerprint(config);
-      if (!(await adoptRunConfig(workdir, config, s.resume && !otherFinished))) await startOver(workdir);
+      // A finished run left an index and nothing to resume: one with other options, or whose
+      // output is gone, starts over.
+      const finished = recorded !== undefined && existsSync(markerFile(workdir, INDEX_MARKER));
+      const over = finished && (fingerprint(recorded) !== fingerprint(config) || !existsSync(s.output));
+      if (!(await adoptRunConfig(workdir, config, s.resume && !over))) await startOver(workdir);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
@@ -141,6 +141,11 @@ describe("paragraphs -w --resume of a finished run", () => {
     const summary = (stderr: string) => stderr.slice(stderr.indexOf("vertdup paragraphs: "));
     expect(summary(resumed.stderr)).toBe(summary(finished.stderr));
     expect(resumed.stderr).not.toMatch(/n-grams:/);
+    // Its output gone, the finished run has nothing left to write it from: it starts over.
+    const written = readFileSync(output);
+    rmSync(output);
+    expect(vertdup([...run, "--resume"]).status).toBe(0);
+    expect(readFileSync(output)).toEqual(written);
   }, 300_000);
 });
 
