@@ -295,7 +295,8 @@ async function startPleb(workdir: string, s: LshCosineSettings, plan: PlebPlan):
  * --update not for another -o, so that the batch is appended once.
  */
 function unitMarker(s: LshCosineSettings): string {
-  const { outdir: _outdir, tasks: _tasks, resume: _resume, ...decides } = s;
+  // Named field by field: what a submission stores besides (its lock's token) must not change it.
+  const decides = { inputs: s.inputs, prepare: s.prepare, pleb: s.pleb, keep: s.keep, pairsLimit: s.pairsLimit, report: s.report, against: s.against, againstScan: s.againstScan, update: s.update, calibrate: s.calibrate, exec: s.exec };
   return `supplement-${hashOf(s.update ? decides : { ...decides, outdir: s.outdir })}`;
 }
 
