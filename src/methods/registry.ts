@@ -15,6 +15,8 @@ export function pipelineOf(workdir: string, settings: JobSettings): Pipeline {
 
 /** The pipeline a Slurm submission stored (slurm/run.json) in `workdir`. */
 export function submittedPipeline(workdir: string, settings: SubmissionSettings): Pipeline {
-  // What was stored is what the submission's job settings were (readSlurmSettings).
-  return pipelineOf(workdir, settings as unknown as JobSettings);
+  // What was stored is what the submission's job settings were (readSlurmSettings), and the
+  // lock's token, which a later submission changes: no step's marker may depend on it.
+  const { token: _token, ...job } = settings;
+  return pipelineOf(workdir, job as unknown as JobSettings);
 }
