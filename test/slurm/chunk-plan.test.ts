@@ -116,7 +116,7 @@ describe("slurm run: the chunk plan of plain inputs", () => {
       const out = join(root, `${method}-slurm`);
       const r = await vertdupAsync(["slurm", "run", corpus, "-w", work, "-o", out, "--tasks", "3", "--cpus-per-task", "1", ...args, "--dry-run"]);
       expect(r.status, r.stderr).toBe(0);
-      expect(jobs(work).map((j) => j.name)).toEqual(["plan", "features", "search"]);
+      expect(jobs(work).map((j) => j.name)).toEqual(["plan", "features", "search", "output", "index"]);
       let ranges = 0;
       await runJobs(work, () => {
         ranges = (JSON.parse(readFileSync(join(work, "chunk-plan.json"), "utf8")) as { inputs: { ranges: unknown[] }[] }).inputs[0].ranges.length;
