@@ -16,12 +16,12 @@ import { readMarker, writeKernelsMarker, writeMarker } from "../../workdir/layou
 import { withLocks } from "../../workdir/lock.js";
 import { readRunConfig } from "../../workdir/run-config.js";
 import { writeManifest, type MethodManifest } from "../manifest.js";
-import { featuresConfig, featuresStep, startFeatures } from "./features-step.js";
+import { featuresConfig, featuresStep, loadFeatures, startFeatures } from "./features-step.js";
 import { graphFile, readGraph, writeGraph } from "./graph-file.js";
 import { calibrateMethod } from "./method-calibration.js";
 import { loadKnownEdges, saveBatch, saveEdges } from "./method-index.js";
 import { outputStep } from "./output-step.js";
-import { checkAgainst, loadRunDocuments, readIndices, type RunDocuments } from "./run-documents.js";
+import { checkAgainst, readIndices, runDocuments, type RunDocuments } from "./run-documents.js";
 import type { FeaturesConfig, Found, MethodRun, SetMethod } from "./set-method.js";
 import { SET_METHODS } from "./set-methods.js";
 
@@ -61,7 +61,8 @@ export function setMethodPipeline(workdir: string, s: SetMethodSettings): Pipeli
   const method = SET_METHODS[s.method];
   const against = run.against ?? [];
   const indices = (c: StepContext) => c.shared("indices", () => readIndices(run, method));
-  const documents = (c: StepContext) => c.shared("documents", async (): Promise<RunDocuments> => loadRunDocuments(workdir, await indices(c)));
+  const features = (c: StepContext) => c.shared("features", () => loadFeatures(workdir));
+  const documents = (c: StepContext) => c.shared("documents", async (): Promise<RunDocuments> => runDocuments(await features(c), await indices(c)));
   const found = (c: StepContext) => c.shared("graph", async (): Promise<Found> => readGraph(workdir));
   // What decides each step's result, recorded in its marker: a step whose marker records
   // other settings (or another -o, for a step writing there) runs again.
@@ -86,7 +87,9 @@ export function setMethodPipeline(workdir: string, s: SetMethodSettings): Pipeli
         const reporter = stderrReporter(quiet);
         if (method.kernels !== undefined) await writeKernelsMarker(workdir, "features", slice, method.kernels(run.features, (m) => reporter.info(m)));
         const config = (await readRunConfig(workdir)) as unknown as FeaturesConfig;
-        await featuresStep(workdir, config, slice, context.pool("methods"), reporter);
+        const made = await featuresStep(workdir, config, slice, context.pool("methods"), reporter);
+        // All the shards, as the steps after it would read them back: theirs in this process (a Slurm task's slice is not all).
+        if (slice.count === 1) await context.shared("features", async () => made);
       },
       progress: async () => markersDone(workdir, "features-", await chunkTotal(workdir)),
     },

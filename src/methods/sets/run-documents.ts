@@ -3,7 +3,6 @@ import { DocIds } from "../../output/doc-ids.js";
 import { DocSources } from "../../output/doc-sources.js";
 import { concatU32 } from "../../util/typed-arrays.js";
 import { checkAgainstUse, readIndex, requireCompatible, type IndexManifest } from "../../workdir/index-store.js";
-import { loadFeatures } from "./features-step.js";
 import { loadIndexShards } from "./method-index.js";
 import type { MethodRun, SetMethodSpec } from "./set-method.js";
 import type { ShardBase } from "./shard-scan.js";
@@ -57,9 +56,12 @@ export async function readIndices(run: MethodRun, method: SetMethodSpec): Promis
   return placed;
 }
 
-/** The run's documents: the indices' stored shards, then the features step's read back from `workdir`. */
-export async function loadRunDocuments(workdir: string, indices: PlacedIndex[]): Promise<RunDocuments> {
-  const { shards: fresh, skipped } = await loadFeatures(workdir);
+/**
+ * The run's documents: the indices' stored shards, then the features step's, which it takes
+ * over (their ordinals moved after the indices', their ids into `ids`).
+ */
+export function runDocuments(features: { shards: ShardBase[]; skipped: SkippedDocs }, indices: PlacedIndex[]): RunDocuments {
+  const { shards: fresh, skipped } = features;
   const newDocuments = fresh.reduce((n, s) => n + s.tokens.length, 0);
   const sources = indices.length === 0 ? undefined : new DocSources(indices.map((x) => ({ dir: x.dir, documents: x.manifest.documents })), newDocuments);
   const firstNew = sources?.firstNew ?? 0;
