@@ -14,13 +14,14 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { silentReporter } from "../../src/executor/progress.js";
+import { runLocally } from "../../src/executor/pipeline.js";
 import { chunkCorpus } from "../../src/corpus/chunker.js";
 import { emptyWarnings, parseChunk } from "../../src/corpus/vertical.js";
 import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
 import { resolveBands } from "../../src/methods/sets/lsh-bands.js";
 import { shingleSet } from "../../src/methods/minhash/minhash.js";
-import { runMethod } from "../../src/methods/sets/run-method.js";
+import type { MethodManifest } from "../../src/methods/manifest.js";
+import { setMethodPipeline } from "../../src/methods/sets/pipeline.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -42,6 +43,13 @@ function minhashRun(): MethodRun {
   return { method: "minhash", features, search: { threshold, maxDistance: 5, memory: 2 ** 31 }, keep: "longest", pairs: { mode: "all", limit: 0 } };
 }
 
+/** The minhash run of `corpus` into `dir`/out; its manifest. */
+async function runMinhash(corpus: string, dir: string): Promise<MethodManifest> {
+  const outdir = join(dir, "out");
+  await runLocally(setMethodPipeline(join(dir, "work"), { method: "minhash", inputs: [corpus], outdir, run: minhashRun(), exec: {}, tasks: 1 }), workers, true);
+  return JSON.parse(readFileSync(join(outdir, "manifest.json"), "utf8")) as MethodManifest;
+}
+
 async function readDocs(path: string): Promise<{ ids: string[]; tokens: string[][] }> {
   const ids: string[] = [];
   const tokens: string[][] = [];
@@ -55,7 +63,7 @@ async function recall(corpus: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "vertdup-mh-"));
   try {
     const t0 = performance.now();
-    await runMethod([corpus], join(dir, "work"), join(dir, "out"), minhashRun(), { workers, quiet: true }, silentReporter);
+    await runMinhash(corpus, dir);
     const seconds = (performance.now() - t0) / 1000;
     const found = new Set(readFileSync(join(dir, "out", "pairs.tsv"), "utf8").trim().split("\n").slice(1).map((l) => l.split("\t").slice(0, 2).join("\t")));
     const { ids, tokens } = await readDocs(corpus);
@@ -93,7 +101,7 @@ async function speed(): Promise<void> {
     const corpus = join(dir, "speed.vert");
     writeFileSync(corpus, parts.join(""));
     const t0 = performance.now();
-    const m = await runMethod([corpus], join(dir, "work"), join(dir, "out"), minhashRun(), { workers, quiet: true }, silentReporter);
+    const m = await runMinhash(corpus, dir);
     const seconds = (performance.now() - t0) / 1000;
     console.log(JSON.stringify({ documents: docs, tokensPerDoc: length, workers, seconds, docsPerSecond: Math.round(docs / seconds), candidates: m.counts.candidates, pairs: m.counts.pairs, phases: m.phases }));
   } finally {

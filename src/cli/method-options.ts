@@ -2,14 +2,13 @@ import type { MethodRun } from "../methods/sets/set-method.js";
 import { pairsOutputFrom } from "./options.js";
 import { DEFAULT_PLEB, DEFAULT_PREPARE, type PairsOutput } from "../core/options.js";
 import { parseSize } from "../util/size.js";
-import { resolveBands } from "../methods/sets/lsh-bands.js";
-import { METHOD_DEFAULTS, type FeatureOptions, type KeepPolicy, type MethodName } from "../core/method-options.js";
+import { isSetMethod, SET_METHODS } from "../methods/sets/set-methods.js";
+import type { FeatureOptions, KeepPolicy, MethodName } from "../core/method-options.js";
 
 /** Threshold and shingle size of the method when not given. */
 export function methodDefaults(method: MethodName, threshold?: number, shingleSize?: number): { threshold: number; shingleSize: number } {
-  const t = method === "minhash" ? METHOD_DEFAULTS.minhash.threshold : method === "paragraphs" ? METHOD_DEFAULTS.paragraphs.threshold : DEFAULT_PLEB.threshold;
-  const k = method === "minhash" ? METHOD_DEFAULTS.minhash.shingleSize : DEFAULT_PREPARE.shingleSize;
-  return { threshold: threshold ?? t, shingleSize: shingleSize ?? k };
+  const own = isSetMethod(method) ? SET_METHODS[method].defaults : undefined;
+  return { threshold: threshold ?? own?.threshold ?? DEFAULT_PLEB.threshold, shingleSize: shingleSize ?? own?.shingleSize ?? DEFAULT_PREPARE.shingleSize };
 }
 
 /** `--keep`, or its default: the older document when there are --against indices, else the longest. */
@@ -45,8 +44,8 @@ interface ParsedMethod {
 
 /** The run of a method other than lsh-cosine, from parsed and checked options (defaults already filled). */
 export function methodRunFrom(a: ParsedMethod): MethodRun {
-  if (a.method === "lsh-cosine") throw new Error("lsh-cosine is the core pipeline");
-  const { bands, rows } = a.method === "minhash" ? resolveBands(a.threshold, a["num-perm"], a.bands, a.rows) : { bands: 1, rows: 1 };
+  if (!isSetMethod(a.method)) throw new Error(`${a.method} is not a set method`);
+  const { bands, rows } = SET_METHODS[a.method].banding?.(a.threshold, a["num-perm"], a.bands, a.rows) ?? { bands: 1, rows: 1 };
   const features: FeatureOptions = {
     column: a.column,
     idAttr: a["id-attr"],

@@ -18,5 +18,7 @@ export async function submittedJob(workdir: string): Promise<{ kind: ReturnType<
   const stored = await readSlurmSettings(workdir);
   // Submitted before `slurm run` had --method: lsh-cosine.
   const settings = (stored.command === undefined ? { method: "lsh-cosine", ...stored } : stored) as SubmissionSettings;
-  return { kind: submissionKind(settings), pipeline: pipelineOf(workdir, settings as unknown as JobSettings) };
+  // The lock's token changes with every submission: no step's marker may depend on it.
+  const { token: _token, ...job } = settings;
+  return { kind: submissionKind(settings), pipeline: pipelineOf(workdir, job as unknown as JobSettings) };
 }

@@ -151,17 +151,17 @@ export async function readMarker<T>(workdir: string, task: string): Promise<T | 
 
 /**
  * Markers of what ran each kernel of a slice's pass: `kernels-<pass>-<index>-of-<count>`
- * (the count and the sign pass).
+ * (lsh-cosine's count and sign passes, a set method's features step).
  */
 const KERNELS_MARKER = "kernels-";
 
 /** Records what ran the kernels of a slice's `pass`. */
-export async function writeKernelsMarker(workdir: string, pass: "count" | "sign", slice: Slice, kernels: Record<string, KernelStatus>): Promise<void> {
+export async function writeKernelsMarker(workdir: string, pass: "count" | "sign" | "features", slice: Slice, kernels: Record<string, KernelStatus>): Promise<void> {
   await writeMarker(workdir, `${KERNELS_MARKER}${pass}-${slice.index}-of-${slice.count}`, kernels);
 }
 
 /**
- * What ran each kernel of the preparatory phase, for prepare.json (`kernels`): "webassembly"
+ * What ran each kernel of the reading passes, for prepare.json or a manifest (`kernels`): "webassembly"
  * unless a slice fell back (then that slice's reason); undefined when no slice recorded it.
  */
 export async function prepareKernels(workdir: string): Promise<Record<string, KernelStatus> | undefined> {

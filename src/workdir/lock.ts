@@ -147,6 +147,16 @@ export async function lockWorkdirs(dirs: readonly string[]): Promise<WorkdirLock
   return { token: taken.map((l) => l.token).join(","), release };
 }
 
+/** Runs `body` holding the locks of `dirs` (the indices of `--against`): no other run changes them while it reads or appends. */
+export async function withLocks<T>(dirs: readonly string[], body: () => Promise<T>): Promise<T> {
+  const lock = await lockWorkdirs(dirs);
+  try {
+    return await body();
+  } finally {
+    await lock.release();
+  }
+}
+
 /** Admits a task of the Slurm run whose token it carries; refuses it once another run holds the directory. */
 export async function admitTask(workdir: string, token: string): Promise<void> {
   const holder = await readHolder(workdir);

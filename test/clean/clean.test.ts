@@ -8,14 +8,13 @@ import { cleanCorpus } from "../../src/clean/clean-corpus.js";
 import { DocFilter } from "../../src/clean/doc-filter.js";
 import { remarkDocLine } from "../../src/clean/doc-marks.js";
 import { CLUSTERS_HEADER } from "../../src/output/clusters-tsv.js";
-import { silentReporter } from "../../src/executor/progress.js";
-import { runMethod } from "../../src/methods/sets/run-method.js";
 import { EdgeList } from "../../src/clusters/duplicate-graph.js";
 import { DocIds } from "../../src/output/doc-ids.js";
 import { writeGraphOutputs } from "../../src/output/graph-outputs.js";
 import { VertdupError } from "../../src/core/errors.js";
 import { FEATURES } from "../methods/features.js";
 import { cleanupVerts, suffixOf, writeRaw, writeVert, type VertKind } from "../helpers/vert.js";
+import { runSetMethod } from "../helpers/set-method.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-clean-"));
 afterAll(() => {
@@ -125,7 +124,7 @@ describe("clean", () => {
     const cut = text.indexOf("<doc", text.length / 2);
     const parts = [writeVert(text.slice(0, cut), "gz"), writeVert(text.slice(cut), "zst")];
     const out = join(dir, "run");
-    const m = await runMethod(parts, join(dir, "run-work"), out, { method: "exact", features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "first" }, { workers: 2, quiet: true }, silentReporter);
+    const m = await runSetMethod(parts, join(dir, "run-work"), out, { method: "exact", features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "first" }, { workers: 2 });
     const marked = join(dir, "sample-marked.vert.zst");
     await cleanCorpus(parts, { from: out, output: marked, mark: true });
     expect(unmark(content(marked)).toString("utf8")).toBe(text);

@@ -66,7 +66,7 @@ const IMPLEMENTATIONS = [
   "src/pleb/run-pleb.js",
   "src/report/write-report.js",
   "src/slurm/submit.js",
-  "src/methods/run-method.js",
+  "src/methods/sets/pipeline.js",
   "src/coordinator/prepare.js",
   "src/coordinator/pool.js",
   "src/reference/reference-command.js",

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 import { readRunFileSync, writeRunFile } from "../../src/util/run-file.js";
+import { indexContent } from "../../src/workdir/index-store.js";
 
 afterAll(removeTempDirs);
 
@@ -71,6 +72,70 @@ describe("run --method minhash --resume: the sets files", () => {
     const [shard] = readRunFileSync<{ sets: string }>(file);
     await writeRunFile(file, [{ ...shard, sets: join(work, "methods", shard.sets) }]);
     resumeMoved(root, work, whole);
+  }, 60_000);
+});
+
+/** Every file under `dirs` with its inode and modification time: what a rewrite changes. */
+function files(...dirs: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const dir of dirs) {
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const path = join(entry.parentPath, entry.name);
+      const s = statSync(path, { bigint: true });
+      out.set(path, `${s.ino} ${s.mtimeNs}`);
+    }
+  }
+  return out;
+}
+
+describe.each([
+  ["minhash", ["--estimate-recall", "--sample", "100"]],
+  ["simhash384", []],
+  ["exact", []],
+  ["paragraphs", ["--estimate-recall", "--sample", "100"]],
+])("run --method %s --resume of a finished run", (method, extra) => {
+  it("rewrites no file of the work directory nor of the outputs; into another -o, only the outputs", () => {
+    const root = tempDir();
+    const work = join(root, "w");
+    const out = join(root, "out");
+    const args = ["run", CORPUS, "--method", method, ...extra, "-w", work, ...ARGS.filter((a) => a !== "--no-report")];
+    expect(vertdup([...args, "-o", out]).status).toBe(0);
+    // The work directory is left as an index, with every step's files.
+    expect(readdirSync(work)).toContain("index.json");
+    const before = files(work, out);
+    const resumed = vertdup([...args, "-o", out, "--resume"]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(files(work, out)).toEqual(before);
+    const other = join(root, "other");
+    expect(vertdup([...args, "-o", other, "--resume"]).status).toBe(0);
+    const after = files(work);
+    const changed = [...after].filter(([path, stamp]) => before.get(path) !== stamp).map(([path]) => path.slice(work.length + 1));
+    // The steps that write into -o ran again (their markers name it); nothing they read was made again.
+    expect(changed.sort()).toEqual(extra.length > 0 ? ["markers/calibrate.done", "markers/output.done"] : ["markers/output.done"]);
+    for (const f of ["pairs.tsv", "groups.tsv", "clusters.tsv", ...(extra.length > 0 ? ["calibration.tsv"] : [])]) expect(readFileSync(join(other, f), "utf8"), f).toBe(readFileSync(join(out, f), "utf8"));
+  }, 60_000);
+});
+
+describe("run --method minhash -w --resume after a kill in the index step", () => {
+  it("makes the index the uninterrupted run makes, without running the steps before it again", async () => {
+    const root = tempDir();
+    process.env.SOURCE_DATE_EPOCH = "1700000000";
+    try {
+      const whole = join(root, "whole");
+      expect(vertdup(["run", CORPUS, "-o", join(root, "o1"), "-w", whole, "--method", "minhash", ...ARGS]).status).toBe(0);
+      const work = join(root, "w");
+      const args = ["run", CORPUS, "-o", join(root, "o2"), "-w", work, "--method", "minhash", ...ARGS];
+      const killed = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, VERTDUP_FAULT: "kill:index:before-commit" } });
+      expect(killed.signal).toBe("SIGKILL");
+      expect(readdirSync(work)).not.toContain("index.json");
+      const graph = statSync(join(work, "methods", "graph.zst")).mtimeMs;
+      expect(vertdup([...args, "--resume"]).status).toBe(0);
+      expect(statSync(join(work, "methods", "graph.zst")).mtimeMs).toBe(graph);
+      expect(await indexContent(work)).toEqual(await indexContent(whole));
+    } finally {
+      delete process.env.SOURCE_DATE_EPOCH;
+    }
   }, 60_000);
 });
 

@@ -1,8 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+import { removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);
 
@@ -19,15 +18,16 @@ interface Job {
   outputs: (out: string) => string[];
 }
 
-const runJob = (method: string): Job => ({
+const runJob = (method: string, files = ["pairs.tsv", "clusters.tsv", "groups.tsv"]): Job => ({
   name: `run --method ${method}`,
   run: (out, work) => ["run", CORPUS, "--method", method, "-o", out, "-w", work, "--no-report", ...COMMON],
   submit: (out, work) => ["slurm", "run", CORPUS, "--method", method, "-o", out, "-w", work, "--dry-run"],
-  outputs: (out) => ["pairs.tsv", "clusters.tsv", "groups.tsv", "pleb-log.tsv"].map((f) => join(out, f)),
+  outputs: (out) => files.map((f) => join(out, f)),
 });
 
 const JOBS: Job[] = [
-  runJob("lsh-cosine"),
+  runJob("lsh-cosine", ["pairs.tsv", "clusters.tsv", "groups.tsv", "pleb-log.tsv"]),
+  ...["minhash", "simhash384", "exact", "paragraphs"].map((method) => runJob(method)),
   {
     name: "paragraphs",
     run: (out, work) => ["paragraphs", CORPUS, "-o", join(out, "out.vert"), "-w", work, "--report", join(out, "report.json"), ...COMMON],
@@ -70,22 +70,22 @@ const contents = (files: string[]) =>
   });
 
 describe.each(JOBS)("$name: SIGKILL after any step, then --resume", (job) => {
-  it("gives the uninterrupted run's outputs, and a resume of the finished run rewrites no work file", () => {
+  it("gives the uninterrupted run's outputs, and a resume of the finished run rewrites no work file", async () => {
     const reference = tempDir();
-    const whole = vertdup(job.run(reference, join(tempDir(), "w")));
+    const whole = await vertdupAsync(job.run(reference, join(tempDir(), "w")));
     expect(whole.status, whole.stderr).toBe(0);
     const steps = localSteps(job);
     expect(steps.length).toBeGreaterThan(1);
     for (const step of steps) {
       const out = tempDir();
       const work = join(tempDir(), "w");
-      const killed = spawnSync(process.execPath, [CLI, ...job.run(out, work)], { env: { ...process.env, VERTDUP_FAULT: `kill:step:${step}` } });
+      const killed = await vertdupAsync(job.run(out, work), undefined, { VERTDUP_FAULT: `kill:step:${step}` });
       expect(killed.signal, `${step}: ${killed.stderr}`).toBe("SIGKILL");
-      const resumed = vertdup([...job.run(out, work), "--resume"]);
+      const resumed = await vertdupAsync([...job.run(out, work), "--resume"]);
       expect(resumed.status, `${step}: ${resumed.stderr}`).toBe(0);
       expect(contents(job.outputs(out)), step).toEqual(contents(job.outputs(reference)));
       const before = snapshot(work);
-      const again = vertdup([...job.run(out, work), "--resume"]);
+      const again = await vertdupAsync([...job.run(out, work), "--resume"]);
       expect(again.status, again.stderr).toBe(0);
       expect(snapshot(work), `after ${step}: a resume of the finished run rewrote work files`).toEqual(before);
       expect(contents(job.outputs(out)), step).toEqual(contents(job.outputs(reference)));

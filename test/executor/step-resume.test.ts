@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
@@ -92,7 +92,10 @@ describe.each([
     // Killed again after a block the first run had not finished: the finished ones were loaded, not computed again.
     const block = (k: number) => `${command}-${String(k).padStart(6, "0")}`;
     const done = markers(work, `${command}-`);
-    const next = Array.from({ length: planned }, (_, k) => k).find((k) => !done.includes(`${block(k)}.done`));
+    // Block markers are written in batches: the kill may come after every block's marker. A
+    // crash just before the last block's marker leaves that block to do again.
+    if (done.length === planned) rmSync(join(work, "markers", `${block(planned - 1)}.done`));
+    const next = Array.from({ length: planned }, (_, k) => k).find((k) => !markers(work, `${command}-`).includes(`${block(k)}.done`));
     expect(next).toBeDefined();
     const kept = statSync(join(work, command, "000001.zst")).mtimeMs;
     killedAt(`marker:${block(next!)}`, [...args, "--workers", "1", "--resume"]);

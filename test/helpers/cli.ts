@@ -20,16 +20,19 @@ export function vertdup(args: string[], input?: Buffer | string): CliResult {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** `vertdup args…` without blocking the test thread (a run of seconds would stall vitest's own messages). */
-export async function vertdupAsync(args: string[], input?: Buffer): Promise<CliResult> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+/**
+ * `vertdup args…` without blocking the test thread (a run of seconds would stall vitest's own
+ * messages), with `env` added to the environment; `signal` names the signal that ended it.
+ */
+export async function vertdupAsync(args: string[], input?: Buffer, env: Record<string, string> = {}): Promise<CliResult & { signal: NodeJS.Signals | null }> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0", ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c) => (stdout += c));
   child.stderr.on("data", (c) => (stderr += c));
   child.stdin.end(input);
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { status, stdout, stderr };
+  const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("close", (code, sig) => resolve([code, sig])));
+  return { status, signal, stdout, stderr };
 }
 
 const made: string[] = [];

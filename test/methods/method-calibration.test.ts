@@ -5,14 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_GENERATOR, generateCorpus } from "../../scripts/generate-corpus.js";
 import { readClustersTsv } from "../../src/output/clusters-tsv.js";
-import { silentReporter } from "../../src/executor/progress.js";
 import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
 import { shingleSet } from "../../src/methods/minhash/minhash.js";
 import { paragraphSets } from "../../src/methods/paragraph-sets/paragraph-sets.js";
-import { runMethod } from "../../src/methods/sets/run-method.js";
 import { readCorpus } from "../helpers/vert.js";
 import { FEATURES } from "./features.js";
+import { runSetMethod } from "../helpers/set-method.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-calibrate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,7 +57,7 @@ describe.each(["minhash", "paragraphs"] as const)("calibrate --method %s", (meth
     pairs = allPairs(docs.map((d) => (method === "minhash" ? shingleSet(d.tokens, FEATURES.shingleSize, NORM) : paragraphSets(d, FEATURES.shortTokens, NORM).long)));
     for (const [workers, chunkBytes] of [[1, 1 << 20], [2, 1 << 14]]) {
       const out = join(dir, `${method}-${workers}`);
-      await runMethod([corpus], join(dir, `work-${method}-${workers}`), out, run(method), { workers, quiet: true, chunkBytes }, silentReporter);
+      await runSetMethod([corpus], join(dir, `work-${method}-${workers}`), out, run(method), { workers, chunkBytes });
       outs.push(out);
     }
   }, 120_000);

@@ -7,6 +7,8 @@ import { ARRAY_TASK_ID, renderBatchScript, sbatchWord, shellWord } from "../../s
 import { pipelineOf, type JobSettings } from "../../src/methods/registry.js";
 import { pipelineJobs } from "../../src/executor/slurm/jobs.js";
 import type { LshCosineSettings } from "../../src/methods/lsh-cosine/pipeline.js";
+import type { SetMethodSettings } from "../../src/methods/sets/pipeline.js";
+import type { MethodRun, SetMethod } from "../../src/methods/sets/set-method.js";
 import { DEFAULT_PREPARE } from "../../src/core/options.js";
 import { phaseJobs, splitArrays } from "../../src/executor/slurm/submit.js";
 import { VertdupError } from "../../src/core/errors.js";
@@ -123,7 +125,7 @@ describe("batch scripts", () => {
     const r = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), "--method", "minhash", "--shingle-size", "3", "--threshold", "0.7", "--tasks", "2", "--dry-run"]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(readdirSync(join(workdir, "slurm")).filter((f) => f.endsWith(".sbatch"))).toEqual(["1-plan.sbatch", "2-features.sbatch", "3-search.sbatch"]);
+    expect(readdirSync(join(workdir, "slurm")).filter((f) => f.endsWith(".sbatch"))).toEqual(["1-plan.sbatch", "2-features.sbatch", "3-search.sbatch", "4-output.sbatch", "5-index.sbatch"]);
     const settings = JSON.parse(readFileSync(join(workdir, "slurm", "run.json"), "utf8")) as { method: string; run: { features: { shingleSize: number; bands: number; rows: number }; search: { threshold: number } } };
     // Bands and rows derived from the threshold, as run derives them.
     expect(settings.method).toBe("minhash");
@@ -203,19 +205,35 @@ describe("batch scripts", () => {
     expect(jobs[6].command.slice(2)).toEqual(["task", "output", "-w", "/shared/w", "--token", "t0"]);
   });
 
-  it("chain a set method's chunk plan, its features array and its search job", () => {
+  it("chain a set method's chunk plan, its features array and its search, output, calibrate and index jobs", () => {
+    const request = { sample: 100, targetRecall: 0.9, sampling: "stratified" as const };
     for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
-      const settings: JobSettings = { method, run: { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "longest" }, exec: { workers: 1 }, outdir: "/shared/o", tasks: 4 };
+      const calibrate = method === "exact" ? {} : { calibrate: request };
+      const settings: JobSettings = { method, inputs: ["/shared/c.vert"], outdir: "/shared/o", run: { ...setRun(method), saveIndex: true, ...calibrate }, exec: {}, tasks: 4 };
       const jobs = phaseJobs("/shared/w", jobsOf(settings), "t0");
       expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([
         ["plan", undefined],
         ["features", 4],
         ["search", undefined],
+        ["output", undefined],
+        ...(method === "exact" ? [] : [["calibrate", undefined]]),
+        ["index", undefined],
       ]);
       expect(jobs[0].command.slice(2)).toEqual(["task", "plan", "-w", "/shared/w", "--token", "t0"]);
       expect(jobs[1].command.slice(2)).toEqual(["task", "features", "-w", "/shared/w", "--index", ARRAY_TASK_ID, "--count", "4", "--token", "t0"]);
       expect(jobs[2].command.slice(2)).toEqual(["task", "search", "-w", "/shared/w", "--token", "t0"]);
     }
+  });
+
+  it("run a set method against indices as one supplement job, once per batch appended", () => {
+    const settings = (update: boolean, outdir: string): SetMethodSettings => ({ method: "minhash", inputs: ["/shared/c.vert"], outdir, run: { ...setRun("minhash"), against: ["/shared/index"], update }, exec: {}, tasks: 4 });
+    const jobs = phaseJobs("/shared/w", jobsOf(settings(true, "/shared/o")), "t0");
+    expect(jobs.map((j) => [j.name, j.arraySize])).toEqual([["supplement", undefined]]);
+    expect(pipelineOf("/shared/w", settings(true, "/shared/o")).steps.map((s) => s.name)).toEqual(["plan", "features", "search", "output", "append"]);
+    // With --update another -o does not run the job again (the batch is appended once); without, it does.
+    const marker = (s: SetMethodSettings) => pipelineOf("/shared/w", s).unit?.marker;
+    expect(marker(settings(true, "/shared/other"))).toBe(marker(settings(true, "/shared/o")));
+    expect(marker(settings(false, "/shared/other"))).not.toBe(marker(settings(false, "/shared/o")));
   });
 
   it("run lsh-cosine against indices as one supplement job, once per batch appended", () => {
@@ -427,3 +445,7 @@ function lshAgainstSettings(update: boolean, outdir: string): LshCosineSettings 
 }
 
 const FEATURES = { column: 0, idAttr: "id", lowercase: true, keepNumbers: false, shingleSize: 5, numPerm: 128, bands: 16, rows: 8, seed: 1, shortTokens: 9 };
+
+function setRun(method: SetMethod): MethodRun {
+  return { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "longest" };
+}

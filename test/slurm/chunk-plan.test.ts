@@ -47,7 +47,7 @@ describe("slurm run: the chunk plan of plain inputs", () => {
     const out = join(root, "slurm");
     const r = await vertdupAsync(["slurm", "run", corpus, "-w", work, "-o", out, "--tasks", "3", "--cpus-per-task", "1", ...OPTIONS, "--dry-run"]);
     expect(r.status, r.stderr).toBe(0);
-    expect(jobs(work).map((j) => j.name)).toEqual(["plan", "count", "vocabulary", "sign", "merge", "pleb", "output"]);
+    expect(jobs(work).map((j) => j.name)).toEqual(["plan", "count", "vocabulary", "sign", "merge", "pleb", "output", "index"]);
     await runJobs(work, () => {
       const plan = JSON.parse(readFileSync(join(work, "chunk-plan.json"), "utf8")) as { inputs: { path: string; ranges: { offset: number; length: number }[] }[] };
       const ranges = plan.inputs[0].ranges;
@@ -116,7 +116,7 @@ describe("slurm run: the chunk plan of plain inputs", () => {
       const out = join(root, `${method}-slurm`);
       const r = await vertdupAsync(["slurm", "run", corpus, "-w", work, "-o", out, "--tasks", "3", "--cpus-per-task", "1", ...args, "--dry-run"]);
       expect(r.status, r.stderr).toBe(0);
-      expect(jobs(work).map((j) => j.name)).toEqual(["plan", "features", "search"]);
+      expect(jobs(work).map((j) => j.name)).toEqual(["plan", "features", "search", "output", "index"]);
       let ranges = 0;
       await runJobs(work, () => {
         ranges = (JSON.parse(readFileSync(join(work, "chunk-plan.json"), "utf8")) as { inputs: { ranges: unknown[] }[] }).inputs[0].ranges.length;

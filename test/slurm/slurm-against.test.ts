@@ -18,6 +18,7 @@ afterAll(() => {
 });
 
 const LSH = ["--iterations", "20", "--iterations-per-group", "5"];
+const MINHASH = ["--method", "minhash", "--shingle-size", "3", "--chunk-size", "4096"];
 // Other than the defaults, so that they are seen to reach the jobs; several chunks per array task.
 const PARAGRAPHS = ["--ngram", "5", "--threshold", "0.4", "--chunk-size", "4096"];
 const SLURM = ["--tasks", "2", "--cpus-per-task", "1"];
@@ -27,8 +28,8 @@ function ok(r: CliResult): CliResult {
   return r;
 }
 
-/** lsh-cosine's outputs; the manifest without its date and timings. */
-function lshOutputs(dir: string): Record<string, unknown> {
+/** A run's outputs (lsh-cosine or a set method); the manifest without its date and timings. */
+function runOutputs(dir: string): Record<string, unknown> {
   const { created: _, phases: __, ...manifest } = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Record<string, unknown>;
   return { ...Object.fromEntries(["pairs.tsv", "clusters.tsv", "groups.tsv"].map((f) => [f, readFileSync(join(dir, f), "utf8")])), manifest };
 }
@@ -70,6 +71,7 @@ async function supplemented(base: string[], batch: string[]): Promise<Supplement
 }
 
 const lshIndexed = () => supplemented(["run", "-o", tempDir(), "--quiet", ...LSH], ["run", "--quiet", ...LSH]);
+const minhashIndexed = () => supplemented(["run", "-o", tempDir(), "--quiet", ...MINHASH], ["run", "--quiet", ...MINHASH]);
 const paragraphsIndexed = () => supplemented(["paragraphs", "-o", join(tempDir(), "base.vert"), "--quiet", ...PARAGRAPHS], ["paragraphs", "--quiet", ...PARAGRAPHS]);
 
 const task = (work: string, step: string, slice: string[] = []) => vertdupAsync(["task", step, "-w", work, ...slice, "--token", lockToken(work)]);
@@ -101,11 +103,34 @@ describe("slurm --against --update, the jobs run by hand", () => {
     await killedTask(work, "supplement", "update-files");
     expect(await indexContent(s.index)).toEqual(before);
     ok(await task(work, "supplement"));
-    expect(lshOutputs(out)).toEqual(lshOutputs(s.local));
+    expect(runOutputs(out)).toEqual(runOutputs(s.local));
     expect(await indexContent(s.index)).toEqual(s.updated);
     expect(vertdup(["slurm", "status", "-w", work]).stdout).toBe("method     lsh-cosine\nsupplement 1/1 done\nno job of this run is queued or running\n");
 
     // Submitted again after it finished, even with another -o: nothing runs, the batch is not appended twice.
+    const again = join(s.dir, "again");
+    ok(submit(again));
+    ok(await task(work, "supplement"));
+    expect(readdirSync(again)).toEqual([]);
+    expect(await indexContent(s.index)).toEqual(s.updated);
+  }, 120_000);
+
+  it("minhash: one supplement job writes the local run's outputs and updated index, byte for byte; killed before the commit, it leaves the index as it was; submitted again after it finished, it runs nothing", async () => {
+    const s = await minhashIndexed();
+    const work = join(s.dir, "w");
+    const submit = (out: string) => vertdup(["slurm", "run", s.batch, "--against", s.index, "--update", "-w", work, "-o", out, ...SLURM, ...MINHASH, "--dry-run"]);
+    const out = join(s.dir, "slurm");
+    expect(ok(submit(out)).stderr).toBe("");
+    expect(scripts(work)).toEqual(["1-supplement.sbatch"]);
+    const before = await indexContent(s.index);
+    expect(before).not.toEqual(s.updated);
+    await killedTask(work, "supplement", "index:before-commit");
+    expect(await indexContent(s.index)).toEqual(before);
+    ok(await task(work, "supplement"));
+    expect(runOutputs(out)).toEqual(runOutputs(s.local));
+    expect(await indexContent(s.index)).toEqual(s.updated);
+    expect(vertdup(["slurm", "status", "-w", work]).stdout).toBe("method     minhash\nsupplement 1/1 done\nno job of this run is queued or running\n");
+
     const again = join(s.dir, "again");
     ok(submit(again));
     ok(await task(work, "supplement"));
@@ -154,7 +179,7 @@ describe.skipIf(reason !== null)("slurm --against --update on a real Slurm clust
     const lsh = await lshIndexed();
     const out = join(lsh.dir, "slurm");
     await submit(join(lsh.dir, "w"), ["slurm", "run", lsh.batch, "--against", lsh.index, "--update", "-w", join(lsh.dir, "w"), "-o", out, ...SLURM, ...LSH]);
-    expect(lshOutputs(out)).toEqual(lshOutputs(lsh.local));
+    expect(runOutputs(out)).toEqual(runOutputs(lsh.local));
     expect(await indexContent(lsh.index)).toEqual(lsh.updated);
 
     const para = await paragraphsIndexed();

@@ -31,10 +31,10 @@ describe.skipIf(reason !== null)("vertdup slurm run on a real Slurm cluster", ()
     const r = vertdup(["slurm", "run", CORPUS, "-w", work, "-o", out, ...SLURM]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/submitted: plan \d+, count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+/);
+    expect(r.stdout).toMatch(/submitted: plan \d+, count \d+, vocabulary \d+, sign \d+, merge \d+, pleb \d+, output \d+, index \d+/);
     await waitFor(() => !active(jobIds(work)), 240);
     const status = vertdup(["slurm", "status", "-w", work]);
-    expect(status.stdout).toMatch(/^method +lsh-cosine\nplan +1\/1 done\ncount +\d+\/\d+ done\n(.|\n)*pleb +6\/6 done\noutput +1\/1 done\nno job of this run is queued or running/);
+    expect(status.stdout).toMatch(/^method +lsh-cosine\nplan +1\/1 done\ncount +\d+\/\d+ done\n(.|\n)*pleb +6\/6 done\noutput +1\/1 done\nindex +1\/1 done\nno job of this run is queued or running/);
     expect(outputs(out)).toEqual(outputs(local));
   }, 300_000);
 
@@ -112,7 +112,7 @@ describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm clu
     }
     await waitFor(() => runs.every((r) => !active(jobIds(r.work))), 400);
     for (const r of runs) {
-      expect(vertdup(["slurm", "status", "-w", r.work]).stdout).toMatch(new RegExp(`^method +${r.method}\nplan +1/1 done\nfeatures +6/6 done\nsearch +1/1 done\nno job of this run is queued or running\n$`));
+      expect(vertdup(["slurm", "status", "-w", r.work]).stdout).toMatch(new RegExp(`^method +${r.method}\nplan +1/1 done\nfeatures +6/6 done\nsearch +1/1 done\noutput +1/1 done\nindex +1/1 done\nno job of this run is queued or running\n$`));
       expect(methodOutputs(r.out)).toEqual(methodOutputs(r.local));
     }
   }, 500_000);
@@ -131,7 +131,7 @@ describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm clu
     const plan = JSON.parse(readFileSync(join(work, "chunk-plan.json"), "utf8")) as { inputs: { path: string; ranges: unknown[] }[] };
     expect(plan.inputs[0].path).toBe(plain);
     const chunks = plan.inputs[0].ranges.length;
-    expect(vertdup(["slurm", "status", "-w", work]).stdout).toMatch(new RegExp(`^method +exact\nplan +1/1 done\nfeatures +${chunks}/${chunks} done\nsearch +1/1 done\n`));
+    expect(vertdup(["slurm", "status", "-w", work]).stdout).toMatch(new RegExp(`^method +exact\nplan +1/1 done\nfeatures +${chunks}/${chunks} done\nsearch +1/1 done\noutput +1/1 done\nindex +1/1 done\n`));
     expect(methodOutputs(out)).toEqual(methodOutputs(local));
   }, 300_000);
 
@@ -139,8 +139,8 @@ describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm clu
     const r = runs[2];
     const markers = join(r.work, "markers");
     const kept = statSync(join(markers, "features-000000.done")).mtimeMs;
-    // As if the run had been cut during the features array: a task and the search not done.
-    for (const m of readdirSync(markers).filter((m) => m === "features-000004.done" || m.startsWith("search-"))) rmSync(join(markers, m));
+    // As if the run had been cut during the features array: a task and the steps after it not done.
+    for (const m of readdirSync(markers).filter((m) => ["features-000004.done", "search.done", "output.done", "index.done"].includes(m))) rmSync(join(markers, m));
     rmSync(r.out, { recursive: true });
     expect(vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]).status).toBe(0);
     await waitFor(() => !active(jobIds(r.work)), 240);
@@ -151,7 +151,7 @@ describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm clu
 });
 
 describe.skipIf(reason !== null)("vertdup slurm run --method simhash384|minhash|paragraphs --estimate-recall on a real Slurm cluster", () => {
-  it("calibrates in the search job: calibration.tsv and the manifest's calibration as a local run's", async () => {
+  it("calibrates in a job of its own: calibration.tsv and the manifest's calibration as a local run's", async () => {
     const corpus = resolve(CORPUS);
     const recall = ["--estimate-recall", "--sample", "300", "--max-width", "0.05", "--max-sample", "900"];
     const runs = METHODS.slice(1).map(([method, options]) => ({ options: ["--method", method, ...options, ...recall], local: tempDir(), work: join(tempDir(), "w"), out: tempDir() }));
@@ -160,7 +160,7 @@ describe.skipIf(reason !== null)("vertdup slurm run --method simhash384|minhash|
       expect(local.status, local.stderr).toBe(0);
       const submitted = vertdup(["slurm", "run", corpus, "-w", r.work, "-o", r.out, "--tasks", "3", "--cpus-per-task", "1", ...r.options]);
       expect(submitted.status, submitted.stderr).toBe(0);
-      expect(submitted.stdout).toMatch(/submitted: plan \d+, features \d+, search \d+/);
+      expect(submitted.stdout).toMatch(/submitted: plan \d+, features \d+, search \d+, output \d+, calibrate \d+, index \d+/);
     }
     await waitFor(() => runs.every((r) => !active(jobIds(r.work))), 400);
     for (const r of runs) {

@@ -35,13 +35,13 @@ export type RunResult = { summary: string } & ({ method: "lsh-cosine"; manifest:
  */
 export async function runFromOptions(given: Args, calibrateTo = calibrationTarget(given)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ useWorkdir }, { lshCosinePipeline }, { runLocally }, { stderrReporter }, { keepPolicy, methodRunFrom, withMethodDefaults }, { runMethod }, { ensureWritableDir, refuseOverwritingInputs }, { checkAgainst }] = await Promise.all([
+  const [{ useWorkdir }, { lshCosinePipeline }, { runLocally }, { keepPolicy, methodRunFrom, withMethodDefaults }, { setMethodPipeline }, { isSetMethod }, { ensureWritableDir, refuseOverwritingInputs }, { checkAgainst }] = await Promise.all([
     import("../../workdir/use.js"),
     import("../../methods/lsh-cosine/pipeline.js"),
     import("../../executor/pipeline.js"),
-    import("../../executor/progress.js"),
     import("../method-options.js"),
-    import("../../methods/sets/run-method.js"),
+    import("../../methods/sets/pipeline.js"),
+    import("../../methods/sets/set-methods.js"),
     import("../../util/output-dir.js"),
     import("../../methods/lsh-cosine/against.js"),
   ]);
@@ -52,9 +52,8 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
   const opts = withMethodDefaults(a);
   if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
   // Only PLEB stops at a target recall; another method only recommends for one.
-  if (a.method !== "lsh-cosine" && a["target-recall"] !== undefined && !a["estimate-recall"]) throw new VertdupError(`--target-recall on --method ${a.method} needs --estimate-recall (it chooses what to recommend)`);
+  if (isSetMethod(a.method) && a["target-recall"] !== undefined && !a["estimate-recall"]) throw new VertdupError(`--target-recall on --method ${a.method} needs --estimate-recall (it chooses what to recommend)`);
   await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
-  const reporter = stderrReporter(exec.quiet);
   if (a.method === "lsh-cosine") checkAgainst({ against, recall: a["estimate-recall"] || a["target-recall"] !== undefined }, prepareOptionsFrom(opts));
   return useWorkdir(a.w, exec.tmpDir, async (workdir): Promise<RunResult> => {
     await ensureWritableDir(a.o);
@@ -66,8 +65,9 @@ export async function runFromOptions(given: Args, calibrateTo = calibrationTarge
       return { method: a.method, manifest, summary: runSummary(a.o, manifest) };
     }
     const calibrate = calibrateTo === undefined ? undefined : { sample: a.sample, targetRecall: calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) };
-    const supplement = { against, update: a.update, saveIndex: a.w !== undefined };
-    const manifest = await runMethod(inputPaths(a.inputs), workdir, a.o, { ...methodRunFrom(opts), report: a.report, calibrate, resume: a.resume, ...supplement }, exec, reporter);
+    const run = { ...methodRunFrom(opts), report: a.report, calibrate, resume: a.resume, against, update: a.update, saveIndex: a.w !== undefined };
+    await runLocally(setMethodPipeline(workdir, { method: a.method, inputs: inputPaths(a.inputs), outdir: a.o, run, exec: stepOptions(exec), tasks: 1 }), exec.workers, exec.quiet === true);
+    const manifest = JSON.parse(await readFile(join(a.o, "manifest.json"), "utf8")) as MethodManifest;
     return { method: a.method, manifest, summary: methodSummary(a.o, manifest) };
   });
 }

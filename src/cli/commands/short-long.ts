@@ -32,7 +32,7 @@ export const shortLongCommand = {
       import("../../workdir/use.js"),
       import("../method-options.js"),
       import("../../methods/paragraph-sets/paragraph-sets.js"),
-      import("../../methods/sets/run-method.js"),
+      import("../../methods/sets/features-step.js"),
       import("../../output/doc-ids.js"),
       import("../../output/line-file.js"),
       import("../../output/tsv-field.js"),

@@ -31,10 +31,10 @@ type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 async function submitRun(given: RunArgs): Promise<void> {
   if (given["estimate-recall"]) refuseUncalibrated(given.method);
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkAgainst, featuresConfig, readIndices, startFeatures }, { ensureWritableDir }, { checkAgainstUse }, { checkAgainst: checkLshAgainst }, { LshIndex }] = await Promise.all([
+  const [{ slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkIndices }, { ensureWritableDir }, { checkAgainstUse }, { checkAgainst: checkLshAgainst }, { LshIndex }] = await Promise.all([
     import("../../executor/slurm/settings.js"),
     import("../method-options.js"),
-    import("../../methods/sets/run-method.js"),
+    import("../../methods/sets/pipeline.js"),
     import("../../util/output-dir.js"),
     import("../../workdir/index-store.js"),
     import("../../methods/lsh-cosine/against.js"),
@@ -72,22 +72,26 @@ async function submitRun(given: RunArgs): Promise<void> {
           tasks: a.tasks,
           exec: { ...exec, iterationsPerGroup: a["iterations-per-group"] },
         }
-      : // --estimate-recall: the search step calibrates after the outputs, as `run --estimate-recall` does (the features it holds are the sets compared).
-        { method: a.method, run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true, ...(calibrate === undefined ? {} : { calibrate: { sample: a.sample, ...calibrate } }) }, exec: { ...exec, workers: a["cpus-per-task"] }, outdir, tasks: a.tasks };
+      : {
+          method: a.method,
+          inputs: resolved,
+          outdir,
+          // Re-submitting into the same work directory resumes (a run --against starts over, as run --against does).
+          run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true, resume: against.length === 0, ...(calibrate === undefined ? {} : { calibrate: { sample: a.sample, ...calibrate } }) },
+          exec,
+          tasks: a.tasks,
+        };
   // Said before any work; the job that reads the indices reads them again under their locks.
   if (job.method === "lsh-cosine" && against.length > 0) {
     checkAgainstUse(against, { update: a.update, workdir });
     checkLshAgainst({ against, recall: a["estimate-recall"] }, job.prepare);
     for (const dir of against) await LshIndex.open(dir, job.prepare, 0);
-  } else if (job.method !== "lsh-cosine") {
-    await checkAgainst(job.run, workdir);
-    await readIndices(job.run);
-  } else if (a.update) checkAgainstUse(against, { update: true, workdir });
+  } else if ("run" in job) await checkIndices(workdir, job);
+  else if (a.update) checkAgainstUse(against, { update: true, workdir });
   await submit(workdir, job, scriptOptions, a["dry-run"], async (pipeline) => {
     await ensureWritableDir(outdir);
     // Re-submitting into the same work directory resumes: finished tasks are skipped.
-    if (job.method === "lsh-cosine") await startUnlessUnit(pipeline, a["cpus-per-task"]);
-    else await startFeatures(workdir, await featuresConfig(resolved, job.method, job.run.features, { ...exec, workers: a["cpus-per-task"] }), true);
+    await startUnlessUnit(pipeline, a["cpus-per-task"]);
   });
 }
 

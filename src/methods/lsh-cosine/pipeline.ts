@@ -24,7 +24,7 @@ import { signStep } from "../../sketch/sign-step.js";
 import { wordsPerSignature } from "../../sketch/signature.js";
 import { checkedDigests } from "../../workdir/batch-digest.js";
 import { createWorkdir, readMarker, resetWorkdir, writeMarker } from "../../workdir/layout.js";
-import { lockWorkdirs } from "../../workdir/lock.js";
+import { withLocks } from "../../workdir/lock.js";
 import { adoptRunConfig, readRunConfig, stampInputs, type RunConfig } from "../../workdir/run-config.js";
 import { batchTerms, SupplementedCorpus, type AgainstScan } from "./against.js";
 import { calibrateStep, type CalibrationRequest } from "./calibrate-step.js";
@@ -302,14 +302,4 @@ function unitMarker(s: LshCosineSettings): string {
 
 function hashOf(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
-}
-
-/** Runs `body` holding the locks of the indices (--against): no other run changes them while this one reads or appends. */
-async function withLocks<T>(dirs: readonly string[], body: () => Promise<T>): Promise<T> {
-  const lock = await lockWorkdirs(dirs);
-  try {
-    return await body();
-  } finally {
-    await lock.release();
-  }
 }

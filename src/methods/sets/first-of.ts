@@ -53,3 +53,8 @@ export function featuredDocs(shards: readonly { firstDoc: number; empty: Uint8Ar
   for (const s of shards) for (let i = 0; i < s.empty.length; i++) if (!s.empty[i]) out[k++] = s.firstDoc + i;
   return out;
 }
+
+/** Documents of `shards` flagged `empty` (without any feature). */
+export function emptyDocuments(shards: readonly { empty: Uint8Array }[]): number {
+  return shards.reduce((n, s) => n + s.empty.reduce((m, e) => m + e, 0), 0);
+}

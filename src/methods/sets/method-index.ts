@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { emptyWarnings } from "../../corpus/vertical.js";
 import type { EdgeList } from "../../clusters/duplicate-graph.js";
+import type { FeatureOptions } from "../../core/method-options.js";
 import type { KnownEdges } from "../minhash/search.js";
 import type { ShardBase } from "./shard-scan.js";
 import type { DocIds } from "../../output/doc-ids.js";
@@ -115,4 +116,9 @@ export function loadKnownEdges(indices: readonly { dir: string; manifest: IndexM
     at += p.a.length;
   }
   return known;
+}
+
+/** The reader options every set method's features depend on, by command-line name (SetMethodSpec.indexOptions). */
+export function readerIndexOptions(f: FeatureOptions): Record<string, unknown> {
+  return { "--column": f.column, "--lowercase": f.lowercase, "--keep-numbers": f.keepNumbers };
 }

@@ -4,12 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cleanCorpus } from "../../../src/clean/clean-corpus.js";
-import { silentReporter } from "../../../src/executor/progress.js";
 import type { KeepPolicy } from "../../../src/core/method-options.js";
-import { runMethod } from "../../../src/methods/sets/run-method.js";
 import { readIndex } from "../../../src/workdir/index-store.js";
 import { writeBatches } from "../../helpers/batches.js";
 import { FEATURES } from "../features.js";
+import { runSetMethod } from "../../helpers/set-method.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-supplement-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,10 +55,10 @@ describe("run --against / --update equals one run over the concatenation (cluste
   cases.push(["minhash", 2, "longest"]);
 
   it.each(cases)("%s, --workers %i, --keep %s", async (method, workers, keep) => {
-    const exec = { workers, quiet: true, chunkBytes: 1 << 12 };
+    const exec = { workers, chunkBytes: 1 << 12 };
     const at = join(dir, `${method}-${workers}-${keep}`);
     const index = join(at, "index");
-    await runMethod([BASE], index, join(at, "out0"), methodRun(method, keep, { saveIndex: true }), exec, silentReporter);
+    await runSetMethod([BASE], index, join(at, "out0"), methodRun(method, keep, { saveIndex: true }), exec);
     const incremental = keep === "first" ? "older" : keep;
     const batches = [BATCH1, BATCH2];
     let firstNew = SIZES[0];
@@ -67,9 +66,9 @@ describe("run --against / --update equals one run over the concatenation (cluste
     for (const [b, batch] of batches.entries()) {
       const inputs = [BASE, ...batches.slice(0, b + 1)];
       const full = join(at, `full${b + 1}`);
-      await runMethod(inputs, join(at, `wfull${b + 1}`), full, methodRun(method, keep), exec, silentReporter);
+      await runSetMethod(inputs, join(at, `wfull${b + 1}`), full, methodRun(method, keep), exec);
       const out = join(at, `out${b + 1}`);
-      const m = await runMethod([batch], join(at, `w${b + 1}`), out, methodRun(method, incremental, { against: [index], update: true }), exec, silentReporter);
+      const m = await runSetMethod([batch], join(at, `w${b + 1}`), out, methodRun(method, incremental, { against: [index], update: true }), exec);
       // minhash verifies only candidates with a new document: the index's edges answer for the others.
       if (method === "minhash") expect(m.counts.verifiedCandidates).toBeLessThan(m.counts.candidates);
       const expected = expectedRows(full, firstNew);
@@ -98,15 +97,15 @@ function removedBefore(outdir: string, firstNew: number): number {
 
 describe("run --against two indices equals one run over both corpora and the new inputs", () => {
   it.each(["exact", "minhash"] as const)("%s", async (method) => {
-    const exec = { workers: 2, quiet: true, chunkBytes: 1 << 12 };
+    const exec = { workers: 2, chunkBytes: 1 << 12 };
     const at = join(dir, `two-${method}`);
     const [first, second] = [join(at, "first"), join(at, "second")];
-    await runMethod([BASE], first, join(at, "out-first"), methodRun(method, "first", { saveIndex: true }), exec, silentReporter);
-    await runMethod([BATCH1], second, join(at, "out-second"), methodRun(method, "first", { saveIndex: true }), exec, silentReporter);
+    await runSetMethod([BASE], first, join(at, "out-first"), methodRun(method, "first", { saveIndex: true }), exec);
+    await runSetMethod([BATCH1], second, join(at, "out-second"), methodRun(method, "first", { saveIndex: true }), exec);
     const full = join(at, "full");
-    await runMethod([BASE, BATCH1, BATCH2], join(at, "wfull"), full, methodRun(method, "first"), exec, silentReporter);
+    await runSetMethod([BASE, BATCH1, BATCH2], join(at, "wfull"), full, methodRun(method, "first"), exec);
     const out = join(at, "out");
-    await runMethod([BATCH2], join(at, "w"), out, methodRun(method, "older", { against: [first, second] }), exec, silentReporter);
+    await runSetMethod([BATCH2], join(at, "w"), out, methodRun(method, "older", { against: [first, second] }), exec);
     const starts = new Map([[first, 0], [second, SIZES[0]], ["", SIZES[0] + SIZES[1]]]);
     const expected = expectedRows(full, SIZES[0] + SIZES[1]);
     expect(incrementalRows(out, starts)).toEqual(expected);

@@ -1,21 +1,20 @@
-import type { MethodRun } from "../../src/methods/sets/set-method.js";
+import type { MethodRun } from "../../../src/methods/sets/set-method.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentReporter } from "../../src/executor/progress.js";
-import { shingleSet } from "../../src/methods/minhash/minhash.js";
-import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
-import { runMethod } from "../../src/methods/sets/run-method.js";
-import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
-import { FEATURES } from "./features.js";
+import { shingleSet } from "../../../src/methods/minhash/minhash.js";
+import { sortedJaccard } from "../../../src/methods/sets/jaccard.js";
+import { runSetMethod } from "../../helpers/set-method.js";
+import { cleanupVerts, readCorpus, writeVert } from "../../helpers/vert.js";
+import { FEATURES } from "../features.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-method-"));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   cleanupVerts();
 });
-const EXEC = { workers: 2, quiet: true, chunkBytes: 1 << 16 };
+const EXEC = { workers: 2, chunkBytes: 1 << 16 };
 const NORM = { lowercase: true, keepNumbers: false };
 
 function run(method: MethodRun["method"], threshold = 0.8, memory = 2 ** 31, pairs: MethodRun["pairs"] = { mode: "edges", limit: 0 }): MethodRun {
@@ -28,12 +27,12 @@ function readPairs(outdir: string): Map<string, number> {
   return new Map(lines.slice(1).map((l) => l.split("\t")).map(([a, b, s]) => [`${a}\t${b}`, Number(s)]));
 }
 
-describe("runMethod (pool, files, manifest)", () => {
+describe("a set method's pipeline (pool, files, manifest)", () => {
   it("minhash: every reported similarity is the exact Jaccard ≥ threshold; recall of the exact set is high", async () => {
     const input = "data-samples/sample.vert.gz";
     const out = join(dir, "minhash");
     // --pairs all: every document pair of the groups and edges, to compare with all exact pairs.
-    const m = await runMethod([input], join(dir, "work-mh"), out, run("minhash", 0.8, 2 ** 31, { mode: "all", limit: 0 }), EXEC, silentReporter);
+    const m = await runSetMethod([input], join(dir, "work-mh"), out, run("minhash", 0.8, 2 ** 31, { mode: "all", limit: 0 }), EXEC);
     const { docs } = await readCorpus([input]);
     const sets = docs.map((d) => shingleSet(d.tokens, 5, NORM));
     const truth = new Map<string, number>();
@@ -58,7 +57,7 @@ describe("runMethod (pool, files, manifest)", () => {
     for (const [chunkBytes, workers] of [[1 << 12, 1], [1 << 20, 2]]) {
       for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
         const out = join(dir, `inv-${method}-${chunkBytes}`);
-        await runMethod(["data-samples/sample.vert.gz"], join(dir, `w-${method}-${chunkBytes}`), out, run(method), { workers, quiet: true, chunkBytes }, silentReporter);
+        await runSetMethod(["data-samples/sample.vert.gz"], join(dir, `w-${method}-${chunkBytes}`), out, run(method), { workers, chunkBytes });
         outputs.push(["groups.tsv", "pairs.tsv", "clusters.tsv"].map((f) => readFileSync(join(out, f), "utf8")).join(""));
       }
     }
@@ -70,7 +69,7 @@ describe("runMethod (pool, files, manifest)", () => {
     const blocks: number[] = [];
     for (const memory of [2 ** 31, 1 << 15]) {
       const out = join(dir, `mh-memory-${memory}`);
-      const m = await runMethod(["data-samples/sample.vert.gz"], join(dir, `w-mh-memory-${memory}`), out, run("minhash", 0.5, memory, { mode: "all", limit: 0 }), EXEC, silentReporter);
+      const m = await runSetMethod(["data-samples/sample.vert.gz"], join(dir, `w-mh-memory-${memory}`), out, run("minhash", 0.5, memory, { mode: "all", limit: 0 }), EXEC);
       blocks.push(m.counts.verifyBlocks ?? -1);
       outputs.push(readFileSync(join(out, "pairs.tsv"), "utf8"));
     }
@@ -89,7 +88,7 @@ describe("runMethod (pool, files, manifest)", () => {
     for (const method of ["exact", "simhash384", "minhash", "paragraphs"] as const) {
       const out = join(dir, `copies-${method}`);
       const copies = { ...run(method), features: { ...FEATURES, shortTokens: 3 } };
-      const m = await runMethod([input], join(dir, `w-copies-${method}`), out, copies, EXEC, silentReporter);
+      const m = await runSetMethod([input], join(dir, `w-copies-${method}`), out, copies, EXEC);
       expect(m.clusters).toMatchObject({ clusters: 1, documentsInClusters: 200_000, duplicates: 199_999 });
       expect(m.counts.candidates).toBeLessThan(1000);
       const sizes = ["groups.tsv", "pairs.tsv", "clusters.tsv"].map((f) => statSync(join(out, f)).size);
@@ -101,6 +100,6 @@ describe("runMethod (pool, files, manifest)", () => {
 
   it("stops with file:line on bad input", async () => {
     const bad = writeVert('<doc id="a">\nx\n<doc id="b">\ny\n</doc>\n', "plain");
-    await expect(runMethod([bad], join(dir, "w-bad"), join(dir, "bad"), run("exact"), EXEC, silentReporter)).rejects.toThrow(/:3: <doc> inside/);
+    await expect(runSetMethod([bad], join(dir, "w-bad"), join(dir, "bad"), run("exact"), EXEC)).rejects.toThrow(/:3: <doc> inside/);
   });
 });

@@ -1,0 +1,29 @@
+import { METHOD_DEFAULTS } from "../../core/method-options.js";
+import { CALIBRATION_THRESHOLDS } from "../../eval/calibration.js";
+import { readerIndexOptions } from "../sets/method-index.js";
+import { sampleJaccardPairs } from "../sets/sample-jaccard.js";
+import type { SetMethodSpec } from "../sets/set-method.js";
+import { CorpusSets, paragraphGraph, type ParagraphShard } from "./paragraph-sets.js";
+
+/** paragraphs as a set method: Jaccard of the sets of long-paragraph fingerprints, calibrated against it exactly. */
+export const PARAGRAPH_SETS: SetMethodSpec<ParagraphShard> = {
+  defaults: { threshold: METHOD_DEFAULTS.paragraphs.threshold },
+  similarity: "Jaccard resemblance of the sets of long-paragraph fingerprints",
+  features: { task: "paragraphs", of: "long paragraph", decidedBy: "--short-tokens, --column, --keep-numbers" },
+  emptyDocuments: (shards) => shards.reduce((n, x) => n + x.long.lengths.reduce((m, len) => m + (len === 0 ? 1 : 0), 0), 0),
+  indexOptions: (f) => ({ ...readerIndexOptions(f), "--short-tokens": f.shortTokens }),
+  search: async (shards, documents, run) => paragraphGraph(shards, documents, run.search.threshold),
+  pairSimilarity: (shards) => {
+    const sets = new CorpusSets(shards.map((s) => s.long));
+    return (a, b) => sets.jaccard(a, b);
+  },
+  calibration: {
+    measure: "Jaccard of long paragraphs",
+    name: "Jaccard",
+    thresholds: CALIBRATION_THRESHOLDS,
+    reference: async (shards, _run, _workdir, pool) => {
+      const sources = shards.map((s) => ({ firstDoc: s.firstDoc, sets: s.long }));
+      return (sampled) => sampleJaccardPairs(sources, sampled, CALIBRATION_THRESHOLDS[0], pool);
+    },
+  },
+};
