@@ -3,10 +3,11 @@
  * options (checked the same way), outputs and manifest; progress and warnings go to stderr.
  */
 import { commandLine } from "./cli/command-line.js";
-import { runCommand, runFromOptions, type RunResult } from "./cli/commands/run.js";
+import { runCommand, runFromOptions } from "./cli/commands/run.js";
+import type { RunResult } from "./methods/registry.js";
 import { VertdupError } from "./core/errors.js";
 
-export type { RunResult } from "./cli/commands/run.js";
+export type { RunResult } from "./methods/registry.js";
 export type { MethodManifest, OutputManifest, RunManifest } from "./methods/manifest.js";
 export { InputError, VertdupError } from "./core/errors.js";
 

@@ -1,15 +1,8 @@
-import type { MethodRun } from "../methods/sets/set-method.js";
-import { pairsOutputFrom } from "./options.js";
-import { DEFAULT_PLEB, DEFAULT_PREPARE, type PairsOutput } from "../core/options.js";
+import { pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom } from "./options.js";
+import type { CalibrationSampling, ExecutionOptions, PairsOutput, PrepareOptions } from "../core/options.js";
 import { parseSize } from "../util/size.js";
-import { isSetMethod, SET_METHODS } from "../methods/sets/set-methods.js";
-import type { FeatureOptions, KeepPolicy, MethodName } from "../core/method-options.js";
-
-/** Threshold and shingle size of the method when not given. */
-export function methodDefaults(method: MethodName, threshold?: number, shingleSize?: number): { threshold: number; shingleSize: number } {
-  const own = isSetMethod(method) ? SET_METHODS[method].defaults : undefined;
-  return { threshold: threshold ?? own?.threshold ?? DEFAULT_PLEB.threshold, shingleSize: shingleSize ?? own?.shingleSize ?? DEFAULT_PREPARE.shingleSize };
-}
+import type { KeepPolicy, MethodName } from "../core/method-options.js";
+import { METHODS, type RunRequest } from "../methods/method.js";
 
 /** `--keep`, or its default: the older document when there are --against indices, else the longest. */
 export function keepPolicy(keep: KeepPolicy | undefined, against: readonly string[]): KeepPolicy {
@@ -18,23 +11,16 @@ export function keepPolicy(keep: KeepPolicy | undefined, against: readonly strin
 
 /** Parsed options with the method's threshold and shingle size where not given. */
 export function withMethodDefaults<A extends { method: MethodName; threshold?: number; "shingle-size"?: number }>(a: A): A & { threshold: number; "shingle-size": number } {
-  const { threshold, shingleSize } = methodDefaults(a.method, a.threshold, a["shingle-size"]);
-  return { ...a, threshold, "shingle-size": shingleSize };
+  const { threshold, shingleSize } = METHODS[a.method].defaults;
+  return { ...a, threshold: a.threshold ?? threshold, "shingle-size": a["shingle-size"] ?? shingleSize };
 }
 
-interface ParsedMethod {
-  method: MethodName;
-  threshold: number;
+interface ParsedFeatures {
   "shingle-size": number;
   "num-perm": number;
   bands?: number;
   rows?: number;
-  "max-distance": number;
-  memory: string;
   "short-tokens": number;
-  keep: KeepPolicy;
-  pairs: PairsOutput["mode"];
-  "pairs-limit": number;
   column: number;
   "id-attr": string;
   lowercase: boolean;
@@ -42,21 +28,78 @@ interface ParsedMethod {
   seed: number;
 }
 
-/** The run of a method other than lsh-cosine, from parsed and checked options (defaults already filled). */
-export function methodRunFrom(a: ParsedMethod): MethodRun {
-  if (!isSetMethod(a.method)) throw new Error(`${a.method} is not a set method`);
-  const { bands, rows } = SET_METHODS[a.method].banding?.(a.threshold, a["num-perm"], a.bands, a.rows) ?? { bands: 1, rows: 1 };
-  const features: FeatureOptions = {
+/** The set methods' feature options from parsed ones (`--bands` and `--rows` as given). */
+export function featuresFrom(a: ParsedFeatures): RunRequest["features"] {
+  return {
     column: a.column,
     idAttr: a["id-attr"],
     lowercase: a.lowercase,
     keepNumbers: a["keep-numbers"],
     shingleSize: a["shingle-size"],
     numPerm: a["num-perm"],
-    bands,
-    rows,
+    bands: a.bands,
+    rows: a.rows,
     seed: a.seed,
     shortTokens: a["short-tokens"],
   };
-  return { method: a.method, features, search: { threshold: a.threshold, maxDistance: a["max-distance"], memory: parseSize(a.memory, "memory") }, keep: a.keep, pairs: pairsOutputFrom(a) };
+}
+
+/** The parsed options of a run: `--threshold` and `--shingle-size` as given (their defaults are the method's). */
+type ParsedRun = Omit<ParsedFeatures & Parameters<typeof prepareOptionsFrom>[0] & Parameters<typeof plebOptionsFrom>[0], "threshold" | "shingle-size"> & {
+    method: MethodName;
+    threshold?: number;
+    "shingle-size"?: number;
+    "max-distance": number;
+    memory: string;
+    keep?: KeepPolicy;
+    pairs: PairsOutput["mode"];
+    "pairs-limit": number;
+    against?: string[];
+    "against-scan": "new" | "full";
+    update: boolean;
+    sample: number;
+    sampling: CalibrationSampling;
+    "max-width"?: number;
+    "max-sample"?: number;
+  };
+
+/** What the command adds to its parsed options: where the run goes, and how it is run. */
+interface RunPlace {
+  inputs: string[];
+  outdir: string;
+  against: string[];
+  report: boolean;
+  resume: boolean;
+  saveIndex: boolean;
+  /** The recall to calibrate for (`--estimate-recall`, `calibrate`); absent: no calibration. */
+  calibrateTo?: number;
+  tasks: number;
+  exec: Omit<ExecutionOptions, "workers" | "quiet" | "tmpDir">;
+}
+
+/** The run `run`, `calibrate` and `slurm run` ask for, whatever the method (methods/method.ts). */
+export function runRequestFrom(given: ParsedRun, place: RunPlace): RunRequest {
+  const a = withMethodDefaults(given);
+  const prepare: PrepareOptions = prepareOptionsFrom(a);
+  return {
+    method: a.method,
+    inputs: place.inputs,
+    outdir: place.outdir,
+    prepare,
+    // PLEB derives its threshold from --cosine-threshold when --threshold is not given.
+    pleb: plebOptionsFrom({ ...a, threshold: given.threshold }, a.bits),
+    features: featuresFrom(a),
+    search: { threshold: a.threshold, maxDistance: a["max-distance"], memory: parseSize(a.memory, "memory") },
+    keep: keepPolicy(a.keep, place.against),
+    pairs: pairsOutputFrom(a),
+    report: place.report,
+    resume: place.resume,
+    against: place.against,
+    againstScan: a["against-scan"],
+    update: a.update,
+    saveIndex: place.saveIndex,
+    ...(place.calibrateTo === undefined ? {} : { calibrate: { sample: a.sample, targetRecall: place.calibrateTo, sampling: a.sampling, ...sampleGrowthFrom(a) } }),
+    tasks: place.tasks,
+    exec: place.exec,
+  };
 }

@@ -7,13 +7,14 @@ import { VertdupError } from "../core/errors.js";
 import { parseSize } from "../util/size.js";
 
 import { candidateThreshold } from "../pleb/candidate-threshold.js";
-import { refuseUncalibrated } from "../eval/calibration.js";
+import { CALIBRATED_METHODS, methodsUsing, refuseUncalibrated } from "../methods/method.js";
 import type { AgainstScan } from "../methods/lsh-cosine/against.js";
 
 /**
  * The option schema of every command (README "Use" documents the limits): one entry per
- * option with its yargs spec, its only validation and, for `run`, the methods that use it.
- * A command lists the options it uses (`withOptions`); it shows and accepts no other.
+ * option with its yargs spec and its only validation. A command lists the options it uses
+ * (`withOptions`); it shows and accepts no other. Which `run --method`s use an option, each
+ * method declares (methods/method.ts).
  */
 
 /** Throws a VertdupError naming --`name` when `value` is out of range; `argv` for limits set by another option. */
@@ -21,10 +22,6 @@ type Check = (name: string, value: never, argv: Readonly<Record<string, unknown>
 
 interface OptionDef extends Options {
   check?: Check;
-  /** The `run --method`s that use the option (absent: every method). */
-  methods?: readonly MethodName[];
-  /** Why the other methods refuse it, when "it is an option of …" does not say enough. */
-  refusedBecause?: string;
   /**
    * When another option's value leaves this one without effect: why (e.g. "does nothing with
    * --no-verify"), so that a given value is refused instead of silently ignored. A defaulted
@@ -94,11 +91,6 @@ const tmpDirCheck: Check = (name, value: string, argv) => {
 /** `def` keeps the literal types of a spec, from which yargs infers the parsed types. */
 const def = <const O extends OptionDef>(o: O): O => o;
 
-const LSH: readonly MethodName[] = ["lsh-cosine"];
-const SETS: readonly MethodName[] = ["minhash", "paragraphs"];
-/** The methods `calibrate` and `--estimate-recall` calibrate. */
-const CALIBRATED: readonly MethodName[] = [...LSH, ...SETS, "simhash384"];
-
 /** `--estimate-recall` of a method without calibration: refused, saying why (not "does not apply"). */
 const calibratedMethod: Check = (_name, value: boolean, argv) => {
   if (value && typeof argv.method === "string") refuseUncalibrated(argv.method as MethodName);
@@ -125,41 +117,41 @@ export const OPTIONS = {
   "id-attr": def({ type: "string", default: DEFAULT_PREPARE.idAttr, describe: "attribute of <doc> that names a document", check: xmlName }),
   lowercase: def({ type: "boolean", default: DEFAULT_PREPARE.lowercase, describe: "lowercase terms (--no-lowercase keeps case)" }),
   "keep-numbers": def({ type: "boolean", default: DEFAULT_PREPARE.keepNumbers, describe: "keep tokens made only of digits" }),
-  "shingle-size": def({ type: "number", default: DEFAULT_PREPARE.shingleSize, describe: "consecutive kept words per term", check: integer(1, 64), methods: ["lsh-cosine", "minhash"] }),
+  "shingle-size": def({ type: "number", default: DEFAULT_PREPARE.shingleSize, describe: "consecutive kept words per term", check: integer(1, 64) }),
   // Signatures.
-  bits: def({ type: "number", default: DEFAULT_PREPARE.bits, describe: `signature length in bits (multiple of 64, at most ${MAX_BITS})`, methods: LSH, check: bitsCheck }),
-  weighting: def({ choices: ["tfidf", "tf"] as const, default: DEFAULT_PREPARE.weighting, describe: "term weights of the document vectors", methods: LSH }),
-  projection: def({ choices: PROJECTIONS, default: DEFAULT_PREPARE.projection, describe: "random-vector components: int8-quantized Gaussians, or float32 (the thesis's)", methods: LSH }),
-  "min-df": def({ type: "number", default: DEFAULT_PREPARE.minDf, describe: "drop terms in fewer documents (count, or fraction when < 1)", check: dfLimit, methods: LSH }),
-  "max-df": def({ type: "number", describe: "drop terms in more documents (count, or fraction when < 1) [no limit]", check: positiveDf, methods: LSH }),
-  seed: def({ type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions (and of --estimate-recall's sample)", check: integer(0, Number.MAX_SAFE_INTEGER), methods: CALIBRATED }),
+  bits: def({ type: "number", default: DEFAULT_PREPARE.bits, describe: `signature length in bits (multiple of 64, at most ${MAX_BITS})`, check: bitsCheck }),
+  weighting: def({ choices: ["tfidf", "tf"] as const, default: DEFAULT_PREPARE.weighting, describe: "term weights of the document vectors" }),
+  projection: def({ choices: PROJECTIONS, default: DEFAULT_PREPARE.projection, describe: "random-vector components: int8-quantized Gaussians, or float32 (the thesis's)" }),
+  "min-df": def({ type: "number", default: DEFAULT_PREPARE.minDf, describe: "drop terms in fewer documents (count, or fraction when < 1)", check: dfLimit }),
+  "max-df": def({ type: "number", describe: "drop terms in more documents (count, or fraction when < 1) [no limit]", check: positiveDf }),
+  seed: def({ type: "number", default: DEFAULT_PREPARE.seed, describe: "seed of the random vectors and transpositions (and of --estimate-recall's sample)", check: integer(0, Number.MAX_SAFE_INTEGER) }),
   // PLEB.
-  threshold: def({ type: "number", default: DEFAULT_PLEB.threshold, describe: "minimum relative Hamming similarity (fraction)", check: fraction(false), methods: ["lsh-cosine", ...SETS] }),
-  beam: def({ type: "number", default: DEFAULT_PLEB.beam, describe: "neighbours compared after each signature in the sorted order (at most 100000)", check: integer(1, 100_000), methods: LSH }),
-  "shift-count": def({ type: "number", default: DEFAULT_PLEB.shiftCount, describe: `random bit transpositions after each iteration (at most ${SHIFTS_PER_BIT} × bits)`, check: integer(0, (a) => SHIFTS_PER_BIT * (typeof a.bits === "number" ? a.bits : MAX_BITS)), methods: LSH }),
-  iterations: def({ type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations (at most 100000)", check: integer(1, 100_000), methods: LSH }),
-  verify: def({ type: "boolean", default: true, describe: "keep a PLEB pair only when the exact cosine of its documents' vectors is ≥ --cosine-threshold (--no-verify: the raw Hamming pairs, as in the thesis)", methods: LSH }),
-  "cosine-threshold": def({ type: "number", default: DEFAULT_COSINE_THRESHOLD, describe: "--verify: minimum exact cosine; the Hamming threshold is derived from it unless --threshold is given", check: fraction(false), methods: LSH, unusedBecause: (a) => (a.verify === false ? "does nothing with --no-verify (no pair is verified)" : undefined) }),
-  "iterations-per-group": def({ type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)", check: integer(1, 100_000), methods: LSH }),
+  threshold: def({ type: "number", default: DEFAULT_PLEB.threshold, describe: "minimum relative Hamming similarity (fraction)", check: fraction(false) }),
+  beam: def({ type: "number", default: DEFAULT_PLEB.beam, describe: "neighbours compared after each signature in the sorted order (at most 100000)", check: integer(1, 100_000) }),
+  "shift-count": def({ type: "number", default: DEFAULT_PLEB.shiftCount, describe: `random bit transpositions after each iteration (at most ${SHIFTS_PER_BIT} × bits)`, check: integer(0, (a) => SHIFTS_PER_BIT * (typeof a.bits === "number" ? a.bits : MAX_BITS)) }),
+  iterations: def({ type: "number", default: DEFAULT_PLEB.iterations, describe: "PLEB iterations (at most 100000)", check: integer(1, 100_000) }),
+  verify: def({ type: "boolean", default: true, describe: "keep a PLEB pair only when the exact cosine of its documents' vectors is ≥ --cosine-threshold (--no-verify: the raw Hamming pairs, as in the thesis)" }),
+  "cosine-threshold": def({ type: "number", default: DEFAULT_COSINE_THRESHOLD, describe: "--verify: minimum exact cosine; the Hamming threshold is derived from it unless --threshold is given", check: fraction(false), unusedBecause: (a) => (a.verify === false ? "does nothing with --no-verify (no pair is verified)" : undefined) }),
+  "iterations-per-group": def({ type: "number", default: DEFAULT_ITERATIONS_PER_GROUP, describe: "PLEB iterations per resumable task (tuning only: pairs do not depend on it)", check: integer(1, 100_000) }),
   // Recall on a document sample (README "Calibrating").
-  "estimate-recall": def({ type: "boolean", default: false, describe: "estimate recall and precision on a document sample against the exact similarity (calibration.tsv; lsh-cosine, minhash, paragraphs, simhash384)", check: calibratedMethod }),
-  sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), methods: CALIBRATED, unusedBecause: withoutRecall }),
-  sampling: def({ choices: ["stratified", "uniform"] as const, default: "stratified" as CalibrationSampling, describe: "the recall sample (calibration.tsv, PLEB's estimate while it iterates): strata from the run's clusters (PLEB's: the first iteration group's; narrower intervals), or uniform over the documents", methods: CALIBRATED, unusedBecause: withoutRecall }),
-  "max-width": def({ type: "number", describe: "grow the recall sample in batches until every threshold's 95 % recall interval is within ± this (e.g. 0.02) or --max-sample documents are drawn", check: fraction(false), methods: CALIBRATED, unusedBecause: withoutRecall }),
-  "max-sample": def({ type: "number", describe: "--max-width: most documents the grown sample may hold [10 × --sample]", check: integer(1, 10_000_000), methods: CALIBRATED, unusedBecause: (a) => withoutRecall(a) ?? (a["max-width"] === undefined ? "does nothing without --max-width (the sample does not grow)" : undefined) }),
-  "target-recall": def({ type: "number", describe: "end PLEB's iterations once the sampled recall's lower 95 % bound reaches this (minhash, paragraphs: with --estimate-recall, the recall to recommend for)", check: fraction(false), methods: CALIBRATED }),
+  "estimate-recall": def({ type: "boolean", default: false, describe: `estimate recall and precision on a document sample against the exact similarity (calibration.tsv; ${CALIBRATED_METHODS.join(", ")})`, check: calibratedMethod }),
+  sample: def({ type: "number", default: 1000, describe: "documents sampled to estimate recall (at most 10000000)", check: integer(1, 10_000_000), unusedBecause: withoutRecall }),
+  sampling: def({ choices: ["stratified", "uniform"] as const, default: "stratified" as CalibrationSampling, describe: "the recall sample (calibration.tsv, PLEB's estimate while it iterates): strata from the run's clusters (PLEB's: the first iteration group's; narrower intervals), or uniform over the documents", unusedBecause: withoutRecall }),
+  "max-width": def({ type: "number", describe: "grow the recall sample in batches until every threshold's 95 % recall interval is within ± this (e.g. 0.02) or --max-sample documents are drawn", check: fraction(false), unusedBecause: withoutRecall }),
+  "max-sample": def({ type: "number", describe: "--max-width: most documents the grown sample may hold [10 × --sample]", check: integer(1, 10_000_000), unusedBecause: (a) => withoutRecall(a) ?? (a["max-width"] === undefined ? "does nothing without --max-width (the sample does not grow)" : undefined) }),
+  "target-recall": def({ type: "number", describe: "end PLEB's iterations once the sampled recall's lower 95 % bound reaches this (minhash, paragraphs: with --estimate-recall, the recall to recommend for)", check: fraction(false) }),
   // Other methods.
-  "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024), methods: ["minhash"] }),
-  bands: def({ type: "number", describe: "minhash: LSH bands [derived from --threshold]", check: integer(1, 1024), methods: ["minhash"] }),
-  rows: def({ type: "number", describe: "minhash: minhashes per band [derived from --threshold]", check: integer(1, 1024), methods: ["minhash"] }),
-  memory: def({ type: "string", default: METHOD_DEFAULTS.minhash.memory, describe: "minhash: memory for the candidates' shingle sets while verifying; lsh-cosine and prepare: for the shards' document frequencies the vocabulary step merges at once, 24 bytes each (at most 2^24 of them) (16M to 1T, e.g. 512M, 4G)", check: memorySize, methods: ["minhash", "lsh-cosine"] }),
-  "max-distance": def({ type: "number", default: METHOD_DEFAULTS.simhash384.maxDistance, describe: `simhash384: most differing bits of a pair (0–${SIMHASH_WORDS - 1})`, check: integer(0, SIMHASH_WORDS - 1, " (the 12-block pigeonhole)"), methods: ["simhash384"] }),
-  "short-tokens": def({ type: "number", default: METHOD_DEFAULTS.paragraphs.shortTokens, describe: "paragraphs: paragraphs with fewer kept tokens are short (ignored)", check: integer(1, 1_000_000), methods: ["paragraphs"] }),
+  "num-perm": def({ type: "number", default: METHOD_DEFAULTS.minhash.numPerm, describe: "minhash: MinHash permutations (at most 1024)", check: integer(1, 1024) }),
+  bands: def({ type: "number", describe: "minhash: LSH bands [derived from --threshold]", check: integer(1, 1024) }),
+  rows: def({ type: "number", describe: "minhash: minhashes per band [derived from --threshold]", check: integer(1, 1024) }),
+  memory: def({ type: "string", default: METHOD_DEFAULTS.minhash.memory, describe: "minhash: memory for the candidates' shingle sets while verifying; lsh-cosine and prepare: for the shards' document frequencies the vocabulary step merges at once, 24 bytes each (at most 2^24 of them) (16M to 1T, e.g. 512M, 4G)", check: memorySize }),
+  "max-distance": def({ type: "number", default: METHOD_DEFAULTS.simhash384.maxDistance, describe: `simhash384: most differing bits of a pair (0–${SIMHASH_WORDS - 1})`, check: integer(0, SIMHASH_WORDS - 1, " (the 12-block pigeonhole)") }),
+  "short-tokens": def({ type: "number", default: METHOD_DEFAULTS.paragraphs.shortTokens, describe: "paragraphs: paragraphs with fewer kept tokens are short (ignored)", check: integer(1, 1_000_000) }),
   keep: def({ choices: ["longest", "first", "older"] as const, default: "longest" as KeepPolicy, describe: "representative of a cluster: most tokens (ties: first) or first in the corpus (older: first, index batches before new inputs)" }),
   // Supplementing a saved index (README "Supplementing a corpus").
   against: def({ type: "string", array: true, describe: "compare the inputs with this saved index (a completed run's work directory; repeatable): only clusters with a new document are written", check: noStdio }),
   update: def({ type: "boolean", default: false, describe: "append the inputs to the --against index (only one) atomically when the run completes" }),
-  "against-scan": def({ choices: ["new", "full"] as const, default: "new" as AgainstScan, describe: "lsh-cosine --against: PLEB compares only pairs with a new document, taking the old documents' links from the index (new), or searches the whole combined store, exactly as one run over the concatenation (full)", methods: LSH, unusedBecause: (a) => (a.against === undefined ? "does nothing without --against" : undefined) }),
+  "against-scan": def({ choices: ["new", "full"] as const, default: "new" as AgainstScan, describe: "lsh-cosine --against: PLEB compares only pairs with a new document, taking the old documents' links from the index (new), or searches the whole combined store, exactly as one run over the concatenation (full)", unusedBecause: (a) => (a.against === undefined ? "does nothing without --against" : undefined) }),
   pairs: def({ choices: ["edges", "all"] as const, default: DEFAULT_PAIRS.mode, describe: "pairs.tsv: pairs found between groups (edges) or every document pair (all: quadratic)" }),
   "pairs-limit": def({ type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)", check: integer(0, Number.MAX_SAFE_INTEGER), unusedBecause: (a) => (a.pairs === "edges" ? "does nothing with --pairs edges (it limits --pairs all)" : undefined) }),
   // Execution.
@@ -259,7 +251,7 @@ function defaultedOf(y: unknown): Readonly<Record<string, boolean>> {
 export function withOptions<T, const K extends OptionName, const V extends Variants<K> = object>(y: Argv<T>, names: readonly K[], variants?: V): Argv<T & Parsed<K, V>> {
   const defs = new Map<OptionName, OptionDef>(names.map((name) => [name, { ...OPTIONS[name], ...variants?.[name] }]));
   const specs: Record<string, Options> = {};
-  for (const [name, { check: _check, methods: _methods, refusedBecause: _why, unusedBecause: _unused, ...spec }] of defs) specs[name] = spec;
+  for (const [name, { check: _check, unusedBecause: _unused, ...spec }] of defs) specs[name] = spec;
   // yargs passes its instance as the second argument of a middleware.
   const check = (argv: Record<string, unknown>, instance?: unknown) => checkOptions(defs, argv, defaultedOf(instance));
   let checked = y.options(specs).middleware(check, false);
@@ -272,8 +264,9 @@ export function withOptions<T, const K extends OptionName, const V extends Varia
 /** The options grouped by the methods that use them (for the help). */
 function methodGroups(defs: ReadonlyMap<OptionName, OptionDef>): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const [name, o] of defs) {
-    const label = o.methods === undefined ? "Options of every method:" : `Options of --method ${o.methods.join(", ")}:`;
+  for (const name of defs.keys()) {
+    const methods = methodsUsing(name);
+    const label = methods === undefined ? "Options of every method:" : `Options of --method ${methods.join(", ")}:`;
     groups.set(label, [...(groups.get(label) ?? []), name]);
   }
   return groups;
@@ -284,9 +277,9 @@ function checkOptions(defs: ReadonlyMap<OptionName, OptionDef>, argv: Readonly<R
   for (const [name, o] of defs) {
     const value = argv[name];
     if (value === undefined) continue;
-    if (method !== undefined && o.methods !== undefined && !o.methods.includes(method) && !defaulted[name]) {
-      const why = o.refusedBecause === undefined ? "" : `: ${o.refusedBecause}`;
-      throw new VertdupError(`--${name} does not apply to --method ${method} (it is an option of ${o.methods.join(", ")})${why}`);
+    const methods = method === undefined ? undefined : methodsUsing(name);
+    if (method !== undefined && methods !== undefined && !methods.includes(method) && !defaulted[name]) {
+      throw new VertdupError(`--${name} does not apply to --method ${method} (it is an option of ${methods.join(", ")})`);
     }
     o.check?.(name, value as never, argv);
     const unused = defaulted[name] ? undefined : o.unusedBecause?.(argv);

@@ -4,15 +4,9 @@ import { VertdupError } from "../core/errors.js";
 import { wilsonInterval, type Proportion } from "../util/binomial-interval.js";
 import { pairShare, stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
 import type { ScoredPairs } from "./pairs-file.js";
-import type { MethodName } from "../core/method-options.js";
 
 /** The calibration table of a run's output directory (`calibrate`, `--estimate-recall`). */
 export const CALIBRATION_FILE = "calibration.tsv";
-
-/** Refuses a method `calibrate` and `--estimate-recall` cannot calibrate, saying why: exact needs no calibration. */
-export function refuseUncalibrated(method: MethodName): void {
-  if (method === "exact") throw new VertdupError("--method exact needs no calibration: it pairs exactly the documents with identical normalised token streams (recall and precision 1 by construction)");
-}
 
 
 /** Exact-similarity thresholds of calibration.tsv: 0.50, 0.55, …, 1.00. */

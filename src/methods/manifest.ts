@@ -1,4 +1,5 @@
 import type { AgainstScan } from "./lsh-cosine/against.js";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrepareManifest } from "../features/prepare-manifest.js";
 import type { PhaseTiming } from "../executor/timing.js";
@@ -147,4 +148,32 @@ export interface CalibrationManifest {
   iterations?: number;
   /** minhash: the S-curve at the run's threshold of its bands × rows, and of the split that reaches the target there (absent: none does). */
   banding?: { threshold: number; configured: Banding; recommended?: Banding };
+}
+
+/** The manifest.json of a finished run in `outdir`. */
+export async function readManifest<M extends OutputManifest<string>>(outdir: string): Promise<M> {
+  return JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as M;
+}
+
+/** Where the pairs are and a one-line summary of an lsh-cosine run. */
+export function runSummary(outdir: string, m: RunManifest): string {
+  const c = m.counts;
+  const seconds = Object.values(m.phases).reduce((s, p) => s + p.seconds, 0);
+  return (
+    `pairs: ${join(outdir, "pairs.tsv")}, clusters: ${join(outdir, "clusters.tsv")}\n` +
+    `${c.documents} documents, ${c.tokens} tokens, ${c.distinctSignatures} distinct signatures → ` +
+    `${c.pairs} pairs ${m.pleb.cosineThreshold === undefined ? `≥ ${m.pleb.threshold}` : `at cosine ≥ ${m.pleb.cosineThreshold} (candidates ≥ ${m.pleb.threshold.toFixed(4)})`} (--pairs ${m.pleb.pairs}), ${m.clusters?.clusters ?? 0} clusters, ` +
+    `${m.clusters?.duplicates ?? 0} duplicates in ${seconds.toFixed(1)} s`
+  );
+}
+
+/** The same for a run of a set method. */
+export function methodSummary(outdir: string, m: MethodManifest): string {
+  const c = m.counts;
+  const seconds = Object.values(m.phases).reduce((s, p) => s + p.seconds, 0);
+  return (
+    `pairs: ${join(outdir, "pairs.tsv")}, clusters: ${join(outdir, "clusters.tsv")}\n` +
+    `${m.method}: ${c.documents} documents, ${c.tokens} tokens, ${c.candidates} candidates → ` +
+    `${c.pairs} pairs, ${m.clusters.clusters} clusters, ${m.clusters.duplicates} duplicates in ${seconds.toFixed(1)} s`
+  );
 }

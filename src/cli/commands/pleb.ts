@@ -4,7 +4,7 @@ import type { Argv } from "yargs";
 import type { RunManifest } from "../../methods/manifest.js";
 import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
 import { DEFAULT_TARGET_RECALL } from "../../core/options.js";
-import { runSummary } from "./summary.js";
+import { runSummary } from "../../methods/manifest.js";
 
 const builder = (y: Argv) =>
   withOptions(

@@ -26,7 +26,7 @@ export const shortLongCommand = {
   builder,
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory }, { methodRunFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { ensureWritableDir }] = await Promise.all([
+    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory }, { featuresFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { ensureWritableDir }] = await Promise.all([
       import("../../executor/progress.js"),
       import("../../executor/pool.js"),
       import("../../workdir/use.js"),
@@ -39,16 +39,17 @@ export const shortLongCommand = {
       import("../../util/output-dir.js"),
     ]);
     const exec = executionOptionsFrom(a);
-    const run = methodRunFrom({ ...a, method: "paragraphs", "shingle-size": 1, "num-perm": 1, "max-distance": 0, memory: "0", keep: "longest", seed: 0, pairs: "edges" });
+    // Paragraph fingerprints: no shingles, permutations or seed.
+    const features = { ...featuresFrom({ ...a, "shingle-size": 1, "num-perm": 1, seed: 0 }), bands: 1, rows: 1 };
     await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
     const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-");
     const workdir = scratch.path;
     const pool = new WorkerPool("methods", exec.workers);
     try {
-      const { shards } = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", run.features, exec, pool, reporter, false);
+      const { shards } = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", features, exec, pool, reporter, false);
       const ids = DocIds.fromLists(shards.map((s) => s.ids));
-      const rows = shortLongPairs(shards, ids.length, run.search.threshold, a["pairs-limit"]);
+      const rows = shortLongPairs(shards, ids.length, a.threshold, a["pairs-limit"]);
       await writeLineFile(join(a.o, "short-long.tsv"), SHORT_LONG_HEADER, rows.length, (k) => {
         const r = rows[k];
         return `${escapeField(ids.get(r.a))}\t${escapeField(ids.get(r.b))}\t${r.long.toFixed(4)}\t${r.short.toFixed(4)}\n`;

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { DEFAULT_TARGET_RECALL } from "../../core/options.js";
-import { METHOD_OPTIONS, METHOD_OPTION_VARIANTS, inputPaths, maxDocBytesFrom, noStdio, pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
-import { refuseUncalibrated } from "../../eval/calibration.js";
+import { METHOD_OPTIONS, METHOD_OPTION_VARIANTS, inputPaths, maxDocBytesFrom, noStdio, withOptions } from "../options.js";
+import { refuseUncalibrated } from "../../methods/method.js";
 import type { SlurmSettings as ScriptOptions } from "../../executor/slurm/batch-script.js";
 import type { Pipeline } from "../../executor/pipeline.js";
 import type { JobSettings } from "../../methods/registry.js";
@@ -28,67 +28,30 @@ const runBuilder = (y: Argv) =>
 
 type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 
-async function submitRun(given: RunArgs): Promise<void> {
-  if (given["estimate-recall"]) refuseUncalibrated(given.method);
+async function submitRun(a: RunArgs): Promise<void> {
+  if (a["estimate-recall"]) refuseUncalibrated(a.method);
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ slurmDir }, { keepPolicy, methodRunFrom, withMethodDefaults }, { checkIndices }, { ensureWritableDir }, { checkAgainstUse }, { checkAgainst: checkLshAgainst }, { LshIndex }] = await Promise.all([
+  const [{ slurmDir }, { runRequestFrom }, { checkMethodJob, methodJob }, { ensureWritableDir }, { checkAgainstUse }] = await Promise.all([
     import("../../executor/slurm/settings.js"),
     import("../method-options.js"),
-    import("../../methods/sets/pipeline.js"),
+    import("../../methods/registry.js"),
     import("../../util/output-dir.js"),
     import("../../workdir/index-store.js"),
-    import("../../methods/lsh-cosine/against.js"),
-    import("../../methods/lsh-cosine/index.js"),
   ]);
-  const against = (given.against ?? []).map((dir) => resolve(dir));
-  const a = withMethodDefaults({ ...given, keep: keepPolicy(given.keep, against) });
+  const against = (a.against ?? []).map((dir) => resolve(dir));
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
   const workdir = resolve(a.w);
   const outdir = resolve(a.o);
-  const exec = { chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize };
-  const scriptOptions = scriptOptionsFrom(a, workdir, slurmDir);
-  const resolved = inputs.map((i) => resolve(i));
-  const calibrate = a["estimate-recall"] ? { targetRecall: DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } : undefined;
-  // A work directory given to `run -w` is left as an index of the inputs: so is this one (not with --against, as with run).
-  const job: JobSettings =
-    a.method === "lsh-cosine"
-      ? {
-          method: a.method,
-          inputs: resolved,
-          outdir,
-          prepare: prepareOptionsFrom(a),
-          pleb: plebOptionsFrom({ ...a, threshold: given.threshold }, a.bits),
-          keep: a.keep,
-          pairsLimit: pairsOutputFrom(a).limit,
-          report: true,
-          // Re-submitting into the same work directory resumes (a run --against starts over, as run --against does).
-          resume: against.length === 0,
-          against,
-          againstScan: a["against-scan"],
-          update: a.update,
-          saveIndex: against.length === 0,
-          ...(calibrate === undefined ? {} : { calibrate }),
-          tasks: a.tasks,
-          exec: { ...exec, iterationsPerGroup: a["iterations-per-group"] },
-        }
-      : {
-          method: a.method,
-          inputs: resolved,
-          outdir,
-          // Re-submitting into the same work directory resumes (a run --against starts over, as run --against does).
-          run: { ...methodRunFrom(a), against, update: a.update, saveIndex: true, resume: against.length === 0, ...(calibrate === undefined ? {} : { calibrate: { sample: a.sample, ...calibrate } }) },
-          exec,
-          tasks: a.tasks,
-        };
+  const exec = { chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize, iterationsPerGroup: a["iterations-per-group"], memory: parseSize(a.memory, "memory") };
+  checkAgainstUse(against, { update: a.update, workdir });
+  // Re-submitting into the same work directory resumes (a run --against starts over, as run --against does).
+  // A work directory given to `run -w` is left as an index of the inputs: so is this one.
+  const place = { inputs: inputs.map((i) => resolve(i)), outdir, against, report: true, resume: against.length === 0, saveIndex: true, calibrateTo: a["estimate-recall"] ? DEFAULT_TARGET_RECALL : undefined, tasks: a.tasks, exec };
+  const job = methodJob(runRequestFrom(a, place));
   // Said before any work; the job that reads the indices reads them again under their locks.
-  if (job.method === "lsh-cosine" && against.length > 0) {
-    checkAgainstUse(against, { update: a.update, workdir });
-    checkLshAgainst({ against, recall: a["estimate-recall"] }, job.prepare);
-    for (const dir of against) await LshIndex.open(dir, job.prepare, 0);
-  } else if ("run" in job) await checkIndices(workdir, job);
-  else if (a.update) checkAgainstUse(against, { update: true, workdir });
-  await submit(workdir, job, scriptOptions, a["dry-run"], async (pipeline) => {
+  await checkMethodJob(job, workdir);
+  await submit(workdir, job, scriptOptionsFrom(a, workdir, slurmDir), a["dry-run"], async (pipeline) => {
     await ensureWritableDir(outdir);
     // Re-submitting into the same work directory resumes: finished tasks are skipped.
     await startUnlessUnit(pipeline, a["cpus-per-task"]);

@@ -26,11 +26,13 @@ import { checkedDigests } from "../../workdir/batch-digest.js";
 import { createWorkdir, readMarker, resetWorkdir, writeMarker } from "../../workdir/layout.js";
 import { withLocks } from "../../workdir/lock.js";
 import { adoptRunConfig, readRunConfig, stampInputs, type RunConfig } from "../../workdir/run-config.js";
-import { batchTerms, SupplementedCorpus, type AgainstScan } from "./against.js";
+import { batchTerms, checkAgainst, SupplementedCorpus, type AgainstScan } from "./against.js";
 import { calibrateStep, type CalibrationRequest } from "./calibrate-step.js";
-import { saveRunIndex } from "./index.js";
+import { LshIndex, saveRunIndex } from "./index.js";
 import { checkReference, outputStep } from "./output-step.js";
 import { ensureWritableDir } from "../../util/output-dir.js";
+import { readManifest, runSummary, type RunManifest } from "../manifest.js";
+import type { MethodRunner } from "../method.js";
 
 /**
  * Everything an lsh-cosine run is given (`vertdup run`, `slurm run`, `prepare` and `pleb`):
@@ -302,4 +304,40 @@ function unitMarker(s: LshCosineSettings): string {
 
 function hashOf(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
+}
+
+/** lsh-cosine as the registry runs it (methods/method.ts). */
+export const LSH_COSINE: MethodRunner<LshCosineSettings> = {
+  settings: (r) => ({
+    method: "lsh-cosine",
+    inputs: r.inputs,
+    outdir: r.outdir,
+    prepare: r.prepare,
+    pleb: r.pleb,
+    keep: r.keep,
+    pairsLimit: r.pairs.limit,
+    report: r.report,
+    resume: r.resume,
+    against: r.against,
+    againstScan: r.againstScan,
+    update: r.update,
+    saveIndex: r.saveIndex,
+    // PLEB's estimate draws its own sample (`pleb.recallSample`).
+    ...(r.calibrate === undefined ? {} : { calibrate: withoutSample(r.calibrate) }),
+    tasks: r.tasks,
+    exec: r.exec,
+  }),
+  pipeline: (workdir, s) => lshCosinePipeline(workdir, s),
+  check: async (s, submittedTo) => {
+    checkAgainst({ against: s.against, recall: s.calibrate !== undefined || s.pleb.targetRecall !== undefined }, s.prepare);
+    if (submittedTo !== undefined) for (const dir of s.against) await LshIndex.open(dir, s.prepare, 0);
+  },
+  finished: async (outdir) => {
+    const manifest = await readManifest<RunManifest>(outdir);
+    return { manifest, summary: runSummary(outdir, manifest) };
+  },
+};
+
+function withoutSample<C extends { sample: number }>({ sample: _sample, ...rest }: C): Omit<C, "sample"> {
+  return rest;
 }

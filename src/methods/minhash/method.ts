@@ -1,7 +1,6 @@
 import { emptyDocuments } from "../sets/first-of.js";
 import { CALIBRATION_THRESHOLDS } from "../../eval/calibration.js";
 import { readerIndexOptions } from "../sets/method-index.js";
-import { METHOD_DEFAULTS } from "../../core/method-options.js";
 import { bandsForRecall, candidateProbability, resolveBands, type Banding } from "../sets/lsh-bands.js";
 import { sampleJaccardPairs } from "../sets/sample-jaccard.js";
 import type { SetMethodSpec } from "../sets/set-method.js";
@@ -15,7 +14,6 @@ import { minhashGraph } from "./search.js";
  * with the S-curve of its banding.
  */
 export const MINHASH: SetMethodSpec<MinhashShard> = {
-  defaults: { threshold: METHOD_DEFAULTS.minhash.threshold, shingleSize: METHOD_DEFAULTS.minhash.shingleSize },
   banding: resolveBands,
   similarity: "exact Jaccard resemblance of word k-shingle sets (candidates from MinHash LSH banding)",
   features: { task: "minhash", of: "kept token", decidedBy: "--column, --keep-numbers" },

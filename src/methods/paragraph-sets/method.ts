@@ -1,4 +1,3 @@
-import { METHOD_DEFAULTS } from "../../core/method-options.js";
 import { CALIBRATION_THRESHOLDS } from "../../eval/calibration.js";
 import { readerIndexOptions } from "../sets/method-index.js";
 import { sampleJaccardPairs } from "../sets/sample-jaccard.js";
@@ -7,7 +6,6 @@ import { CorpusSets, paragraphGraph, type ParagraphShard } from "./paragraph-set
 
 /** paragraphs as a set method: Jaccard of the sets of long-paragraph fingerprints, calibrated against it exactly. */
 export const PARAGRAPH_SETS: SetMethodSpec<ParagraphShard> = {
-  defaults: { threshold: METHOD_DEFAULTS.paragraphs.threshold },
   similarity: "Jaccard resemblance of the sets of long-paragraph fingerprints",
   features: { task: "paragraphs", of: "long paragraph", decidedBy: "--short-tokens, --column, --keep-numbers" },
   emptyDocuments: (shards) => shards.reduce((n, x) => n + x.long.lengths.reduce((m, len) => m + (len === 0 ? 1 : 0), 0), 0),

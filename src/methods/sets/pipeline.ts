@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { ExecutionOptions } from "../../core/options.js";
-import { CALIBRATION_FILE, refuseUncalibrated } from "../../eval/calibration.js";
+import { CALIBRATION_FILE } from "../../eval/calibration.js";
 import { isComplete, markerDone, markersDone, type Pipeline, type Step, type StepContext, type StepProgress } from "../../executor/pipeline.js";
 import { stderrReporter } from "../../executor/progress.js";
 import { PhaseClock } from "../../executor/timing.js";
@@ -15,7 +15,8 @@ import { INDEX_MANIFEST, IndexUpdate, newIndex, removeIndex } from "../../workdi
 import { readMarker, writeKernelsMarker, writeMarker } from "../../workdir/layout.js";
 import { withLocks } from "../../workdir/lock.js";
 import { readRunConfig } from "../../workdir/run-config.js";
-import { writeManifest, type MethodManifest } from "../manifest.js";
+import { methodSummary, readManifest, writeManifest, type MethodManifest } from "../manifest.js";
+import { refuseUncalibrated, type MethodRunner } from "../method.js";
 import { featuresConfig, featuresStep, loadFeatures, startFeatures } from "./features-step.js";
 import { graphFile, readGraph, writeGraph } from "./graph-file.js";
 import { calibrateMethod } from "./method-calibration.js";
@@ -23,7 +24,7 @@ import { loadKnownEdges, saveBatch, saveEdges } from "./method-index.js";
 import { outputStep } from "./output-step.js";
 import { checkAgainst, readIndices, runDocuments, type RunDocuments } from "./run-documents.js";
 import type { FeaturesConfig, Found, MethodRun, SetMethod } from "./set-method.js";
-import { SET_METHODS } from "./set-methods.js";
+import { isSetMethod, SET_METHODS } from "./set-methods.js";
 
 /**
  * Everything a set method's run is given (`vertdup run --method`, `slurm run --method`):
@@ -187,11 +188,6 @@ export function setMethodPipeline(workdir: string, s: SetMethodSettings): Pipeli
   };
 }
 
-/** The `--against` refusals and the indices' compatibility, said at a Slurm submission before any work (the job reads them again under their locks). */
-export async function checkIndices(workdir: string, s: SetMethodSettings): Promise<void> {
-  await checkAgainst(s.run, workdir);
-  await readIndices(s.run, SET_METHODS[s.method]);
-}
 
 /**
  * The marker of a pipeline that Slurm runs as one job (`--against`): it names what decides
@@ -206,3 +202,39 @@ function unitMarker(s: SetMethodSettings): string {
 function hashOf(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
 }
+
+/** The set methods as the registry runs them (methods/method.ts): one pipeline, each method's part from SET_METHODS. */
+export const SET_METHOD: MethodRunner<SetMethodSettings> = {
+  settings: (r) => {
+    if (!isSetMethod(r.method)) throw new Error(`${r.method} is not a set method`);
+    const { threshold } = r.search;
+    const { bands, rows } = SET_METHODS[r.method].banding?.(threshold, r.features.numPerm, r.features.bands, r.features.rows) ?? { bands: 1, rows: 1 };
+    const f = r.features;
+    const features = { column: f.column, idAttr: f.idAttr, lowercase: f.lowercase, keepNumbers: f.keepNumbers, shingleSize: f.shingleSize, numPerm: f.numPerm, bands, rows, seed: f.seed, shortTokens: f.shortTokens };
+    const run: MethodRun = {
+      method: r.method,
+      features,
+      search: r.search,
+      keep: r.keep,
+      pairs: r.pairs,
+      report: r.report,
+      ...(r.calibrate === undefined ? {} : { calibrate: r.calibrate }),
+      resume: r.resume,
+      against: r.against,
+      update: r.update,
+      saveIndex: r.saveIndex,
+    };
+    return { method: r.method, inputs: r.inputs, outdir: r.outdir, run, exec: r.exec, tasks: r.tasks };
+  },
+  pipeline: setMethodPipeline,
+  // A local run checks the indices under their locks, as it reads them (the pipeline's start).
+  check: async (s, submittedTo) => {
+    if (submittedTo === undefined) return;
+    await checkAgainst(s.run, submittedTo);
+    await readIndices(s.run, SET_METHODS[s.method]);
+  },
+  finished: async (outdir) => {
+    const manifest = await readManifest<MethodManifest>(outdir);
+    return { manifest, summary: methodSummary(outdir, manifest) };
+  },
+};

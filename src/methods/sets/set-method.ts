@@ -72,8 +72,6 @@ export interface SetCalibration<S extends ShardBase> {
  * ask of it. Each method declares one, in its own folder; set-methods.ts lists them.
  */
 export interface SetMethodSpec<S extends ShardBase = ShardBase> {
-  /** Its defaults of options other methods share (`--threshold`, `--shingle-size`) where they differ from lsh-cosine's. */
-  defaults?: { threshold?: number; shingleSize?: number };
   /** minhash: its LSH bands × rows, as given or derived from the threshold (`--bands`, `--rows`). */
   banding?(threshold: number, numPerm: number, bands?: number, rows?: number): { bands: number; rows: number };
   /** manifest.json's `similarity`: what pairs.tsv's similarity column measures. */
