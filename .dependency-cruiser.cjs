@@ -16,7 +16,6 @@ const LAYERS = [
   ["eval"],
   ["report"],
   ["methods", "paragraph-dedup", "clean"],
-  ["slurm"],
   ["cli", "cli.ts", "index.ts"],
 ];
 

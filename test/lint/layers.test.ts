@@ -49,3 +49,28 @@ describe("the executors", () => {
     for (const name of METHOD_NAMES) expect(files.filter((text) => text.includes(`"${name}"`)), name).toEqual([]);
   });
 });
+
+describe("the method registry", () => {
+  it("is the only place that tells methods apart: no test of a method's name outside methods/", async () => {
+    const { METHOD_NAMES } = await import("../../src/core/method-options.js");
+    const names = METHOD_NAMES.join("|");
+    const test = new RegExp(`(===|!==)\\s*"(${names})"|"(${names})"\\s*(===|!==)|case\\s+"(${names})"`);
+    const offending: string[] = [];
+    const walk = (dir: URL, path: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) {
+          if (path === "" && e.name === "methods") continue;
+          walk(new URL(`${e.name}/`, dir), `${path}${e.name}/`);
+        } else if (e.name.endsWith(".ts")) {
+          readFileSync(new URL(e.name, dir), "utf8")
+            .split("\n")
+            .forEach((line, k) => {
+              if (/method/i.test(line) && test.test(line)) offending.push(`src/${path}${e.name}:${k + 1}: ${line.trim()}`);
+            });
+        }
+      }
+    };
+    walk(new URL("../../src/", import.meta.url), "");
+    expect(offending).toEqual([]);
+  });
+});
