@@ -90,47 +90,28 @@ const scripts = (work: string) => readdirSync(join(work, "slurm")).filter((f) =>
 
 // The jobs' commands run by hand, as the batch scripts run them: no cluster needed.
 describe("slurm --against --update, the jobs run by hand", () => {
-  it("lsh-cosine: one supplement job writes the local run's outputs and updated index, byte for byte; killed before the commit, it leaves the index as it was; submitted again after it finished, it runs nothing", async () => {
-    const s = await lshIndexed();
+  // The kill point: every file of the update written, not committed.
+  it.each([
+    ["lsh-cosine", lshIndexed, LSH, "update-files"],
+    ["minhash", minhashIndexed, MINHASH, "index:before-commit"],
+  ] as const)("%s: one supplement job writes the local run's outputs and updated index, byte for byte; killed before the commit, it leaves the index as it was; submitted again after it finished, it runs nothing", async (method, indexed, options, killPoint) => {
+    const s = await indexed();
     const work = join(s.dir, "w");
-    const submit = (out: string) => vertdup(["slurm", "run", s.batch, "--against", s.index, "--update", "-w", work, "-o", out, ...SLURM, ...LSH, "--dry-run"]);
+    const submit = (out: string) => vertdup(["slurm", "run", s.batch, "--against", s.index, "--update", "-w", work, "-o", out, ...SLURM, ...options, "--dry-run"]);
     const out = join(s.dir, "slurm");
     expect(ok(submit(out)).stderr).toBe("");
     expect(scripts(work)).toEqual(["1-supplement.sbatch"]);
     const before = await indexContent(s.index);
     expect(before).not.toEqual(s.updated);
-    // Killed with every file of the update written but not committed: the index is as it was; the job run again appends.
-    await killedTask(work, "supplement", "update-files");
+    // Killed before the commit: the index is as it was; the job run again appends.
+    await killedTask(work, "supplement", killPoint);
     expect(await indexContent(s.index)).toEqual(before);
     ok(await task(work, "supplement"));
     expect(runOutputs(out)).toEqual(runOutputs(s.local));
     expect(await indexContent(s.index)).toEqual(s.updated);
-    expect(vertdup(["slurm", "status", "-w", work]).stdout).toBe("method     lsh-cosine\nsupplement 1/1 done\nno job of this run is queued or running\n");
+    expect(vertdup(["slurm", "status", "-w", work]).stdout).toBe(`method     ${method}\nsupplement 1/1 done\nno job of this run is queued or running\n`);
 
     // Submitted again after it finished, even with another -o: nothing runs, the batch is not appended twice.
-    const again = join(s.dir, "again");
-    ok(submit(again));
-    ok(await task(work, "supplement"));
-    expect(readdirSync(again)).toEqual([]);
-    expect(await indexContent(s.index)).toEqual(s.updated);
-  }, 120_000);
-
-  it("minhash: one supplement job writes the local run's outputs and updated index, byte for byte; killed before the commit, it leaves the index as it was; submitted again after it finished, it runs nothing", async () => {
-    const s = await minhashIndexed();
-    const work = join(s.dir, "w");
-    const submit = (out: string) => vertdup(["slurm", "run", s.batch, "--against", s.index, "--update", "-w", work, "-o", out, ...SLURM, ...MINHASH, "--dry-run"]);
-    const out = join(s.dir, "slurm");
-    expect(ok(submit(out)).stderr).toBe("");
-    expect(scripts(work)).toEqual(["1-supplement.sbatch"]);
-    const before = await indexContent(s.index);
-    expect(before).not.toEqual(s.updated);
-    await killedTask(work, "supplement", "index:before-commit");
-    expect(await indexContent(s.index)).toEqual(before);
-    ok(await task(work, "supplement"));
-    expect(runOutputs(out)).toEqual(runOutputs(s.local));
-    expect(await indexContent(s.index)).toEqual(s.updated);
-    expect(vertdup(["slurm", "status", "-w", work]).stdout).toBe("method     minhash\nsupplement 1/1 done\nno job of this run is queued or running\n");
-
     const again = join(s.dir, "again");
     ok(submit(again));
     ok(await task(work, "supplement"));
