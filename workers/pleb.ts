@@ -1,10 +1,2 @@
-import { asTask } from "../src/executor/task-result.js";
-import { shardCountRows } from "../src/features/count-rows.js";
-import { computeKeys, beamScanRange, rankRange, scatterRange, sortedOrder } from "../src/pleb/pleb-tasks.js";
-
-export const keys = asTask(computeKeys);
-export const order = asTask(sortedOrder);
-export const scan = asTask(beamScanRange);
-export const rank = asTask(rankRange);
-export const scatter = asTask(scatterRange);
-export const countRows = asTask(shardCountRows);
+// Piscina runs the export a task names: the table lives in src/ (pleb/pleb-worker.ts), where its callers can name its type.
+export * from "../src/pleb/pleb-worker.js";

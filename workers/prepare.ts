@@ -1,9 +1,2 @@
-import { asTask } from "../src/executor/task-result.js";
-import { linkChunk } from "../src/corpus/chunk-chain.js";
-import { countShard } from "../src/features/count-shard.js";
-import { fillCache, signShard } from "../src/sketch/sign-shard.js";
-
-export const link = asTask(linkChunk);
-export const count = asTask(countShard);
-export const sign = asTask(signShard);
-export const fill = asTask(fillCache);
+// Piscina runs the export a task names: the table lives in src/ (sketch/prepare-worker.ts), where its callers can name its type.
+export * from "../src/sketch/prepare-worker.js";

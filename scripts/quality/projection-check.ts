@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { WorkerPool } from "../../src/executor/pool.js";
+import { REFERENCE_WORKERS } from "../../src/eval/exact/reference-entry.js";
 import type { Projection } from "../../src/core/options.js";
 import { signatureOfDocument } from "../../src/output/pairs.js";
 import { hammingDistance } from "../../src/pleb/hamming.js";
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
   const workers = Number(values.workers);
   const seeds = values.seeds.split(",").map(Number);
   const scratch = mkdtempSync(join(tmpdir(), "vertdup-projection-"));
-  const pool = new WorkerPool("reference", workers);
+  const pool = new WorkerPool(REFERENCE_WORKERS, workers);
   const report: ReportRow[] = [];
   try {
     const generated = join(scratch, "generated.vert");

@@ -14,6 +14,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { WorkerPool } from "../../src/executor/pool.js";
+import { REFERENCE_WORKERS } from "../../src/eval/exact/reference-entry.js";
 import { silentReporter } from "../../src/executor/progress.js";
 import { hammingFullTriples } from "../../src/eval/exact/hamming-full.js";
 import { allPairsSimilarity } from "../../src/eval/exact/similarity.js";
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   });
   const n = Number(values.n);
   const workers = Number(values.workers);
-  const pool = new WorkerPool("reference", workers);
+  const pool = new WorkerPool(REFERENCE_WORKERS, workers);
   const line = (s: string) => process.stdout.write(s + "\n");
   try {
     for (const [label, count, portable] of [["wasm", n, false], ["ts", Math.floor(n / 4), true]] as const) {

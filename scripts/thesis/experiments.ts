@@ -1,6 +1,8 @@
 import { prepareSignatures } from "../../src/methods/lsh-cosine/pipeline.js";
 import type { PrepareManifest } from "../../src/features/prepare-manifest.js";
-import { WorkerPool } from "../../src/executor/pool.js";
+import type { WorkerPool } from "../../src/executor/pool.js";
+import type { ReferenceTasks } from "../../src/eval/exact/reference-entry.js";
+import type { PlebTasks } from "../../src/pleb/pleb-entry.js";
 import { silentReporter } from "../../src/executor/progress.js";
 import { DEFAULT_PREPARE, type PrepareOptions } from "../../src/core/options.js";
 import { loadSignatureStore, type SignatureStore } from "../../src/runs/signature-store.js";
@@ -46,7 +48,7 @@ export function asTable(path: string, pairs: ScoredPairs, ids: DocIds): PairTabl
   return { path, ids, ...pairs };
 }
 
-export async function timedHammingFull(p: Prepared, threshold: number, pool: WorkerPool): Promise<{ pairs: ScoredPairs; seconds: number }> {
+export async function timedHammingFull(p: Prepared, threshold: number, pool: WorkerPool<ReferenceTasks>): Promise<{ pairs: ScoredPairs; seconds: number }> {
   const t0 = performance.now();
   const triples = await hammingFullTriples(p.store, { threshold, sampled: null }, pool, silentReporter);
   const pairs = documentPairsOf(p.store, triples, null);
@@ -57,7 +59,7 @@ export async function timedHammingFull(p: Prepared, threshold: number, pool: Wor
 export async function timedSimilarity(
   p: Prepared,
   threshold: number,
-  pool: WorkerPool,
+  pool: WorkerPool<ReferenceTasks>,
   sampled: Uint8Array | null = null,
 ): Promise<{ pairs: ScoredPairs; rows: SparseRows; seconds: number }> {
   const t0 = performance.now();
@@ -77,7 +79,7 @@ export async function plebRecall(
   p: Prepared,
   reference: PairTable,
   settings: { threshold: number; beam: number; shiftCount: number; iterations: number },
-  pool: WorkerPool,
+  pool: WorkerPool<PlebTasks>,
   workers: number,
 ): Promise<PlebRun> {
   const tracker = new ReferenceRecall(reference, p.ids, p.store);

@@ -31,6 +31,8 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { WorkerPool } from "../../src/executor/pool.js";
+import { REFERENCE_WORKERS } from "../../src/eval/exact/reference-entry.js";
+import { PLEB_WORKERS } from "../../src/pleb/pleb-entry.js";
 import { deviation, type Deviation } from "../../src/eval/measures.js";
 import { DEFAULT_GENERATOR, generateCorpus, type GeneratorOptions } from "../generate-corpus.js";
 import { asTable, cosineAndHamming, judgedPairs, plebRecall, prepareCorpus, timedHammingFull, timedSimilarity, type Prepared } from "./experiments.js";
@@ -107,8 +109,8 @@ async function main(): Promise<void> {
   }
 
   const scratch = mkdtempSync(join(tmpdir(), "vertdup-thesis-"));
-  const plebPool = new WorkerPool("pleb", workers);
-  const exactPool = new WorkerPool("reference", workers);
+  const plebPool = new WorkerPool(PLEB_WORKERS, workers);
+  const exactPool = new WorkerPool(REFERENCE_WORKERS, workers);
   try {
     log(`preparing ${corpus} (1024 bits, ${weighting})`);
     const text = await prepareCorpus(corpus, join(scratch, "w1024"), 1024, workers, weighting);

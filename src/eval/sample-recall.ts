@@ -11,6 +11,7 @@ import type { PairColumns } from "../pleb/spanning-forest.js";
 import { tripleEnds } from "../pleb/run-pleb.js";
 import type { RecallSampler } from "../pleb/pleb-step.js";
 import type { PairVerifier } from "../pleb/pair-verifier.js";
+import { REFERENCE_WORKERS } from "./exact/reference-entry.js";
 
 /**
  * PLEB's recall estimated on a document sample while it iterates (`--estimate-recall`,
@@ -166,7 +167,7 @@ export function recallSampler(
     const size = opts.recallSample ?? 0;
     const design = opts.recallSampling === "stratified" ? stratifiedDesign(firstGroupClusters(store, documents, firstGroup), size) : undefined;
     const sampled = design === undefined ? sampleDocuments(documents, size, opts.seed) : drawStratified(design, opts.seed);
-    const pool = new WorkerPool("reference", workers);
+    const pool = new WorkerPool(REFERENCE_WORKERS, workers);
     try {
       const triples = await hammingFullTriples(store, { threshold: opts.threshold, sampled }, pool, reporter);
       // With --verify PLEB keeps only pairs of cosine ≥ the threshold: so does the reference.

@@ -1,16 +1,17 @@
 import type { TaskPool } from "./in-process-pool.js";
+import type { TaskArg, TaskName, TaskValue } from "./worker-entry.js";
 
-/** Runs tasks of one kind through the pool and consumes the results in submission order. */
-export class InOrder<T, C> {
-  private readonly pending: { result: Promise<T>; context: C }[] = [];
+/** Runs tasks of one kind (`name` of the table `T`) through the pool and consumes the results in submission order. */
+export class InOrder<T, K extends TaskName<T>, C> {
+  private readonly pending: { result: Promise<TaskValue<T[K]>>; context: C }[] = [];
   constructor(
-    private readonly pool: TaskPool,
-    private readonly name: string,
-    private readonly consume: (value: T, context: C) => void | Promise<void>,
+    private readonly pool: TaskPool<T>,
+    private readonly name: K,
+    private readonly consume: (value: TaskValue<T[K]>, context: C) => void | Promise<void>,
   ) {}
 
-  async submit(task: unknown, context: C, transferList?: ArrayBuffer[]): Promise<void> {
-    const { result } = await this.pool.submit<T>(this.name, task, transferList);
+  async submit(task: TaskArg<T[K]>, context: C, transferList?: ArrayBuffer[]): Promise<void> {
+    const { result } = await this.pool.submit(this.name, task, transferList);
     this.pending.push({ result, context });
     while (this.pending.length > this.pool.limit) await this.next();
   }

@@ -1,12 +1,10 @@
 import { VertdupError } from "../core/errors.js";
 import type { WorkerPool } from "./pool.js";
 import type { TaskResult } from "./task-result.js";
+import type { TaskArg, TaskName, TaskValue } from "./worker-entry.js";
 
-/** What a pass needs of a pool: the worker pool or the in-process one. */
-export type TaskPool = Pick<WorkerPool, "limit" | "submit" | "close">;
-
-/** A worker entry's tasks as `asTask` wraps them, by name. */
-export type TaskTable = Record<string, (arg: never) => Promise<TaskResult<unknown>>>;
+/** What a pass needs of a pool over the task table `T`: the worker pool or the in-process one. */
+export type TaskPool<T> = Pick<WorkerPool<T>, "limit" | "submit" | "close">;
 
 /**
  * The tasks of a worker entry run in this thread, one at a time, with no thread to start:
@@ -14,14 +12,14 @@ export type TaskTable = Record<string, (arg: never) => Promise<TaskResult<unknow
  * (buffers to transfer are simply shared), so a pass does not know which one runs it, and a
  * user error comes back as the same VertdupError.
  */
-export class InProcessPool implements TaskPool {
+export class InProcessPool<T> implements TaskPool<T> {
   readonly limit = 1;
 
-  constructor(private readonly tasks: TaskTable) {}
+  constructor(private readonly tasks: T) {}
 
-  async submit<T>(name: string, task: unknown): Promise<{ result: Promise<T> }> {
-    const run = this.tasks[name];
-    const result = (run(task as never) as Promise<TaskResult<T>>).then((r) => {
+  async submit<K extends TaskName<T>>(name: K, task: TaskArg<T[K]>): Promise<{ result: Promise<TaskValue<T[K]>> }> {
+    const run = this.tasks[name] as (arg: TaskArg<T[K]>) => Promise<TaskResult<TaskValue<T[K]>>>;
+    const result = run(task).then((r) => {
       if (!r.ok) throw new VertdupError(r.message);
       return r.value;
     });

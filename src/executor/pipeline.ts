@@ -3,6 +3,7 @@ import { completedTasks, markerFile, WHOLE, type Slice } from "../workdir/layout
 import { killPoint } from "../util/kill-point.js";
 import { WorkerPool } from "./pool.js";
 import { timed } from "./timing.js";
+import type { WorkerEntry } from "./worker-entry.js";
 
 /** What a step's run is given: its slice of the work (the whole locally; an array task's on Slurm) and its cores. */
 export interface StepRun {
@@ -38,8 +39,8 @@ export interface Step {
    * each array task read its own byte ranges): a local run streams the corpus instead.
    */
   forSlices?: true;
-  /** The worker pools it takes from the context (`executor/pool.ts` entries): closed after the last step that names them. */
-  pools?: readonly string[];
+  /** The worker pools it takes from the context (their entries): closed after the last step that names them. */
+  pools?: readonly WorkerEntry<unknown>[];
   /** The phase its time is recorded under (manifest.json `phases`); undefined: not timed by the executor. */
   timing?: string;
   run(task: StepRun): Promise<void>;
@@ -69,7 +70,7 @@ export function isComplete(p: StepProgress): boolean {
  * runs in its own process and loads what it needs from the work directory.
  */
 export class StepContext {
-  private readonly pools = new Map<string, WorkerPool>();
+  private readonly pools = new Map<string, WorkerPool<unknown>>();
   private readonly loaded = new Map<string, Promise<unknown>>();
   /** How to let go of the loaded resources that hold something (a lock, open files), latest first. */
   private readonly closers: (() => Promise<void>)[] = [];
@@ -77,8 +78,9 @@ export class StepContext {
   constructor(readonly workers: number) {}
 
   /** The pool of the worker entry `entry`, started at first use. */
-  pool(entry: string): WorkerPool {
-    let pool = this.pools.get(entry);
+  pool<T>(entry: WorkerEntry<T>): WorkerPool<T> {
+    // Kept by the entry's name: a handle typed by part of an entry's table (features/count-entry.ts) gets the entry's pool.
+    let pool = this.pools.get(entry) as WorkerPool<T> | undefined;
     if (pool === undefined) {
       pool = new WorkerPool(entry, this.workers);
       this.pools.set(entry, pool);

@@ -5,6 +5,7 @@ import { VertdupError } from "../core/errors.js";
 import { packageRoot } from "../util/package-info.js";
 import { requireCjs } from "../util/require-cjs.js";
 import type { TaskResult } from "./task-result.js";
+import type { TaskArg, TaskName, TaskValue, WorkerEntry } from "./worker-entry.js";
 
 /** Worker entry points are always the compiled ones, also when src/ runs under vitest. */
 function workerFile(name: string): string {
@@ -25,10 +26,14 @@ function workerExecArgv(): string[] {
 }
 
 /**
- * A Piscina pool over one worker entry point. At most `limit` tasks are in flight
- * (`submit` waits for a free place), so a fast producer cannot fill memory with queued input.
+ * A Piscina pool over one worker entry point, whose task table `T` types each call by the
+ * task's name. At most `limit` tasks are in flight (`submit` waits for a free place), so a
+ * fast producer cannot fill memory with queued input. `T` defaults to `any` for a pool made
+ * from a bare entry name (src/cli/ still makes them so).
  */
-export class WorkerPool {
+export class WorkerPool<T = any> {
+  /** Never set: makes a pool over a smaller table no stand-in for one over a larger table. */
+  declare private readonly tasks?: T;
   private readonly pool: Piscina;
   private inFlight = 0;
   private waiting: (() => void)[] = [];
@@ -36,7 +41,7 @@ export class WorkerPool {
   private failure: { error: unknown } | null = null;
   readonly limit: number;
 
-  constructor(entry: string, readonly threads: number) {
+  constructor(entry: WorkerEntry<T>, readonly threads: number) {
     // Required here, not imported: a run that starts no pool (small paragraphs inputs) never loads piscina.
     const { Piscina: Pool } = requireCjs("piscina") as { Piscina: typeof Piscina };
     this.pool = new Pool({ filename: workerFile(entry), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
@@ -51,10 +56,10 @@ export class WorkerPool {
   }
 
   /** Runs a task; user errors raised in the worker come back as VertdupError. */
-  async run<T>(name: string, task: unknown, transferList?: ArrayBuffer[]): Promise<T> {
-    let result: TaskResult<T>;
+  async run<K extends TaskName<T>>(name: K, task: TaskArg<T[K]>, transferList?: ArrayBuffer[]): Promise<TaskValue<T[K]>> {
+    let result: TaskResult<TaskValue<T[K]>>;
     try {
-      result = (await this.pool.run(task, { name, transferList })) as TaskResult<T>;
+      result = (await this.pool.run(task, { name, transferList })) as TaskResult<TaskValue<T[K]>>;
     } catch (err) {
       throw new Error(`worker task '${name}' failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
@@ -66,11 +71,11 @@ export class WorkerPool {
    * Waits for a free place, then starts the task. The result promise is wrapped in an
    * object because `await` would otherwise wait for the task itself.
    */
-  async submit<T>(name: string, task: unknown, transferList?: ArrayBuffer[]): Promise<{ result: Promise<T> }> {
+  async submit<K extends TaskName<T>>(name: K, task: TaskArg<T[K]>, transferList?: ArrayBuffer[]): Promise<{ result: Promise<TaskValue<T[K]>> }> {
     while (this.inFlight >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
     if (this.failure !== null) throw this.failure.error;
     this.inFlight++;
-    const done = this.run<T>(name, task, transferList)
+    const done = this.run(name, task, transferList)
       .catch((error: unknown) => {
         this.failure ??= { error };
         throw error;

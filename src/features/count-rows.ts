@@ -1,10 +1,9 @@
 import type { PrepareManifest } from "./prepare-manifest.js";
-import type { WorkerPool } from "../executor/pool.js";
 import { vocabularyFile } from "../workdir/layout.js";
 import { readKeptTerms, readVocabularyHeader, signingIndex, vocabularyIndex, type VocabularyIndex } from "./vocabulary.js";
 import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
 import { growableF64, growableU32, growableU8 } from "../util/typed-arrays.js";
-import { forEachCountsVector, ONCE_COLUMN, workdirCountsParts, type CountsPart } from "./workdir-vectors.js";
+import { forEachCountsVector, ONCE_COLUMN, type CountsPart } from "./workdir-vectors.js";
 
 /**
  * Document vectors of a work directory kept as term counts, for the exact cosine of a few
@@ -171,30 +170,6 @@ export class CountRows {
   }
 }
 
-/**
- * The count rows of the flagged documents (`only`, a flag per corpus ordinal, shared) of a
- * prepared work directory: the vectors of loadWorkdirVectors, made on `pool` if given.
- * `repeated`: only the kept terms with df ≥ 2 get an entry and a rank (loadCountRowParts).
- */
-export async function loadCountRows(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool, repeated = false): Promise<CountRows> {
-  const { parts, factors } = await loadCountRowParts(workdir, prepared, only, pool, repeated);
-  return new CountRows(parts, factors);
-}
-
-/**
- * loadCountRows as the parts CountRows is made of, with their weight factors. With
- * `repeated` (PLEB's verification) only vocab.zst's header is read and ranked
- * (signingIndex): a term not in it has df = 1 and counts in its row's norm alone, so the
- * cosine of two distinct documents has the same bits while the table, the factors and a
- * scratch slot per rank hold the repeated terms only (13.5 M instead of 228 M for
- * `--shingle-size 3` at 1 M documents). A row's cosine with itself is then below 1 when it
- * has such terms: the verifier never scores a document with itself.
- */
-export async function loadCountRowParts(workdir: string, prepared: PrepareManifest, only: Uint8Array, pool?: WorkerPool, repeated = false): Promise<{ parts: CountRowsPart[]; factors: Float64Array }> {
-  const weights = countRowWeights(workdir, prepared, repeated);
-  return { parts: await countRowParts(workdirCountsParts(workdir, 0, prepared.counts.shards), weights, only, pool), factors: weights.factors };
-}
-
 /** The ranks and factors of a prepared work directory's count rows (loadCountRowParts; `repeated`: of vocab.zst's header alone). */
 export function countRowWeights(workdir: string, prepared: PrepareManifest, repeated: boolean): VocabularyIndex & { onceFactor: number } {
   const path = vocabularyFile(workdir);
@@ -202,22 +177,4 @@ export function countRowWeights(workdir: string, prepared: PrepareManifest, repe
   const { weighting } = prepared.options;
   const header = repeated ? readVocabularyHeader(path) : undefined;
   return header !== undefined ? signingIndex(header.kept, header, documents, weighting) : { ...vocabularyIndex(readKeptTerms(path), documents, weighting), onceFactor: 0 };
-}
-
-/**
- * countRowParts of the flagged documents (`only`, a flag per ordinal) reading only the counts
- * files that hold one: part k holds the `docs[k]` documents that follow part k − 1's.
- */
-export function flaggedRowsLoader(parts: readonly CountsPart[], docs: readonly number[], weights: VocabularyIndex & { onceFactor?: number }, pool?: WorkerPool): (only: Uint8Array) => Promise<CountRowsPart[]> {
-  const starts = [0];
-  for (const n of docs) starts.push(starts[starts.length - 1] + n);
-  const flagged = (only: Uint8Array, k: number) => only.subarray(starts[k], starts[k + 1]).includes(1);
-  return (only) => countRowParts(parts.filter((_, k) => flagged(only, k)), weights, only, pool);
-}
-
-/** The count rows of the flagged documents of any counts files (a run with --against: the indices' and the batch's), under `weights`, as parts (one per counts file): what CountRows is made of. */
-export async function countRowParts(parts: readonly CountsPart[], { ranks, factors, onceFactor }: VocabularyIndex & { onceFactor?: number }, only: Uint8Array, pool?: WorkerPool): Promise<CountRowsPart[]> {
-  const shared = ranks.toShared();
-  const tasks: CountRowsTask[] = parts.map((part) => ({ ...part, ranks: shared, factors, onceFactor, only }));
-  return pool === undefined ? tasks.map(shardCountRows) : await Promise.all(tasks.map((task) => pool.run<CountRowsPart>("countRows", task)));
 }

@@ -7,6 +7,7 @@ import { fileRanges, type CutRange } from "../corpus/corpus-chunks.js";
 import { InputPlaces } from "../corpus/input-places.js";
 import { displayName } from "../corpus/open-input.js";
 import type { CountTask, ShardStats } from "./count-shard.js";
+import { COUNT_WORKERS, type CountTasks } from "./count-entry.js";
 import { tokenHashKernelStatus } from "./token-hash-wasm.js";
 import { writeAtomic } from "../util/atomic.js";
 import { ownedBytes } from "../util/typed-arrays.js";
@@ -39,7 +40,7 @@ export interface ChunkCounts {
  * task. Every slice records the corpus's chunk and document counts. Ordinals start at the
  * configuration's `firstOrdinal`.
  */
-export async function countStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<ChunkCounts> {
+export async function countStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool<CountTasks>, reporter: Reporter): Promise<ChunkCounts> {
   const progress = reporter.progress("reading", "docs");
   // Nothing acts on a count task's completion before the step's end.
   const runner = new TaskRunner<ShardStats>(workdir, true);
@@ -64,11 +65,11 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
     if (inSlice(index, slice)) {
       const task: CountTask = { workdir, chunk: chained, options: config.prepare };
       const unsynced = COUNT_FILES.map((kind) => shardFile(workdir, index, kind));
-      const { result } = await runner.add({ marker, start: () => pool.submit<ShardStats>("count", task, transfer), load: markerStats(workdir, marker), stats: (s) => s, unsynced });
+      const { result } = await runner.add({ marker, start: () => pool.submit("count", task, transfer), load: markerStats(workdir, marker), stats: (s) => s, unsynced });
       if (counted) lastDone = result;
     }
     if (!counted) {
-      lastDone = (await pool.submit<void>("link", chained, transfer)).result;
+      lastDone = (await pool.submit("link", chained, transfer)).result;
       linked.push(lastDone);
     }
     void lastDone.then(() => progress.update((shown = Math.max(shown, linkEnd(self).doc - first)))).catch(() => undefined);
@@ -117,7 +118,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
  * have no plan (every count task decompresses them through). Nothing to do when the plan is
  * in place (a re-submission).
  */
-export async function planStep(workdir: string, config: RunConfig, pool: WorkerPool, reporter: Reporter): Promise<void> {
+export async function planStep(workdir: string, config: RunConfig, pool: WorkerPool<CountTasks>, reporter: Reporter): Promise<void> {
   if ((await readChunkPlan(workdir, config)) !== null) return;
   const limits = readLimits(config.maxDocBytes, config.oversize);
   const inputs = config.inputs.map((i) => i.path);
@@ -137,7 +138,7 @@ export async function planStep(workdir: string, config: RunConfig, pool: WorkerP
     let prev = chainStart(0);
     for (const cut of fileRanges(path, stamp.size, config.chunkBytes, limits)) {
       const chunk: ChainedChunk = { ...cutChunk(path, cut, limits.maxDocBytes), index: linked.length, prev, self: newLink() };
-      const { result } = await pool.submit<void>("link", chunk);
+      const { result } = await pool.submit("link", chunk);
       void result.then(() => progress.update(++chunks)).catch(() => undefined);
       linked.push({ cut, firstLine: chunk.firstLine, prev, self: chunk.self, done: result });
       prev = chunk.self;
@@ -174,9 +175,9 @@ export function chunkPlanStep(workdir: string): Step {
   return {
     name: "plan",
     forSlices: true,
-    pools: ["prepare"],
+    pools: [COUNT_WORKERS],
     timing: "plan",
-    run: async ({ quiet, context }) => planStep(workdir, await readRunConfig(workdir), context.pool("prepare"), stderrReporter(quiet)),
+    run: async ({ quiet, context }) => planStep(workdir, await readRunConfig(workdir), context.pool(COUNT_WORKERS), stderrReporter(quiet)),
     progress: async () => ({ done: existsSync(chunkPlanFile(workdir)) ? 1 : 0, total: 1 }),
   };
 }

@@ -6,6 +6,7 @@ import { InputPlaces } from "../corpus/input-places.js";
 import { skippedDocumentsWarning } from "../corpus/run-warnings.js";
 import type { Oversize } from "../core/options.js";
 import type { TaskPool } from "../executor/in-process-pool.js";
+import type { ParagraphTasks } from "./paragraphs-entry.js";
 import type { Reporter } from "../executor/progress.js";
 import { inSlice, markerFile, type Slice } from "../workdir/layout.js";
 import { consumeTasks, type StepTask } from "../executor/tasks.js";
@@ -43,7 +44,7 @@ const chunksOf = (input: NgramInput, places: InputPlaces, skipped: SkippedDocs) 
  * back. `shared`: occurrences in shared memory (memory mode's repeats tasks read them in
  * place); `reuse`: a buffer for the occurrences, or null.
  */
-export function ngramsTask(pool: TaskPool, chunk: CorpusChunk, options: ParagraphOptions, steps: string | null, shared: () => boolean, reuse: () => ArrayBuffer | null): StepTask<Scanned> {
+export function ngramsTask(pool: TaskPool<ParagraphTasks>, chunk: CorpusChunk, options: ParagraphOptions, steps: string | null, shared: () => boolean, reuse: () => ArrayBuffer | null): StepTask<Scanned> {
   return {
     marker: ngramsMarker(chunk.index),
     start: async () => {
@@ -51,7 +52,7 @@ export function ngramsTask(pool: TaskPool, chunk: CorpusChunk, options: Paragrap
       const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, boundary: options.boundary, structure: options.structure, docTag: options.docTag, shared: shared(), reuse: buffer };
       // Buffers are moved to the worker (and back), not copied each way.
       const moved = [...(chunk.bytes instanceof Uint8Array ? [chunk.bytes.buffer as ArrayBuffer] : []), ...(buffer === null ? [] : [buffer])];
-      const { result } = await pool.submit<ChunkOccurrences | ProblemFound>("occurrences", task, moved);
+      const { result } = await pool.submit("occurrences", task, moved);
       return { result: result.then(async (r) => (steps !== null && (await saveNgrams(steps, chunk.index, r)), { chunk, r })) };
     },
     load: async () => ({ chunk, r: loadNgrams(steps as string, chunk.index, shared()) }),
@@ -82,7 +83,7 @@ export interface Scan {
  * computed chunk is saved there with its marker. A chunk's bad line is reported here, where
  * the lines are numbered. Without `occurrences`, the store gets only what the output pass needs.
  */
-export async function scanCorpus(input: NgramInput, store: CorpusStore, saves: string | null, pool: TaskPool, reporter: Reporter, occurrences = true): Promise<Scan> {
+export async function scanCorpus(input: NgramInput, store: CorpusStore, saves: string | null, pool: TaskPool<ParagraphTasks>, reporter: Reporter, occurrences = true): Promise<Scan> {
   const places = new InputPlaces(input.inputs);
   const scan: Scan = { store, places, chunkTokens: [], totals: { chunks: 0, lines: 0, ngrams: 0 }, warnings: { emptyLine: 0, tagOutsideDoc: 0 }, skipped: noSkippedDocs() };
   const { totals, warnings } = scan;
@@ -129,7 +130,7 @@ export async function scanCorpus(input: NgramInput, store: CorpusStore, saves: s
  * line that is not valid is reported with its file and line by that later job, which numbers
  * the lines.
  */
-export async function ngramsStep(workdir: string, input: NgramInput, slice: Slice, pool: TaskPool, reporter: Reporter): Promise<void> {
+export async function ngramsStep(workdir: string, input: NgramInput, slice: Slice, pool: TaskPool<ParagraphTasks>, reporter: Reporter): Promise<void> {
   const places = new InputPlaces(input.inputs);
   const progress = reporter.progress("n-grams", "tokens");
   const free: ArrayBuffer[] = [];

@@ -3,6 +3,7 @@ import { VertdupError } from "../core/errors.js";
 import type { ParagraphOptions } from "../core/paragraph-options.js";
 import { InOrder } from "../executor/in-order.js";
 import type { TaskPool } from "../executor/in-process-pool.js";
+import type { ParagraphTasks } from "./paragraphs-entry.js";
 import type { Reporter } from "../executor/progress.js";
 import { markerStats, runTasks } from "../executor/tasks.js";
 import type { PhaseClock, PhaseTiming } from "../executor/timing.js";
@@ -12,7 +13,7 @@ import { packageVersion } from "../util/package-info.js";
 import type { Scan } from "./ngrams-step.js";
 import type { LineWarnings } from "./occurrences.js";
 import type { Repeats } from "./repeats-step.js";
-import type { Rendered, RenderStats, RenderTask } from "./render.js";
+import type { RenderStats, RenderTask } from "./render.js";
 
 /** The JSON report of a `vertdup paragraphs` run (also what the library call returns). */
 export interface ParagraphReport {
@@ -51,7 +52,7 @@ export interface OutputSetup {
  * per chunk, in corpus order, the repeated share of each unit, onion's decision and the
  * output bytes, written in order to the output, committed once complete; then the report.
  */
-export async function outputStep(saves: string | null, s: OutputSetup, scan: Scan, repeats: Repeats, clock: PhaseClock, pool: TaskPool, reporter: Reporter): Promise<ParagraphReport> {
+export async function outputStep(saves: string | null, s: OutputSetup, scan: Scan, repeats: Repeats, clock: PhaseClock, pool: TaskPool<ParagraphTasks>, reporter: Reporter): Promise<ParagraphReport> {
   const write = async (): Promise<ParagraphReport> => {
     clock.start("render");
     const stats = await render(s, scan, repeats, pool, reporter);
@@ -76,7 +77,7 @@ export async function outputStep(saves: string | null, s: OutputSetup, scan: Sca
 }
 
 /** The output written from the chunks' layouts and repeated n-grams; what it kept and removed. */
-async function render(s: OutputSetup, scan: Scan, repeats: Repeats, pool: TaskPool, reporter: Reporter): Promise<RenderStats> {
+async function render(s: OutputSetup, scan: Scan, repeats: Repeats, pool: TaskPool<ParagraphTasks>, reporter: Reporter): Promise<RenderStats> {
   const { store, totals } = scan;
   const { options } = s;
   scan.places.checkUnchanged();
@@ -87,7 +88,7 @@ async function render(s: OutputSetup, scan: Scan, repeats: Repeats, pool: TaskPo
     let rendered = 0;
     // Output buffers go back to the workers once written, so their number stays fixed.
     const free: ArrayBuffer[] = [];
-    const pass = new InOrder<Rendered, null>(pool, "render", async (r) => {
+    const pass = new InOrder(pool, "render", async (r) => {
       await out.write(r.bytes, () => free.push(r.bytes.buffer as ArrayBuffer));
       for (const key of Object.keys(stats) as (keyof RenderStats)[]) stats[key] += r.stats[key];
       progress.update(++rendered);

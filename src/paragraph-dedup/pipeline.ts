@@ -23,6 +23,7 @@ import { findRepeats, readRepeats, repeatsProgress, type KeysTarget, type Repeat
 import { againstKey, checkJob, lockIndices, runConfig, smallInputs } from "./start.js";
 import { NGRAMS_TASKS, removeTaskFiles, STEP_FOLDER } from "./step-files.js";
 import { paragraphTasks } from "./tasks.js";
+import { PARAGRAPHS_WORKERS, type ParagraphTasks } from "./paragraphs-entry.js";
 
 /**
  * Everything a paragraph job is given (`vertdup paragraphs`, `slurm paragraphs`): stored in
@@ -84,8 +85,6 @@ export function paragraphSettings(inputs: readonly string[], output: string, opt
   };
 }
 
-/** The worker entry of the passes (workers/paragraphs.ts). */
-const POOL = "paragraphs";
 /** Folder of the passes' transient files (bucket runs, spool, splits, repeated n-grams) in a work directory; each process's own. */
 const SCRATCH = "paragraphs";
 /** The markers of the steps that leave the indices: the work directory's own (-w), and the one `--update` appends to. */
@@ -145,7 +144,7 @@ export function paragraphPipeline(workdir: string, s: ParagraphSettings): Paragr
   };
   const inProcess = (c: StepContext) => c.shared("in-process", async () => s.inProcess ?? (await smallInputs(s.inputs)));
   // Small inputs run in this thread: no pool to start (its modules, piscina, are not even loaded).
-  const pool = (c: StepContext) => c.shared("pool", async (): Promise<TaskPool> => ((await inProcess(c)) ? new InProcessPool(paragraphTasks) : c.pool(POOL)));
+  const pool = (c: StepContext) => c.shared("pool", async (): Promise<TaskPool<ParagraphTasks>> => ((await inProcess(c)) ? new InProcessPool(paragraphTasks) : c.pool(PARAGRAPHS_WORKERS)));
   const scratch = (c: StepContext) =>
     c.shared(
       "scratch",
@@ -228,7 +227,7 @@ export function paragraphPipeline(workdir: string, s: ParagraphSettings): Paragr
     {
       name: "ngrams",
       arraySize: s.tasks,
-      pools: [POOL],
+      pools: [PARAGRAPHS_WORKERS],
       run: async ({ slice, quiet, context }) => {
         // A slice of a Slurm array saves its chunks' n-grams for the repeats job; the whole
         // corpus in one process is kept for the next steps too. The inputs' digests, which the
@@ -246,7 +245,7 @@ export function paragraphPipeline(workdir: string, s: ParagraphSettings): Paragr
     },
     {
       name: "repeats",
-      pools: [POOL],
+      pools: [PARAGRAPHS_WORKERS],
       run: async ({ quiet, context }) => {
         await repeats(context, quiet, true);
       },
@@ -254,7 +253,7 @@ export function paragraphPipeline(workdir: string, s: ParagraphSettings): Paragr
     },
     {
       name: "output",
-      pools: [POOL],
+      pools: [PARAGRAPHS_WORKERS],
       run: async ({ quiet, context }) => {
         const found = await repeats(context, quiet, false);
         const setup = { inputs: s.inputs, output: s.output, reportPath: s.reportPath, against: s.against, options: s.options, inProcess: await inProcess(context) };

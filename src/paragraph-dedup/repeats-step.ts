@@ -1,4 +1,5 @@
 import type { TaskPool } from "../executor/in-process-pool.js";
+import type { ParagraphTasks } from "./paragraphs-entry.js";
 import { markersDone, type StepProgress } from "../executor/pipeline.js";
 import type { Reporter } from "../executor/progress.js";
 import { consumeTasks, type StepTask } from "../executor/tasks.js";
@@ -65,7 +66,7 @@ export interface RepeatsSetup {
  * is resumable: with `saves` its result is saved with its marker, and a finished one is read
  * back. The tables' sorted keys go to the keys files of the indices, committed after the output.
  */
-export async function findRepeats(scan: Scan, s: RepeatsSetup, pool: TaskPool, reporter: Reporter): Promise<Repeats> {
+export async function findRepeats(scan: Scan, s: RepeatsSetup, pool: TaskPool<ParagraphTasks>, reporter: Reporter): Promise<Repeats> {
   const { store } = scan;
   const external = store.external;
   const maxKeys = external ? tableKeys(s.memory, s.workers) : Infinity;
@@ -91,7 +92,7 @@ export async function findRepeats(scan: Scan, s: RepeatsSetup, pool: TaskPool, r
           for (const source of group) {
             const known = s.known.filter((segment) => overlaps(segment.range, source.range));
             const task: RepeatsTask = { source, expected: Math.min(source.count, maxKeys), known, all: allOut !== null, fresh: freshOut !== null };
-            const { result } = await pool.submit<RepeatsResult>("repeats", task);
+            const { result } = await pool.submit("repeats", task);
             found.push(result.then(async (r) => (s.saves !== null && (await saveRepeats(s.saves, source.range, r)), { range: source.range, result: r })));
           }
           return { result: Promise.all(found) };

@@ -1,4 +1,5 @@
 import type { TaskPool } from "../executor/in-process-pool.js";
+import type { ParagraphTasks } from "./paragraphs-entry.js";
 import { MAX_SPLIT_LEVEL, SPLIT_BITS, SPLIT_WAYS, type SplitTask } from "./bucket-split.js";
 import type { BucketSource } from "./bucket-task.js";
 import { InOrder } from "../executor/in-order.js";
@@ -20,12 +21,12 @@ export function tableKeys(memory: number, workers: number): number {
  * left; returns the buckets to find repeats in. Memory-mode buckets are never split: they
  * fit in memory by definition.
  */
-export async function splitBuckets(pool: TaskPool, buckets: readonly BucketSource[], maxKeys: number): Promise<BucketSource[]> {
+export async function splitBuckets(pool: TaskPool<ParagraphTasks>, buckets: readonly BucketSource[], maxKeys: number): Promise<BucketSource[]> {
   const leaves: BucketSource[] = [];
   let todo = buckets;
   while (todo.length > 0) {
     const next: BucketSource[] = [];
-    const splits = new InOrder<number[], { children: string[]; level: number; parent: BucketSource }>(pool, "split", (counts, { children, level, parent }) => {
+    const splits = new InOrder(pool, "split", (counts, { children, level, parent }: { children: string[]; level: number; parent: BucketSource }) => {
       const range = (k: number) => ({ prefix: ((parent.range.prefix << SPLIT_BITS) | k) >>> 0, bits: parent.range.bits + SPLIT_BITS });
       counts.forEach((count, k) => count > 0 && next.push({ path: children[k], count, level, range: range(k) }));
     });

@@ -4,7 +4,7 @@ import { bucketRepeats } from "./bucket-task.js";
 import { occurrencesTask } from "./occurrences.js";
 import { renderChunk } from "./render.js";
 
-/** The tasks of `vertdup paragraphs`, by name: run by workers/paragraphs.ts or in process. */
+/** The tasks of `vertdup paragraphs`, by name: run by the workers (paragraphs-worker.ts) or in process. */
 export const paragraphTasks = {
   occurrences: asTask(occurrencesTask),
   split: asTask(splitBucket),

@@ -1,6 +1,8 @@
 import type { WorkerPool } from "../executor/pool.js";
+import type { PlebTasks } from "./pleb-entry.js";
 import type { PrepareManifest } from "../features/prepare-manifest.js";
-import { CountRows, countRowWeights, flaggedRowsLoader, type CountRowsPart } from "../features/count-rows.js";
+import { CountRows, countRowWeights, type CountRowsPart } from "../features/count-rows.js";
+import { flaggedRowsLoader } from "../features/count-row-parts.js";
 import { workdirCountsParts } from "../features/workdir-vectors.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import { NumberMap } from "../util/number-map.js";
@@ -92,7 +94,7 @@ export class PairVerifier {
    * rows of 1 M documents took about 500 MB; the candidates of 100 iterations meet a few
    * percent of them.
    */
-  static open(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, docs: readonly number[], pool?: WorkerPool): PairVerifier {
+  static open(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, docs: readonly number[], pool?: WorkerPool<PlebTasks>): PairVerifier {
     const weights = countRowWeights(workdir, prepared, true);
     const load = flaggedRowsLoader(workdirCountsParts(workdir, 0, prepared.counts.shards), docs, weights, pool);
     return new PairVerifier([], weights.factors, store, prepared.counts.documents, threshold, load);

@@ -12,6 +12,7 @@ import { SpanningForest, type PairColumns } from "./spanning-forest.js";
 import { readRunFileSync, writeRunFile } from "../util/run-file.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../executor/pool.js";
+import type { PlebTasks } from "./pleb-entry.js";
 import { readPrepareManifest } from "../features/prepare-manifest.js";
 import type { Reporter } from "../executor/progress.js";
 import { inSlice, markerFile, writeMarker, type Slice } from "../workdir/layout.js";
@@ -74,7 +75,7 @@ interface GroupRecord extends PairColumns {
  * `--verify`'s verifier of a plan, or undefined under `--no-verify`: the vectors of its work
  * directory, read when candidates need them (PairVerifier.open; on `pool` if given).
  */
-export async function planVerifier(workdir: string, store: SignatureStore, plan: PlebPlan, pool?: WorkerPool): Promise<PairVerifier | undefined> {
+export async function planVerifier(workdir: string, store: SignatureStore, plan: PlebPlan, pool?: WorkerPool<PlebTasks>): Promise<PairVerifier | undefined> {
   const threshold = plan.options.cosineThreshold;
   if (threshold === undefined) return undefined;
   const prepared = await readPrepareManifest(workdir);
@@ -143,7 +144,7 @@ export async function plebStep<R extends RecallEstimate>(
   plan: PlebPlan,
   slice: Slice,
   exec: ExecutionOptions,
-  pool: WorkerPool,
+  pool: WorkerPool<PlebTasks>,
   reporter: Reporter,
   recallOf?: RecallSampler<R>,
   verifier?: PairVerifier,
@@ -236,7 +237,7 @@ async function scanForLazyVerifier(
   plan: PlebPlan,
   groups: number[],
   exec: ExecutionOptions,
-  pool: WorkerPool,
+  pool: WorkerPool<PlebTasks>,
   scopeSink: () => PairSink,
   onIteration: () => void,
   verifier: PairVerifier | undefined,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ExecutionOptions, PlebOptions } from "../core/options.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { WorkerPool } from "../executor/pool.js";
+import type { PlebTasks } from "./pleb-entry.js";
 import type { FoundPairs } from "./found-pairs.js";
 import { maxDistanceFor } from "./hamming.js";
 import { prefixWords, type SortedPrefixes } from "./beam-scan.js";
@@ -83,7 +84,7 @@ export interface IterationRun {
   first: number;
   last: number;
   exec: ExecutionOptions;
-  pool: WorkerPool;
+  pool: WorkerPool<PlebTasks>;
   sink: PairSink;
   onIteration: (iteration: number) => void;
   verifier?: PairVerifier;
@@ -158,7 +159,7 @@ export async function scanIterations(run: IterationRun): Promise<HeldIterations>
   const ahead = merging === undefined;
   const slots = Array.from({ length: ahead ? 2 : 1 }, () => ({ hi: shared32(n), lo: shared32(n), order: shared32(n), ...(keys.save === undefined ? {} : { sortedHi: shared32(n) }) }));
   const slotOf = (iteration: number) => slots[(iteration - first) % slots.length];
-  const orderTask = (iteration: number) => handled(pool.run<void>("order", { ...shared, iteration: iteration - 1, ...slotOf(iteration) }));
+  const orderTask = (iteration: number) => handled(pool.run("order", { ...shared, iteration: iteration - 1, ...slotOf(iteration) }));
   let next = ahead && n > 1 && first <= last ? orderTask(first) : undefined;
   // The last iteration's keys being written (keys.save): one write in flight, awaited before the next.
   let writing: Promise<void> = Promise.resolve();
@@ -200,7 +201,7 @@ export async function scanIterations(run: IterationRun): Promise<HeldIterations>
       }
       const results = await Promise.all(
         scanRanges.map(([from, to]) =>
-          pool.run<Uint32Array>("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels, fresh, sorted }),
+          pool.run("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels, fresh, sorted }),
         ),
       );
       if (verifier?.lazy) candidates[iteration - first] = results;

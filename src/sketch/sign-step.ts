@@ -7,6 +7,7 @@ import { VectorCache } from "./random-vectors.js";
 import { SigningTerms } from "./signing-terms.js";
 import type { SignStats, SignTask } from "./sign-shard.js";
 import type { WorkerPool } from "../executor/pool.js";
+import type { PrepareTasks } from "./prepare-entry.js";
 import type { Reporter } from "../executor/progress.js";
 import type { RunConfig } from "../workdir/run-config.js";
 import { inSlice, shardName, vocabularyFile, writeKernelsMarker, type Slice } from "../workdir/layout.js";
@@ -42,7 +43,7 @@ interface SignTables {
  * shared memory on the pool; what runs the accumulation is left as the slice's kernels marker
  * (and told on stderr if it is the slower TypeScript loop).
  */
-async function signTables(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool, reporter: Reporter, weigh?: (kept: KeptTerms) => VocabularyIndex): Promise<SignTables> {
+async function signTables(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool<PrepareTasks>, reporter: Reporter, weigh?: (kept: KeptTerms) => VocabularyIndex): Promise<SignTables> {
   const vocabulary = await requireMarker<VocabularyStats>(workdir, "vocabulary", "the vocabulary step");
   const { bits, seed, weighting, projection } = config.prepare;
   const path = vocabularyFile(workdir);
@@ -78,7 +79,7 @@ export async function signStep(
   workdir: string,
   config: RunConfig,
   slice: Slice,
-  pool: WorkerPool,
+  pool: WorkerPool<PrepareTasks>,
   reporter: Reporter,
   weigh?: (kept: KeptTerms) => VocabularyIndex,
 ): Promise<void> {
@@ -95,7 +96,7 @@ export async function signStep(
       start: async () => {
         const { terms, cache } = await (tables ??= signTables(workdir, config, slice, pool, reporter, weigh));
         const task: SignTask = { workdir, index, bits, seed, terms: terms.toShared(), cache: cache.toShared() };
-        const { result } = await pool.submit<SignStats>("sign", task);
+        const { result } = await pool.submit("sign", task);
         return { result: result.then((s) => (progress.update(++signed), s)) };
       },
       load: async () => (progress.update(++signed), await markerStats<SignStats>(workdir, marker)()),

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WorkerPool } from "../../src/executor/pool.js";
+import { METHODS_WORKERS } from "../../src/methods/sets/methods-entry.js";
 import { ALL_PAIRS_BUCKET, NEIGHBOURS } from "../../src/methods/sets/bucket-candidates.js";
 import type { FeatureOptions } from "../../src/core/method-options.js";
 import { minhashGraph, type KnownEdges } from "../../src/methods/minhash/search.js";
@@ -157,7 +158,7 @@ describe("LSH bands", () => {
 
 describe("minhashGraph (pool verification) against brute force", () => {
   const dir = mkdtempSync(join(tmpdir(), "vertdup-minhash-"));
-  const pool = new WorkerPool("methods", 1);
+  const pool = new WorkerPool(METHODS_WORKERS, 1);
   afterAll(async () => {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });

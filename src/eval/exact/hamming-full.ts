@@ -1,4 +1,5 @@
 import type { WorkerPool } from "../../executor/pool.js";
+import type { ReferenceTasks } from "./reference-entry.js";
 import type { Reporter } from "../../executor/progress.js";
 import type { ScoredPairs } from "../pairs-file.js";
 import { maxDistanceFor } from "../../pleb/hamming.js";
@@ -6,6 +7,7 @@ import type { SignatureStore } from "../../runs/signature-store.js";
 import { concatU32 } from "../../util/typed-arrays.js";
 import { balancedRanges } from "./balance.js";
 import { hammingKernel } from "./hamming-wasm.js";
+import type { HammingRowsTask } from "./hamming-task.js";
 import { runBlocks, sampleDigest, startReference, type ReferenceSteps } from "./reference-blocks.js";
 
 export interface HammingFullOptions {
@@ -29,7 +31,7 @@ export interface HammingFullOptions {
 export async function hammingFullTriples(
   store: SignatureStore,
   opts: HammingFullOptions,
-  pool: WorkerPool,
+  pool: WorkerPool<ReferenceTasks>,
   reporter: Reporter,
 ): Promise<Uint32Array> {
   const n = store.count;
@@ -39,7 +41,7 @@ export async function hammingFullTriples(
   const planned = { "--threshold": opts.threshold, "--sample-list": sampleDigest(opts.sampled), blocks: pool.threads * (opts.blocksPerWorker ?? 8) };
   const { step: kept, config } = await startReference(opts.steps, "hamming-full", planned);
   const parts = config.blocks;
-  const tasks: object[] = [];
+  const tasks: HammingRowsTask[] = [];
   if (opts.sampled === null) {
     for (const [from, to] of balancedRanges(n, parts, (i) => n - i)) tasks.push({ ...base, from, to });
   } else {
@@ -51,7 +53,7 @@ export async function hammingFullTriples(
       tasks.push({ ...base, from: 0, to: 0, rows: Uint32Array.from(list.slice(k, k + step)), sampled: sampledSig });
     }
   }
-  return concatU32(await runBlocks<Uint32Array>("hamming-full", kept, pool, "hamming", tasks, reporter));
+  return concatU32(await runBlocks("hamming-full", kept, pool, "hamming", tasks, reporter));
 }
 
 /** 1 for the signatures that carry at least one sampled document. */

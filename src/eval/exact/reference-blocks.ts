@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { WorkerPool } from "../../executor/pool.js";
+import type { ReferenceTasks } from "./reference-entry.js";
+import type { TaskArg, TaskValue } from "../../executor/worker-entry.js";
 import type { Reporter } from "../../executor/progress.js";
 import { shardName } from "../../workdir/layout.js";
 import { runTasks, type StepTask } from "../../executor/tasks.js";
@@ -42,14 +44,15 @@ export async function startReference(steps: ReferenceSteps | undefined, name: st
  * (executor/tasks.ts): with a step, each block's result is kept in the step's folder and
  * marked there, and a resumed run loads the finished blocks instead of computing them.
  */
-export async function runBlocks<R>(
+export async function runBlocks<K extends "cosine" | "hamming">(
   name: string,
   step: StepDir | null,
-  pool: WorkerPool,
-  kernel: string,
-  tasks: readonly object[],
+  pool: WorkerPool<ReferenceTasks>,
+  kernel: K,
+  tasks: readonly TaskArg<ReferenceTasks[K]>[],
   reporter: Reporter,
-): Promise<R[]> {
+): Promise<TaskValue<ReferenceTasks[K]>[]> {
+  type R = TaskValue<ReferenceTasks[K]>;
   const progress = reporter.progress(name, "blocks", tasks.length);
   let done = 0;
   const finished = (r: R) => (progress.update(++done), r);
@@ -58,7 +61,7 @@ export async function runBlocks<R>(
     return {
       marker: stepMarker(name, k),
       async start() {
-        const { result } = await pool.submit<R>(kernel, task);
+        const { result } = await pool.submit(kernel, task);
         return {
           result: result.then(async (r) => {
             if (file !== null) await writeRunFile(file, [r]);

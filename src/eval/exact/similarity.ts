@@ -1,8 +1,8 @@
 import type { WorkerPool } from "../../executor/pool.js";
+import type { ReferenceTasks } from "./reference-entry.js";
 import type { Reporter } from "../../executor/progress.js";
 import type { ScoredPairs } from "../pairs-file.js";
 import { balancedRanges } from "./balance.js";
-import type { CosineBlock } from "./cosine-block.js";
 import { runBlocks, sampleDigest, startReference, type ReferenceSteps } from "./reference-blocks.js";
 import { invertRows, type SparseRows } from "../../features/sparse-rows.js";
 
@@ -25,7 +25,7 @@ export interface SimilarityOptions {
 export async function allPairsSimilarity(
   rows: SparseRows,
   opts: SimilarityOptions,
-  pool: WorkerPool,
+  pool: WorkerPool<ReferenceTasks>,
   reporter: Reporter,
 ): Promise<ScoredPairs> {
   const n = rows.rowPtr.length - 1;
@@ -49,7 +49,7 @@ export async function allPairsSimilarity(
   const { step, config } = await startReference(opts.steps, "similarity", planned);
   const blocks = balancedRanges(queries.length, config.blocks, cost);
   const tasks = blocks.map(([from, to]) => ({ rows, postings, queries: queries.subarray(from, to), threshold: opts.threshold, sampled: sampledRows }));
-  const parts = await runBlocks<CosineBlock>("similarity", step, pool, "cosine", tasks, reporter);
+  const parts = await runBlocks("similarity", step, pool, "cosine", tasks, reporter);
   const total = parts.reduce((s, p) => s + p.a.length, 0);
   const out: ScoredPairs = { a: new Uint32Array(total), b: new Uint32Array(total), similarity: new Float64Array(total) };
   let k = 0;

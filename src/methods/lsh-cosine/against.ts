@@ -1,7 +1,8 @@
 import type { WorkerPool } from "../../executor/pool.js";
+import type { PlebTasks } from "../../pleb/pleb-entry.js";
 import type { PrepareManifest } from "../../features/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../../workdir/layout.js";
-import { countRowParts, flaggedRowsLoader } from "../../features/count-rows.js";
+import { countRowParts, flaggedRowsLoader } from "../../features/count-row-parts.js";
 import type { CountsPart } from "../../features/workdir-vectors.js";
 import type { ShardDocs } from "../../features/count-shard.js";
 import { readKeptTerms, type KeptTerms, type VocabularyIndex } from "../../features/vocabulary.js";
@@ -203,7 +204,7 @@ export class SupplementedCorpus {
    * needs it (PairVerifier.require), the candidates of all iterations in one pass (plebStep),
    * so that only the documents some candidate meets are read, new or old.
    */
-  async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: WorkerPool, scope?: ScanScope): Promise<PairVerifier> {
+  async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: WorkerPool<PlebTasks>, scope?: ScanScope): Promise<PairVerifier> {
     const documents = this.firstOrdinal + prepared.counts.documents;
     const weights = this.weights(batchTerms(workdir));
     const parts = this.countsParts(workdir, prepared.counts.shards);

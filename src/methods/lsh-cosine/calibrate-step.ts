@@ -5,13 +5,14 @@ import { CLUSTERS_FILE, readClustersTsv } from "../../output/clusters-tsv.js";
 import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
 import { growingCalibration, type SampleGrowth } from "../../eval/growing-sample.js";
 import type { ScoredPairs } from "../../eval/pairs-file.js";
-import { sampleCosines } from "../../eval/exact/sample-cosine.js";
+import { sampleCosines } from "../../eval/exact/sample-cosine-pairs.js";
 import { writeManifest, type CalibrationManifest, type RunManifest } from "../manifest.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { peakRssMiB } from "../../util/package-info.js";
 import { WorkerPool } from "../../executor/pool.js";
 import { readPrepareManifest } from "../../features/prepare-manifest.js";
 import { writeReport, type ReportOptions } from "../../report/write-report.js";
+import { REFERENCE_WORKERS } from "../../eval/exact/reference-entry.js";
 
 /** What a calibration samples: `sample` documents, grown by --max-width up to `maxSample`. */
 export interface CalibrationRequest extends SampleGrowth {
@@ -62,7 +63,7 @@ export async function calibrateStep(workdir: string, outdir: string, request: Om
   const prepared = await readPrepareManifest(workdir);
   const manifest = JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as RunManifest;
   const documents = prepared.counts.documents;
-  const pool = new WorkerPool("reference", workers);
+  const pool = new WorkerPool(REFERENCE_WORKERS, workers);
   let calibration;
   try {
     const referenceOf = (sampled: Uint8Array) => sampleCosines(workdir, prepared, sampled, CALIBRATION_THRESHOLDS[0], pool);

@@ -33,6 +33,8 @@ import { checkReference, outputStep } from "./output-step.js";
 import { ensureWritableDir } from "../../util/output-dir.js";
 import { readManifest, runSummary, type RunManifest } from "../manifest.js";
 import type { MethodRunner } from "../method.js";
+import { PLEB_WORKERS } from "../../pleb/pleb-entry.js";
+import { PREPARE_WORKERS } from "../../sketch/prepare-entry.js";
 
 /**
  * Everything an lsh-cosine run is given (`vertdup run`, `slurm run`, `prepare` and `pleb`):
@@ -130,7 +132,7 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
   const verifier = (c: StepContext) =>
     c.shared("verifier", async (): Promise<PairVerifier | undefined> => {
       const threshold = plan.options.cosineThreshold;
-      const pool = c.pool("pleb");
+      const pool = c.pool(PLEB_WORKERS);
       if (!against || threshold === undefined) return planVerifier(workdir, await store(c), plan, pool);
       return (await supplement(c)).verifier(workdir, await readPrepareManifest(workdir), await store(c), threshold, pool, await scope(c));
     });
@@ -143,11 +145,11 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
   const reading = (name: "count" | "sign"): Step => ({
     name,
     arraySize: s.tasks,
-    pools: ["prepare"],
+    pools: [PREPARE_WORKERS],
     timing: name,
     run: async ({ slice, quiet, context }) => {
       const reporter = stderrReporter(quiet);
-      const pool = context.pool("prepare");
+      const pool = context.pool(PREPARE_WORKERS);
       if (name === "count") await countStep(workdir, await config(), slice, pool, reporter);
       else {
         const corpus = against ? await supplement(context) : undefined;
@@ -186,7 +188,7 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
     {
       name: "pleb",
       arraySize: plan.groups,
-      pools: ["pleb"],
+      pools: [PLEB_WORKERS],
       timing: plebPhaseName(plan),
       run: async ({ slice, workers, quiet, context }) => {
         const signatures = await store(context);
@@ -195,13 +197,13 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
         // What becomes an index (or is appended to one) keeps its PLEB iterations' sorted keys.
         const saveKeys = (against ? s.update : s.saveIndex) ? sortedKeysDir(workdir, plan.options.seed, plan.options.shiftCount) : undefined;
         const exec = { ...s.exec, workers };
-        await plebStep(workdir, signatures, plan, slice, exec, context.pool("pleb"), stderrReporter(quiet), recallOf, await verifier(context), await scope(context), saveKeys);
+        await plebStep(workdir, signatures, plan, slice, exec, context.pool(PLEB_WORKERS), stderrReporter(quiet), recallOf, await verifier(context), await scope(context), saveKeys);
       },
       progress: () => markersDone(workdir, `${plebPhaseName(plan)}-group-`, plan.groups),
     },
     {
       name: "output",
-      pools: ["pleb"],
+      pools: [PLEB_WORKERS],
       run: async ({ quiet, context }) => {
         const sampled = plan.options.recallSample === undefined ? undefined : await recall(context, () => firstGroupPairs(plan), quiet);
         // A calibrated run writes its report after calibration.tsv, so that the report shows it.

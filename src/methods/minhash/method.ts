@@ -2,7 +2,7 @@ import { emptyDocuments } from "../sets/first-of.js";
 import { CALIBRATION_THRESHOLDS } from "../../eval/calibration.js";
 import { readerIndexOptions } from "../sets/method-index.js";
 import { bandsForRecall, candidateProbability, resolveBands, type Banding } from "../sets/lsh-bands.js";
-import { sampleJaccardPairs } from "../sets/sample-jaccard.js";
+import { sampleJaccardPairs } from "../sets/sample-pairs.js";
 import type { SetMethodSpec } from "../sets/set-method.js";
 import type { MinhashShard } from "./minhash.js";
 import { minhashKernelStatus } from "./minhash-wasm.js";

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type { WorkerPool } from "../../executor/pool.js";
+import type { MethodsTasks } from "../sets/methods-entry.js";
 import { extractFile, type ExtractTask, type SetBlock, type VerifyTask } from "./sets.js";
 import type { MinhashShard } from "./minhash.js";
 
@@ -9,7 +10,7 @@ const VERIFY_BATCH = 1 << 15;
 export interface VerifySettings {
   documents: number;
   workdir: string;
-  pool: WorkerPool;
+  pool: WorkerPool<MethodsTasks>;
   /** Bytes of sets held at once: two blocks of at most half of it each. */
   memory: number;
 }
@@ -35,7 +36,7 @@ async function extract(candidates: Uint32Array, shards: readonly MinhashShard[],
     return Uint32Array.from(local);
   });
   const sizes = await Promise.all(
-    perShard.map((docs, shard) => (docs.length === 0 ? new Uint32Array(0) : s.pool.run<Uint32Array>("extract", { workdir: s.workdir, shard, sets: shards[shard].sets, docs } satisfies ExtractTask))),
+    perShard.map((docs, shard) => (docs.length === 0 ? new Uint32Array(0) : s.pool.run("extract", { workdir: s.workdir, shard, sets: shards[shard].sets, docs } satisfies ExtractTask))),
   );
   const n = perShard.reduce((m, d) => m + d.length, 0);
   const e: Extracted = { docs: new Uint32Array(n), sizes: new Uint32Array(n), shard: new Uint32Array(n), offset: new Float64Array(n), slot: new Int32Array(s.documents).fill(-1) };
@@ -139,7 +140,7 @@ export async function verifyCandidates(candidates: Uint32Array, shards: readonly
         list[2 * (q - from)] = e.slot[candidates[2 * p]] - starts[ba];
         list[2 * (q - from) + 1] = e.slot[candidates[2 * p + 1]] - starts[bb];
       }
-      const { result } = await s.pool.submit<Float64Array>("verify", { a, b, pairs: list } satisfies VerifyTask);
+      const { result } = await s.pool.submit("verify", { a, b, pairs: list } satisfies VerifyTask);
       pending.push(
         result.then((sims) => {
           for (let k = 0; k < sims.length; k++) similarities[order[from + k]] = sims[k];

@@ -1,6 +1,6 @@
 import { CALIBRATION_THRESHOLDS } from "../../eval/calibration.js";
 import { readerIndexOptions } from "../sets/method-index.js";
-import { sampleJaccardPairs } from "../sets/sample-jaccard.js";
+import { sampleJaccardPairs } from "../sets/sample-pairs.js";
 import type { SetMethodSpec } from "../sets/set-method.js";
 import { CorpusSets, paragraphGraph, type ParagraphShard } from "./paragraph-sets.js";
 

@@ -9,6 +9,7 @@ import type { FeatureOptions } from "../../core/method-options.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
 import type { WorkerPool } from "../../executor/pool.js";
+import type { FeaturesTask, MethodsTasks } from "./methods-entry.js";
 import type { Reporter } from "../../executor/progress.js";
 import { runTasks, type StepTask } from "../../executor/tasks.js";
 import { readChunkCounts, type ChunkCounts } from "../../features/count-step.js";
@@ -43,7 +44,7 @@ function loadedShard<S extends ShardBase>(file: string, shard: S): S {
 }
 
 /** The inputs checked and the configuration of a features step over them (`task`: the method's chunk task). */
-export async function featuresConfig(inputs: readonly string[], task: string, options: FeatureOptions, exec: Pick<ExecutionOptions, "chunkBytes" | "maxDocBytes" | "oversize">): Promise<FeaturesConfig> {
+export async function featuresConfig(inputs: readonly string[], task: FeaturesTask, options: FeatureOptions, exec: Pick<ExecutionOptions, "chunkBytes" | "maxDocBytes" | "oversize">): Promise<FeaturesConfig> {
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   return {
@@ -70,7 +71,7 @@ export async function startFeatures(workdir: string, config: FeaturesConfig, res
  * slice's shards in corpus order and the documents skipped for their size (said on stderr
  * too); records the corpus's chunk and document counts (chunks.json), as every slice sees them all.
  */
-export async function featuresStep<S extends ShardBase>(workdir: string, config: FeaturesConfig, slice: Slice, pool: WorkerPool, reporter: Reporter): Promise<{ shards: S[]; skipped: SkippedDocs }> {
+export async function featuresStep<S extends ShardBase>(workdir: string, config: FeaturesConfig, slice: Slice, pool: WorkerPool<MethodsTasks>, reporter: Reporter): Promise<{ shards: S[]; skipped: SkippedDocs }> {
   const { method: task, ...options } = config.prepare;
   const inputs = config.inputs.map((i) => i.path);
   const progress = reporter.progress("reading", "docs");
@@ -104,8 +105,15 @@ export async function featuresStep<S extends ShardBase>(workdir: string, config:
           // Bytes in memory get a buffer of their own, so that they are transferred rather than cloned.
           const own = chunk.bytes instanceof Uint8Array ? new Uint8Array(chunk.bytes) : chunk.bytes;
           const t: ChunkTask = { workdir, chunk: { ...chunk, bytes: own }, options };
-          const { result } = await pool.submit<S>(task, t, own instanceof Uint8Array ? [own.buffer as ArrayBuffer] : []);
-          return { result: result.then(async (s) => (await writeRunFile(file, [storedShard(s)]), counted(s))) };
+          const { result } = await pool.submit(task, t, own instanceof Uint8Array ? [own.buffer as ArrayBuffer] : []);
+          return {
+            result: result.then(async (made) => {
+              // The config's task makes the caller's kind of shard.
+              const shard = made as ShardBase as S;
+              await writeRunFile(file, [storedShard(shard)]);
+              return counted(shard);
+            }),
+          };
         },
         load: async () => counted(loadedShard(file, readRunFileSync<S>(file)[0])),
         stats: (s) => ({ documents: s.ids.length }),
@@ -127,10 +135,10 @@ export async function featuresStep<S extends ShardBase>(workdir: string, config:
 export async function extractFeatures<S extends ShardBase>(
   inputs: readonly string[],
   workdir: string,
-  task: string,
+  task: FeaturesTask,
   options: FeatureOptions,
   exec: ExecutionOptions,
-  pool: WorkerPool,
+  pool: WorkerPool<MethodsTasks>,
   reporter: Reporter,
   resume: boolean,
 ): Promise<{ shards: S[]; skipped: SkippedDocs }> {

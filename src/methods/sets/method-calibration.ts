@@ -1,4 +1,5 @@
 import type { WorkerPool } from "../../executor/pool.js";
+import type { MethodsTasks } from "./methods-entry.js";
 import { calibrate, calibrationLine, thresholdText, type CalibrationRequest } from "../lsh-cosine/calibrate-step.js";
 import type { CalibrationManifest } from "../manifest.js";
 import type { MethodRun, SetCalibration } from "./set-method.js";
@@ -18,7 +19,7 @@ export async function calibrateMethod(
   documents: number,
   workdir: string,
   outdir: string,
-  pool: WorkerPool,
+  pool: WorkerPool<MethodsTasks>,
   request: CalibrationRequest,
 ): Promise<{ calibration: CalibrationManifest; summary: string }> {
   const t0 = performance.now();

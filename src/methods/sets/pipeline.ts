@@ -25,6 +25,7 @@ import { outputStep } from "./output-step.js";
 import { checkAgainst, readIndices, runDocuments, type RunDocuments } from "./run-documents.js";
 import type { FeaturesConfig, Found, MethodRun, SetMethod } from "./set-method.js";
 import { isSetMethod, SET_METHODS } from "./set-methods.js";
+import { METHODS_WORKERS } from "./methods-entry.js";
 
 /**
  * Everything a set method's run is given (`vertdup run --method`, `slurm run --method`):
@@ -82,13 +83,13 @@ export function setMethodPipeline(workdir: string, s: SetMethodSettings): Pipeli
     {
       name: "features",
       arraySize: s.tasks,
-      pools: ["methods"],
+      pools: [METHODS_WORKERS],
       timing: "features",
       run: async ({ slice, quiet, context }) => {
         const reporter = stderrReporter(quiet);
         if (method.kernels !== undefined) await writeKernelsMarker(workdir, "features", slice, method.kernels(run.features, (m) => reporter.info(m)));
         const config = (await readRunConfig(workdir)) as unknown as FeaturesConfig;
-        const made = await featuresStep(workdir, config, slice, context.pool("methods"), reporter);
+        const made = await featuresStep(workdir, config, slice, context.pool(METHODS_WORKERS), reporter);
         // All the shards, as the steps after it would read them back: theirs in this process (a Slurm task's slice is not all).
         if (slice.count === 1) await context.shared("features", async () => made);
       },
@@ -96,13 +97,13 @@ export function setMethodPipeline(workdir: string, s: SetMethodSettings): Pipeli
     },
     {
       name: "search",
-      pools: ["methods"],
+      pools: [METHODS_WORKERS],
       timing: "search",
       run: async ({ context }) => {
         const docs = await documents(context);
         // Pairs inside one index are answered by its stored edges, where it keeps them.
         const known = method.keepsEdges && docs.indices.length > 0 ? loadKnownEdges(docs.indices, run.search.threshold) : undefined;
-        const { verified, ...result } = await method.search(docs.shards, docs.ids.length, run, { workdir, pool: context.pool("methods"), known });
+        const { verified, ...result } = await method.search(docs.shards, docs.ids.length, run, { workdir, pool: context.pool(METHODS_WORKERS), known });
         // Verified candidates are a figure of a search that some index answered for.
         await writeGraph(workdir, known === undefined ? result : { ...result, verified });
         await writeMarker(workdir, "search", { fingerprint: searched });
@@ -123,12 +124,12 @@ export function setMethodPipeline(workdir: string, s: SetMethodSettings): Pipeli
   if (request !== undefined && calibration !== undefined) {
     all.push({
       name: "calibrate",
-      pools: ["methods"],
+      pools: [METHODS_WORKERS],
       run: async ({ context }) => {
         const clock = new PhaseClock();
         clock.start("calibrate");
         const docs = await documents(context);
-        const calibrated = await calibrateMethod(calibration, run, docs.shards, docs.ids.length, workdir, s.outdir, context.pool("methods"), request);
+        const calibrated = await calibrateMethod(calibration, run, docs.shards, docs.ids.length, workdir, s.outdir, context.pool(METHODS_WORKERS), request);
         clock.stop("calibrate");
         process.stderr.write(`vertdup: ${calibrated.summary}\n`);
         // The calibration goes before the phases, where a manifest written at once has it.

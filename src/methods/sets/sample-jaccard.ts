@@ -1,8 +1,7 @@
-import type { WorkerPool } from "../../executor/pool.js";
-import { joinScoredPairs, type ScoredPairs } from "../../eval/pairs-file.js";
+import type { ScoredPairs } from "../../eval/pairs-file.js";
 import { VertdupError } from "../../core/errors.js";
 import { integerOrder } from "../../util/radix-order.js";
-import { concatF64, concatU32, growableF64, growableU32 } from "../../util/typed-arrays.js";
+import { growableF64, growableU32 } from "../../util/typed-arrays.js";
 import { sortUnique } from "./jaccard.js";
 import { readSets } from "../minhash/minhash.js";
 
@@ -184,21 +183,4 @@ export function sampleJaccards(task: SourceTask & { index: SampleIndex; threshol
     }
   }
   return { a: a.view().slice(), b: b.view().slice(), similarity: similarity.view().slice() };
-}
-
-/**
- * Exact Jaccard of every sampled document's set with every document's set of the corpus,
- * on the pool: a first pass picks the sampled sets, which are inverted (sampleIndex); a
- * second pass scores each shard's documents against that index. Memory: the sample's sets
- * and index, a shard's sets per worker and the pairs found. Returns each unordered pair
- * with a sampled document and Jaccard ≥ threshold once, as corpus ordinals a < b, in shard
- * order.
- */
-export async function sampleJaccardPairs(sources: readonly SetSource[], sampled: Uint8Array, threshold: number, pool: WorkerPool): Promise<ScoredPairs> {
-  const flags = new Uint8Array(new SharedArrayBuffer(sampled.length));
-  flags.set(sampled);
-  const parts = await Promise.all(sources.map((source) => pool.run<ReturnType<typeof sampleSets>>("sampleSets", { source, sampled: flags } satisfies SourceTask)));
-  const index = sampleIndex(concatU32(parts.map((p) => p.ordinals)), concatU32(parts.map((p) => p.lengths)), concatF64(parts.map((p) => p.values)));
-  const scored = await Promise.all(sources.map((source) => pool.run<ScoredPairs>("sampleJaccards", { source, sampled: flags, index, threshold })));
-  return joinScoredPairs(scored);
 }

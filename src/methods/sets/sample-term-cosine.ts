@@ -1,9 +1,7 @@
 import type { Chunk } from "../../corpus/vertical.js";
-import type { WorkerPool } from "../../executor/pool.js";
-import { chunkCorpus, type ReadLimits } from "../../corpus/chunker.js";
-import { joinScoredPairs, type ScoredPairs } from "../../eval/pairs-file.js";
+import type { ScoredPairs } from "../../eval/pairs-file.js";
 import { DROPPED, tokenHash } from "../../features/terms.js";
-import { concatF64, concatU32, growableF64, growableU32 } from "../../util/typed-arrays.js";
+import { growableF64, growableU32 } from "../../util/typed-arrays.js";
 import type { FeatureOptions } from "../../core/method-options.js";
 import { lookup, sampleIndex, type SampleIndex } from "./sample-jaccard.js";
 import { scanShard } from "./shard-scan.js";
@@ -32,7 +30,7 @@ function forEachTermVector(chunk: Chunk, options: FeatureOptions, onDoc: (d: num
   });
 }
 
-interface TermChunkTask {
+export interface TermChunkTask {
   chunk: Chunk;
   options: FeatureOptions;
   /** Flags per corpus ordinal (shared). */
@@ -122,30 +120,4 @@ export function sampleTermCosines(task: TermChunkTask & { sample: TermSample; th
     }
   });
   return { a: a.view().slice(), b: b.view().slice(), similarity: similarity.view().slice() };
-}
-
-/**
- * Exact cosine of the token-count vectors (simhash384's) of every sampled document with every
- * document of the corpus, reading the corpus twice on the pool (simhash384 keeps only the
- * hashes): a first pass picks the sampled vectors, which are inverted (termSample); a second
- * scores each chunk's documents against them. Memory: the sample's vectors and index, the
- * chunks in flight and the pairs found. Returns each unordered pair with a sampled document
- * and cosine ≥ threshold once, as corpus ordinals a < b, in chunk order.
- */
-export async function sampleTermCosinePairs(inputs: readonly string[], chunkBytes: number, limits: ReadLimits, options: FeatureOptions, sampled: Uint8Array, threshold: number, pool: WorkerPool): Promise<ScoredPairs> {
-  const flags = new Uint8Array(new SharedArrayBuffer(sampled.length));
-  flags.set(sampled);
-  async function overChunks<T>(name: string, extra: object): Promise<T[]> {
-    const results: Promise<T>[] = [];
-    for await (const chunk of chunkCorpus(inputs, chunkBytes, limits)) {
-      const own = new Uint8Array(chunk.bytes.length);
-      own.set(chunk.bytes);
-      const task = { chunk: { ...chunk, bytes: Buffer.from(own.buffer) }, options, sampled: flags, ...extra };
-      results.push((await pool.submit<T>(name, task, [own.buffer])).result);
-    }
-    return Promise.all(results);
-  }
-  const parts = await overChunks<ReturnType<typeof sampleTermVectors>>("sampleTermVectors", {});
-  const sample = termSample(concatU32(parts.map((p) => p.ordinals)), concatU32(parts.map((p) => p.lengths)), concatF64(parts.map((p) => p.terms)), concatF64(parts.map((p) => p.counts)));
-  return joinScoredPairs(await overChunks<ScoredPairs>("sampleTermCosines", { sample, threshold }));
 }

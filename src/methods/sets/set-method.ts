@@ -3,6 +3,7 @@ import type { FeatureOptions, KeepPolicy, MethodName, SearchOptions } from "../.
 import type { PairsOutput } from "../../core/options.js";
 import type { ScoredPairs } from "../../eval/pairs-file.js";
 import type { WorkerPool } from "../../executor/pool.js";
+import type { FeaturesTask, MethodsTasks } from "./methods-entry.js";
 import type { KernelStatus } from "../../util/wasm-kernel.js";
 import type { RunConfig } from "../../workdir/run-config.js";
 import type { CalibrationRequest } from "../lsh-cosine/calibrate-step.js";
@@ -34,7 +35,7 @@ export interface MethodRun {
 }
 
 /** What a features step's files depend on (config.json): the method's chunk task, its feature options and the chunking. */
-export type FeaturesConfig = RunConfig<FeatureOptions & { method: string }>;
+export type FeaturesConfig = RunConfig<FeatureOptions & { method: FeaturesTask }>;
 
 /** What a search found: the duplicate graph (without `similarity`, which `pairSimilarity` gives) and its counts for the manifest. */
 export interface Found {
@@ -49,7 +50,7 @@ export interface Found {
 /** Where a search runs: the work directory it may write scratch files to, the pool, and the indices' known edges. */
 export interface SearchPlace {
   workdir: string;
-  pool: WorkerPool;
+  pool: WorkerPool<MethodsTasks>;
   /** With `--against`, for a method whose index keeps its edges (`keepsEdges`). */
   known?: KnownEdges;
 }
@@ -62,7 +63,7 @@ export interface SetCalibration<S extends ShardBase> {
   /** The exact-similarity thresholds of calibration.tsv. */
   thresholds: readonly number[];
   /** The exact reference of sampled documents: every pair with a sampled document at similarity ≥ `thresholds[0]`. */
-  reference(shards: readonly S[], run: MethodRun, workdir: string, pool: WorkerPool): Promise<(sampled: Uint8Array) => Promise<ScoredPairs>>;
+  reference(shards: readonly S[], run: MethodRun, workdir: string, pool: WorkerPool<MethodsTasks>): Promise<(sampled: Uint8Array) => Promise<ScoredPairs>>;
   /** What the method adds to the summary's last line (and to `calibration`): how its own parameter reaches the target. */
   advice?(run: MethodRun, request: CalibrationRequest, calibration: CalibrationManifest): string;
 }
@@ -80,7 +81,7 @@ export interface SetMethodSpec<S extends ShardBase = ShardBase> {
    * The features step: the chunk task (workers/methods.ts) that makes a chunk's shard, what a
    * document's features are made of and the options deciding it (said of documents without any).
    */
-  features: { task: string; of: string; decidedBy: string };
+  features: { task: FeaturesTask; of: string; decidedBy: string };
   /** Documents of `shards` without any feature. */
   emptyDocuments(shards: readonly S[]): number;
   /** What runs the WebAssembly kernels of its chunk task, for the manifest (a fallback is told through `warn`). */

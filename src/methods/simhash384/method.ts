@@ -4,7 +4,7 @@ import { VertdupError } from "../../core/errors.js";
 import { SIMHASH_CALIBRATION_THRESHOLDS } from "../../eval/calibration.js";
 import { readRunConfig } from "../../workdir/run-config.js";
 import { readerIndexOptions } from "../sets/method-index.js";
-import { sampleTermCosinePairs } from "../sets/sample-term-cosine.js";
+import { sampleTermCosinePairs } from "../sets/sample-pairs.js";
 import type { FeaturesConfig, SetMethodSpec } from "../sets/set-method.js";
 import { simhashGraph, simhashSimilarity, type SimhashShard } from "./simhash384.js";
 

@@ -5,6 +5,7 @@ import { HammingWasm } from "../../../src/eval/exact/hamming-wasm.js";
 import { hammingRows } from "../../../src/eval/exact/hamming-task.js";
 import { documentPairsOf, hammingFullTriples } from "../../../src/eval/exact/hamming-full.js";
 import { WorkerPool } from "../../../src/executor/pool.js";
+import { REFERENCE_WORKERS } from "../../../src/eval/exact/reference-entry.js";
 import { silentReporter } from "../../../src/executor/progress.js";
 import { maxDistanceFor } from "../../../src/pleb/hamming.js";
 import type { SignatureStore } from "../../../src/runs/signature-store.js";
@@ -131,7 +132,7 @@ describe("hamming-full kernels against a naive bit-by-bit computation", () => {
     const signatures = randomStore(11, n, W);
     const offsets = Uint32Array.from({ length: n + 1 }, (_, i) => i);
     const store: SignatureStore = { words: W, count: n, signatures, offsets, docs: Uint32Array.from({ length: n }, (_, i) => i) };
-    const pool = new WorkerPool("reference", 2);
+    const pool = new WorkerPool(REFERENCE_WORKERS, 2);
     try {
       const all = await hammingFullTriples(store, { threshold: 0.9, sampled: null }, pool, silentReporter);
       expect(asStrings(all)).toEqual(naive(signatures, W, maxDistanceFor(1024, 0.9)));

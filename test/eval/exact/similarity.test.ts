@@ -3,6 +3,7 @@ import { cosineBlock } from "../../../src/eval/exact/cosine-block.js";
 import { allPairsSimilarity } from "../../../src/eval/exact/similarity.js";
 import { invertRows, rowCosine, unitRows, type SparseRows } from "../../../src/features/sparse-rows.js";
 import { WorkerPool } from "../../../src/executor/pool.js";
+import { REFERENCE_WORKERS } from "../../../src/eval/exact/reference-entry.js";
 import { silentReporter } from "../../../src/executor/progress.js";
 import { rng } from "../../helpers/vert.js";
 
@@ -96,7 +97,7 @@ describe("exact cosine blocks against a naive dense computation", () => {
     const dense = randomDense(77, 300, 40);
     const rows = toRows(dense, 1);
     const expected = naive(dense, 0.8).pairs.map((p) => p.split(" ").map((x) => 2 * Number(x) + 1).join(" ")).sort();
-    const pool = new WorkerPool("reference", 2);
+    const pool = new WorkerPool(REFERENCE_WORKERS, 2);
     try {
       const got = await allPairsSimilarity(rows, { threshold: 0.8, sampled: null }, pool, silentReporter);
       expect(keys(got.a, got.b)).toEqual(expected);
