@@ -3,6 +3,7 @@ import { readPrepareManifest, type PrepareManifest } from "../features/prepare-m
 import { loadDocIds, type DocIds } from "../output/doc-ids.js";
 import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-file.js";
 import { WorkerPool } from "../executor/pool.js";
+import { REFERENCE_WORKERS, type ReferenceTasks } from "../eval/exact/reference-entry.js";
 import { stderrReporter, type Reporter } from "../executor/progress.js";
 import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
 import { takeWorkdir } from "../workdir/use.js";
@@ -48,14 +49,14 @@ export async function runReferenceCommand(
   a: ReferenceArgs & { quiet: boolean },
   name: string,
   unit: string,
-  compute: (ctx: ReferenceContext, pool: WorkerPool, reporter: Reporter) => Promise<{ pairs: ScoredPairs; items: number }>,
+  compute: (ctx: ReferenceContext, pool: WorkerPool<ReferenceTasks>, reporter: Reporter) => Promise<{ pairs: ScoredPairs; items: number }>,
 ): Promise<void> {
   const ctx = await referenceContext(a);
   const t0 = performance.now();
   // The blocks are kept in the work directory: no other run may clear it meanwhile.
   const lock = await takeWorkdir(a.w, { create: false });
   try {
-    const pool = new WorkerPool("reference", ctx.workers);
+    const pool = new WorkerPool(REFERENCE_WORKERS, ctx.workers);
     let result;
     try {
       result = await compute(ctx, pool, stderrReporter(a.quiet));

@@ -28,10 +28,9 @@ function workerExecArgv(): string[] {
 /**
  * A Piscina pool over one worker entry point, whose task table `T` types each call by the
  * task's name. At most `limit` tasks are in flight (`submit` waits for a free place), so a
- * fast producer cannot fill memory with queued input. `T` defaults to `any` for a pool made
- * from a bare entry name (src/cli/ still makes them so).
+ * fast producer cannot fill memory with queued input.
  */
-export class WorkerPool<T = any> {
+export class WorkerPool<T> {
   /** Never set: makes a pool over a smaller table no stand-in for one over a larger table. */
   declare private readonly tasks?: T;
   private readonly pool: Piscina;

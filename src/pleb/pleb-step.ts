@@ -124,6 +124,21 @@ export interface RecallEstimate {
 /** Draws the sampled recall from the first group's pairs (its strata). */
 export type RecallSampler<R extends RecallEstimate> = (firstGroup: Pick<PairColumns, "i" | "j">) => Promise<R>;
 
+/** How a slice of PLEB runs (plebStep): on what, and what a sample, an index or `--against` adds. */
+export interface PlebRun<R extends RecallEstimate> {
+  exec: ExecutionOptions;
+  pool: WorkerPool<PlebTasks>;
+  reporter: Reporter;
+  /** `--estimate-recall`, `--target-recall`: the sampled recall, drawn from the first group's pairs. */
+  recallOf?: RecallSampler<R>;
+  /** The plan's verifier (planVerifier), loaded here when not given. */
+  verifier?: PairVerifier;
+  /** `--against-scan new`: the indices' links and the fresh signatures. */
+  scope?: ScanScope;
+  /** The folder where each iteration writes its sorted keys (an index in the making, or --update). */
+  saveKeys?: string;
+}
+
 /**
  * Runs the iteration groups of one slice that are not done yet, one after the other (each
  * uses the whole pool), as tasks of the executor (TaskRunner): each writes its file, the
@@ -138,19 +153,8 @@ export type RecallSampler<R extends RecallEstimate> = (firstGroup: Pick<PairColu
  * the pairs its iterations found. `saveKeys`: the folder where each iteration writes its sorted
  * keys (a run whose work directory becomes an index, or --update).
  */
-export async function plebStep<R extends RecallEstimate>(
-  workdir: string,
-  store: SignatureStore,
-  plan: PlebPlan,
-  slice: Slice,
-  exec: ExecutionOptions,
-  pool: WorkerPool<PlebTasks>,
-  reporter: Reporter,
-  recallOf?: RecallSampler<R>,
-  verifier?: PairVerifier,
-  scope?: ScanScope,
-  saveKeys?: string,
-): Promise<R | undefined> {
+export async function plebStep<R extends RecallEstimate>(workdir: string, store: SignatureStore, plan: PlebPlan, slice: Slice, run: PlebRun<R>): Promise<R | undefined> {
+  const { exec, pool, reporter, recallOf, verifier, scope, saveKeys } = run;
   await mkdir(plan.dir, { recursive: true });
   // A fallback of the beam scan's kernel is told here, before the iterations (the manifest records it: outputStep).
   beamScanKernelStatus((m) => reporter.info(m));

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,11 +65,11 @@ function loadedBy(cli: string, args: string[]): string[] {
 const IMPLEMENTATIONS = [
   "src/pleb/run-pleb.js",
   "src/report/write-report.js",
-  "src/slurm/submit.js",
+  "src/executor/slurm/submit.js",
+  "src/methods/registry.js",
   "src/methods/sets/pipeline.js",
-  "src/coordinator/prepare.js",
-  "src/coordinator/pool.js",
-  "src/reference/reference-command.js",
+  "src/methods/lsh-cosine/pipeline.js",
+  "src/cli/reference-command.js",
   "src/clean/clean-corpus.js",
   "src/eval/compare.js",
   "src/paragraph-dedup/pipeline.js",
@@ -79,6 +79,10 @@ const PACKAGES = ["piscina", "msgpackr", "zstd-napi", "cli-progress"];
 function loadedOf(loaded: string[], names: readonly string[]): string[] {
   return names.filter((name) => loaded.some((m) => m.includes(`/dist/${name}`) || m.includes(`/node_modules/${name}/`)));
 }
+
+it("names modules that exist: a module moved is followed here", () => {
+  expect(IMPLEMENTATIONS.filter((name) => !existsSync(join("dist", name)))).toEqual([]);
+});
 
 describe.each([
   ["bundled", CLI],

@@ -3,6 +3,7 @@ import type { Argv } from "yargs";
 import { executionOptionsFrom, inputPaths, withOptions } from "../options.js";
 import { METHOD_DEFAULTS } from "../../core/method-options.js";
 import type { ParagraphShard } from "../../methods/paragraph-sets/paragraph-sets.js";
+import { METHODS_WORKERS } from "../../methods/sets/methods-entry.js";
 
 const builder = (y: Argv) =>
   withOptions(
@@ -45,7 +46,7 @@ export const shortLongCommand = {
     const reporter = stderrReporter(exec.quiet);
     const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-");
     const workdir = scratch.path;
-    const pool = new WorkerPool("methods", exec.workers);
+    const pool = new WorkerPool(METHODS_WORKERS, exec.workers);
     try {
       const { shards } = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", features, exec, pool, reporter, false);
       const ids = DocIds.fromLists(shards.map((s) => s.ids));

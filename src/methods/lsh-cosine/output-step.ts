@@ -41,6 +41,16 @@ export interface OutputOptions {
   maxDocBytes?: number;
 }
 
+/** What PLEB searched with, which the outputs need too: its verifier, and with `--against` the combined corpus and the scan's scope. */
+export interface SearchContext {
+  /** The plan's verifier (planVerifier), loaded here when not given. */
+  verifier?: PairVerifier;
+  /** `--against`: the indices' documents before the batch's. */
+  supplement?: SupplementedCorpus;
+  /** `--against-scan new`: the indices' links and the fresh signatures. */
+  scope?: ScanScope;
+}
+
 /** Refuses a reference without `--pairs all`: its recall counts every document pair found. */
 export function checkReference(plan: PlebPlan, opts: OutputOptions): void {
   if (opts.reference !== undefined && plan.options.pairs !== "all") {
@@ -64,9 +74,7 @@ export async function outputStep(
   store: SignatureStore,
   plan: PlebPlan,
   opts: OutputOptions,
-  verifier?: PairVerifier,
-  supplement?: SupplementedCorpus,
-  scope?: ScanScope,
+  { verifier, supplement, scope }: SearchContext = {},
 ): Promise<RunManifest> {
   checkReference(plan, opts);
   const { recall } = opts;

@@ -197,7 +197,7 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
         // What becomes an index (or is appended to one) keeps its PLEB iterations' sorted keys.
         const saveKeys = (against ? s.update : s.saveIndex) ? sortedKeysDir(workdir, plan.options.seed, plan.options.shiftCount) : undefined;
         const exec = { ...s.exec, workers };
-        await plebStep(workdir, signatures, plan, slice, exec, context.pool(PLEB_WORKERS), stderrReporter(quiet), recallOf, await verifier(context), await scope(context), saveKeys);
+        await plebStep(workdir, signatures, plan, slice, { exec, pool: context.pool(PLEB_WORKERS), reporter: stderrReporter(quiet), recallOf, verifier: await verifier(context), scope: await scope(context), saveKeys });
       },
       progress: () => markersDone(workdir, `${plebPhaseName(plan)}-group-`, plan.groups),
     },
@@ -209,7 +209,7 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
         // A calibrated run writes its report after calibration.tsv, so that the report shows it.
         const output = { keep: s.keep, pairsLimit: s.pairsLimit, reference: s.reference, recall: sampled, report: s.report && s.calibrate === undefined, maxDocBytes: s.exec.maxDocBytes };
         const corpus = against ? await supplement(context) : undefined;
-        await outputStep(workdir, s.outdir, await readPrepareManifest(workdir), await store(context), plan, output, await verifier(context), corpus, await scope(context));
+        await outputStep(workdir, s.outdir, await readPrepareManifest(workdir), await store(context), plan, output, { verifier: await verifier(context), supplement: corpus, scope: await scope(context) });
       },
       progress: doneInto(workdir, `output-${plan.fingerprint}`, s.outdir, "manifest.json"),
     },
