@@ -32,6 +32,8 @@ async function main(): Promise<void> {
     .command(compareCommand)
     .command(slurmCommand)
     .command(taskCommand)
+    .example("vertdup run data-samples/sample.vert.gz -o out", "find near-duplicate documents → out/ (report.html, clusters.tsv)")
+    .example("vertdup clean data-samples/sample.vert.gz --from out -o cleaned.vert", "write the corpus without them")
     .demandCommand(1, "name a command (see vertdup --help)")
     .fail((msg, err) => {
       if (err) throw err;

@@ -111,7 +111,7 @@ export const OPTIONS = {
     default: false,
     describe: "continue an interrupted run in the work directory (-w): completed tasks are skipped",
   }),
-  method: def({ choices: METHOD_NAMES, default: "lsh-cosine" as MethodName, describe: "how documents are compared (README: which to pick)" }),
+  method: def({ choices: METHOD_NAMES, default: "lsh-cosine" as MethodName, describe: "how documents are compared (docs/methods.md: which to pick)" }),
   // Reading and terms.
   column: def({ type: "number", default: DEFAULT_PREPARE.column, describe: "tab-separated column used as the term (0 = word, 2 = lemma…)", check: integer(0, 255) }),
   "id-attr": def({ type: "string", default: DEFAULT_PREPARE.idAttr, describe: "attribute of <doc> that names a document", check: xmlName }),
@@ -160,7 +160,7 @@ export const OPTIONS = {
   quiet: def({ type: "boolean", default: false, describe: "plain log lines instead of progress bars" }),
   // Reading.
   "max-doc-bytes": def({ type: "string", default: sizeText(DEFAULT_MAX_DOC_BYTES), describe: "largest document (or line outside documents) read, e.g. 64M: a larger one is an error naming file:line (see --oversize)", check: size(1, MAX_MEMORY) }),
-  oversize: def({ choices: ["error", "skip"] as const, default: "error" as Oversize, describe: "a document larger than --max-doc-bytes: stop with an error, or skip it (counted, reported; see README \"Bad input\")" }),
+  oversize: def({ choices: ["error", "skip"] as const, default: "error" as Oversize, describe: "a document larger than --max-doc-bytes: stop with an error, or skip it (counted, reported; see docs/recovery.md)" }),
   // paragraphs.
   ngram: def({ type: "number", default: DEFAULT_PARAGRAPH.ngram, describe: "tokens per n-gram", check: integer(1, 64) }),
   structure: def({ type: "string", default: DEFAULT_PARAGRAPH.structure, describe: "tag that delimits units (doc: whole documents)", check: xmlName }),

@@ -13,7 +13,7 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 export const cleanCommand = {
   command: "clean <inputs..>",
   describe: "write the corpus without duplicates (or with them marked), byte for byte otherwise",
-  builder,
+  builder: (y: Argv) => builder(y).example("vertdup clean data-samples/sample.vert.gz --from out -o cleaned.vert", "the corpus without the duplicates a run in out/ found").example("vertdup clean data-samples/sample.vert.gz --from out --mark -o marked.vert", "keep every document, mark duplicates with dup_of, dup_sim, dup_cluster"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
     const { cleanCorpus } = await import("../../clean/clean-corpus.js");

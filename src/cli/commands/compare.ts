@@ -21,7 +21,7 @@ function parseSweep(text: string): number[] {
 export const compareCommand = {
   command: "compare",
   describe: "recall, precision, F (and L1, L2, S) of candidate pairs against reference pairs",
-  builder,
+  builder: (y: Argv) => builder(y).example("vertdup compare --reference cos.tsv --candidate out/pairs.tsv --vectors-workdir work", "recall, precision, F, L1, L2, S of a run's pairs against the exact ones"),
   handler: async (a: Args) => {
     const thresholds = parseSweep(a.sweep);
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.

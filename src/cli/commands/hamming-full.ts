@@ -8,7 +8,7 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 export const hammingFullCommand = {
   command: "hamming-full",
   describe: "exact all-pairs relative Hamming similarity of the stored signatures",
-  builder,
+  builder: (y: Argv) => builder(y).example("vertdup hamming-full -w work -o ham.tsv --threshold 0.9", "every pair of a prepared work directory at Hamming similarity \u2265 0.9"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
     const [{ runReferenceCommand }, { documentPairsOf, hammingFullTriples }, { loadSignatureStore }] = await Promise.all([

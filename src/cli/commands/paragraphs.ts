@@ -37,7 +37,7 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 export const paragraphsCommand = {
   command: "paragraphs <inputs..>",
   describe: "onion-style removal of near-duplicate paragraphs (n-grams seen earlier in the corpus)",
-  builder,
+  builder: (y: Argv) => builder(y).example("vertdup paragraphs data-samples/sample.vert.gz -o sample.para.vert", "remove near-duplicate paragraphs").example("vertdup paragraphs batch.vert.gz -o batch.clean.vert --against base.idx --update", "a new batch against a saved index (made with -w base.idx), appended to it"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
     const [{ paragraphs }, { paragraphSummary }] = await Promise.all([import("../../paragraph-dedup/pipeline.js"), import("../../paragraph-dedup/summary.js")]);

@@ -21,7 +21,7 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 export const plebCommand = {
   command: "pleb",
   describe: "PLEB half: signature store → similar pairs (re-run with other settings at will)",
-  builder,
+  builder: (y: Argv) => builder(y).example("vertdup pleb -w work -o out-beam80 --beam 80", "PLEB again on a prepared work directory, other settings"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
     const [{ lshCosinePipeline, PLEB_STEPS }, { runLocally }, { readPrepareManifest }, { takeWorkdir }] = await Promise.all([

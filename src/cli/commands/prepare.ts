@@ -12,7 +12,7 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 export const prepareCommand = {
   command: "prepare <inputs..>",
   describe: "preparatory half: corpus → signature store in the work directory",
-  builder,
+  builder: (y: Argv) => builder(y).example("vertdup prepare data-samples/sample.vert.gz -w work", "signatures only, kept in work/ for pleb, similarity, hamming-full"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
     const [{ prepareSignatures }, { useWorkdir }] = await Promise.all([import("../../methods/lsh-cosine/pipeline.js"), import("../../workdir/use.js")]);

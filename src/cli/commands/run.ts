@@ -56,11 +56,19 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
 export const runCommand = {
   command: "run <inputs..>",
   describe: "whole pipeline: corpus → pairs (--method) → clusters",
-  builder,
+  builder: (y: Argv) => builder(y).example("vertdup run data-samples/sample.vert.gz -o out", "deduplicate a corpus (lsh-cosine) \u2192 out/pairs.tsv, clusters.tsv, report.html").example("vertdup run corpus.vert.gz -o out --method minhash --threshold 0.8", "Jaccard of word 5-shingles \u2265 0.8 instead"),
   handler: async (a: Args) => {
-    process.stdout.write((await runFromOptions(a)).summary + "\n");
+    process.stdout.write((await runFromOptions(a)).summary + "\n" + nextSteps(a));
   },
 };
+
+/** The summary's closing lines: where report.html is and the command that writes the cleaned corpus. */
+function nextSteps(a: Args): string {
+  const quote = (s: string) => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+  const inputs = a.inputs.includes("-") ? "<corpus>" : a.inputs.map(quote).join(" ");
+  const report = a.report !== false ? `report: ${join(a.o, "report.html")} (open it in a browser)\n` : "";
+  return `${report}next: vertdup clean ${inputs} --from ${quote(a.o)} -o cleaned.vert\n`;
+}
 
 /** The recall `run --estimate-recall` calibrates against: --target-recall, or its default. */
 function calibrationTarget(a: Args): number | undefined {
@@ -74,7 +82,7 @@ function calibrationTarget(a: Args): number | undefined {
 export const calibrateCommand = {
   command: "calibrate <inputs..>",
   describe: `run (${CALIBRATED_METHODS.join(", ")}), then recall and precision on a document sample against the exact similarity → calibration.tsv`,
-  builder: (y: Argv) => builder(y).option("target-recall", { default: DEFAULT_TARGET_RECALL, describe: "recall to recommend a threshold and PLEB's iterations (minhash: bands × rows) for" }),
+  builder: (y: Argv) => builder(y).example("vertdup calibrate data-samples/sample.vert.gz -o out-cal", "recall and precision of lsh-cosine against exact cosine \u2192 out-cal/calibration.tsv").example("vertdup calibrate data-samples/sample.vert.gz -o out-cal --method minhash --sample 200", "the same for minhash, 200 sampled documents").option("target-recall", { default: DEFAULT_TARGET_RECALL, describe: "recall to recommend a threshold and PLEB's iterations (minhash: bands × rows) for" }),
   handler: async (a: Args) => {
     refuseUncalibrated(a.method);
     const result = await runFromOptions({ ...a, "estimate-recall": true, "target-recall": undefined }, a["target-recall"] ?? DEFAULT_TARGET_RECALL);

@@ -23,8 +23,8 @@ export const SHORT_LONG_HEADER = "doc_a\tdoc_b\tlong_similarity\tshort_similarit
 
 export const shortLongCommand = {
   command: "short-long <inputs..>",
-  describe: "pairs similar in long paragraphs (>= threshold) but not in short ones (000)",
-  builder,
+  describe: "pairs similar in long paragraphs (>= threshold) but not in short ones",
+  builder: (y: Argv) => builder(y).example("vertdup short-long data-samples/sample.vert.gz -o out-sl", "\u2192 out-sl/short-long.tsv"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
     const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory }, { featuresFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { ensureWritableDir }] = await Promise.all([

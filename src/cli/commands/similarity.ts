@@ -8,7 +8,7 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 export const similarityCommand = {
   command: "similarity",
   describe: "exact all-pairs cosine of the prepared document vectors (the reference)",
-  builder,
+  builder: (y: Argv) => builder(y).example("vertdup similarity -w work -o cos.tsv --threshold 0.9", "every pair of a prepared work directory at cosine \u2265 0.9"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
     const [{ runReferenceCommand }, { allPairsSimilarity }, { loadWorkdirVectors }] = await Promise.all([

@@ -144,9 +144,9 @@ export const slurmCommand = {
   describe: "run on a Slurm cluster: job arrays with dependencies on a shared filesystem",
   builder: (y: Argv) =>
     y
-      .command("run <inputs..>", "write the batch scripts and submit them (re-submitting resumes)", runBuilder, submitRun)
-      .command("paragraphs <inputs..>", "submit vertdup paragraphs as jobs: the n-gram pass as an array, then the repeats and output passes (re-submitting resumes)", paragraphsBuilder, submitParagraphs)
-      .command("status", "progress of a submitted run, from its markers", statusBuilder, (a) => showStatus(a.w))
-      .demandCommand(1),
+      .command("run <inputs..>", "write the batch scripts and submit them (re-submitting resumes)", (y: Argv) => runBuilder(y).example("vertdup slurm run corpus.vert.gz -w /shared/w -o /shared/out --tasks 16", "deduplicate on the cluster (every --method); the work directory and outputs on a shared filesystem").example("vertdup slurm run batch.vert.gz --against /shared/base.idx --update -w /shared/w-01 -o /shared/out-01 --dry-run", "write the batch scripts of a monthly batch without submitting them"), submitRun)
+      .command("paragraphs <inputs..>", "submit vertdup paragraphs as jobs: the n-gram pass as an array, then the repeats and output passes (re-submitting resumes)", (y: Argv) => paragraphsBuilder(y).example("vertdup slurm paragraphs corpus.vert.gz -w /shared/pw -o /shared/corpus.para.vert", "vertdup paragraphs as Slurm jobs"), submitParagraphs)
+      .command("status", "progress of a submitted run, from its markers", (y: Argv) => statusBuilder(y).example("vertdup slurm status -w /shared/w", "which steps of a submitted run are done, which jobs still queued"), (a) => showStatus(a.w))
+      .demandCommand(1).example("vertdup slurm run corpus.vert.gz -w /shared/w -o /shared/out", "submit a run").example("vertdup slurm status -w /shared/w", "follow it"),
   handler: () => undefined,
 };
