@@ -7,12 +7,11 @@ import { spawn } from "node:child_process";
 
 afterAll(removeTempDirs);
 
-/** The shell lines of the README's worked example in "Supplementing a corpus". */
+/** The shell lines of the guide's worked example: the first sh block of docs/supplementing.md. */
 function exampleLines(): string[] {
-  const readme = readFileSync("README.md", "utf8");
-  const section = readme.slice(readme.indexOf("## Supplementing a corpus"));
+  const section = readFileSync("docs/supplementing.md", "utf8");
   const block = /```sh\n([\s\S]*?)```/.exec(section);
-  if (block === null) throw new Error("no sh block in Supplementing a corpus");
+  if (block === null) throw new Error("no sh block in docs/supplementing.md");
   return block[1].trim().split("\n");
 }
 
@@ -25,7 +24,7 @@ function run(args: string[], cwd: string): Promise<{ status: number | null; stde
 
 const ids = (text: string) => [...text.matchAll(/<doc id="([^"]*)"/g)].map((m) => m[1]);
 
-describe("README: Supplementing a corpus", () => {
+describe("docs/supplementing.md: the worked example", () => {
   it("runs the worked example as written: each batch cleaned against the base and the earlier batches", async () => {
     const dir = tempDir("vertdup-readme-");
     const [base, january, february] = writeBatches(dir, [60, 30, 30], 7, ["base.vert", "2026-01.vert", "2026-02.vert"]);
