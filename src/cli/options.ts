@@ -273,6 +273,8 @@ function methodGroups(defs: ReadonlyMap<OptionName, OptionDef>): Map<string, str
 }
 
 function checkOptions(defs: ReadonlyMap<OptionName, OptionDef>, argv: Readonly<Record<string, unknown>>, defaulted: Readonly<Record<string, boolean>>): void {
+  // First, so that no check below sees a list where it expects one value.
+  for (const [name, o] of defs) refuseRepeated(name, o, argv[name]);
   const method = defs.has("method") ? (argv.method as MethodName) : undefined;
   for (const [name, o] of defs) {
     const value = argv[name];
@@ -285,6 +287,13 @@ function checkOptions(defs: ReadonlyMap<OptionName, OptionDef>, argv: Readonly<R
     const unused = defaulted[name] ? undefined : o.unusedBecause?.(argv);
     if (unused !== undefined) throw new VertdupError(`--${name} ${unused}`);
   }
+}
+
+/** An option given more than once that takes one value (only `array: true` ones repeat): refused, not the last or a list. */
+function refuseRepeated(name: string, o: Options, value: unknown): void {
+  if (o.array === true || !Array.isArray(value)) return;
+  const times = value.length === 2 ? "twice" : `${value.length} times`;
+  throw new VertdupError(`--${name} given ${times} (${value.map((v) => JSON.stringify(v)).join(", ")}): it takes one value`);
 }
 
 /** yargs drops a bare `-` from positional lists: it travels under this name instead. */

@@ -1,0 +1,43 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+
+afterAll(removeTempDirs);
+
+const GOOD = '<doc id="a">\n<p>\nHello\nworld\nagain\n</p>\n</doc>\n<doc id="b">\n<p>\nHello\nworld\nagain\n</p>\n</doc>\n<doc id="c">\n<p>\nSomething\nelse\n</p>\n</doc>\n';
+
+let dir = "";
+let input = "";
+beforeAll(() => {
+  dir = tempDir();
+  input = join(dir, "c.vert");
+  writeFileSync(input, GOOD);
+});
+
+/** Refused before any work: exit 1, one line without a stack trace, no output. */
+function expectRefused(args: string[], message: RegExp, output?: string) {
+  const r = vertdup(args);
+  expect(r.stderr).toMatch(message);
+  expect(r.status).toBe(1);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+  if (output !== undefined) expect(existsSync(output)).toBe(false);
+}
+
+describe("#31 item 7: an option that takes one value given twice is refused", () => {
+  const cases: [string, (o: string) => string[], RegExp][] = [
+    ["run -o a -o b", (o) => ["run", input, "-o", o, "-o", `${o}2`], /--outdir given twice \(".*", ".*"\)/],
+    ["run --method exact --method minhash", (o) => ["run", input, "-o", o, "--method", "exact", "--method", "minhash"], /--method given twice \("exact", "minhash"\)/],
+    ["paragraphs -o a -o b", (o) => ["paragraphs", input, "-o", o, "-o", `${o}2`], /--output given twice/],
+    ["clean --from o --from o", (o) => ["clean", input, "--from", o, "--from", o, "-o", join(o, "x.vert")], /--from given twice/],
+    ["run --seed 1 --seed 2 --seed 3", (o) => ["run", input, "-o", o, "--seed", "1", "--seed", "2", "--seed", "3"], /--seed given 3 times \(1, 2, 3\)/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(what, () => {
+      const o = join(tempDir(), "out");
+      expectRefused(args(o), message, o);
+    });
+  }
+});
+
