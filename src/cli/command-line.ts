@@ -1,15 +1,17 @@
 import yargs, { type Argv } from "yargs";
-import { joinSbatchArgs, protectStdinArg, restoreStdinArgs } from "./options.js";
+import { joinSbatchArgs, protectStdinArg, refuseEmptyValues, restoreStdinArgs } from "./options.js";
 
 /** The parser of vertdup's arguments, before its commands: the CLI's and runPipeline's. */
 export function commandLine(args: readonly string[]): Argv {
+  const joined = joinSbatchArgs(args);
   return (
-    yargs(joinSbatchArgs(args).map(protectStdinArg))
+    yargs(joined.map(protectStdinArg))
       .scriptName("vertdup")
       .exitProcess(false)
       // Options are read by their --names only: errors then name each unknown option once.
       .parserConfiguration({ "camel-case-expansion": false })
       .middleware(restoreStdinArgs, true)
+      .middleware(refuseEmptyValues(joined), true)
       .strict()
   );
 }

@@ -296,6 +296,41 @@ function refuseRepeated(name: string, o: Options, value: unknown): void {
   throw new VertdupError(`--${name} given ${times} (${value.map((v) => JSON.stringify(v)).join(", ")}): it takes one value`);
 }
 
+/**
+ * The options given an empty value (`--seed ''`, `--seed=`, `-o ''`) in the raw arguments:
+ * the parser reads an empty number as 0 and keeps an empty string, so that they would pass.
+ */
+function emptyValued(args: readonly string[]): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") break;
+    const eq = arg.indexOf("=");
+    if (arg.startsWith("--") && eq > 2) {
+      if (eq === arg.length - 1) names.push(arg.slice(2, eq));
+    } else if (/^--?[^-]/.test(arg) && args[i + 1] === "") {
+      names.push(arg.replace(/^--?/, ""));
+    }
+  }
+  return names;
+}
+
+/**
+ * Global middleware of a parse of `args`: an option that takes a value given an empty one is
+ * refused (a boolean followed by '' is left to the positional arguments' checks).
+ */
+export function refuseEmptyValues(args: readonly string[]): (argv: unknown, instance?: unknown) => void {
+  const names = emptyValued(args);
+  return (_argv, instance) => {
+    if (names.length === 0) return;
+    const options = (instance as { getOptions?: () => { key: Record<string, unknown>; boolean: string[] } } | undefined)?.getOptions?.();
+    for (const name of names) {
+      if (options !== undefined && (!(name in options.key) || options.boolean.includes(name))) continue;
+      throw new VertdupError(`${name.length === 1 ? "-" : "--"}${name} needs a value (it was given an empty one)`);
+    }
+  };
+}
+
 /** yargs drops a bare `-` from positional lists: it travels under this name instead. */
 const STDIN_ARG = "\u0000stdin";
 

@@ -41,3 +41,27 @@ describe("#31 item 7: an option that takes one value given twice is refused", ()
   }
 });
 
+describe("#31 item 12: an empty option value is refused, not read as 0 or dropped", () => {
+  const cases: [string, string[]][] = [
+    ["seed", ["run", "--seed", ""]],
+    ["column", ["run", "--column", ""]],
+    ["shift-count", ["run", "--shift-count", ""]],
+    ["min-df", ["run", "--min-df", ""]],
+    ["max-distance", ["run", "--method", "simhash384", "--max-distance", ""]],
+    ["pairs-limit", ["run", "--pairs", "all", "--pairs-limit", ""]],
+    ["seed", ["run", "--seed="]],
+    ["max-stub", ["paragraphs", "--max-stub", ""]],
+  ];
+  for (const [name, [command, ...rest]] of cases) {
+    it(`${command} ${rest.join(" ")}''`, () => {
+      const o = join(tempDir(), "out");
+      expectRefused([command, input, "-o", o, ...rest], new RegExp(`--${name} needs a value`), o);
+    });
+  }
+  it("slurm run --sbatch-arg ''", () => {
+    const o = join(tempDir(), "out");
+    const w = join(tempDir(), "w");
+    expectRefused(["slurm", "run", input, "-o", o, "-w", w, "--dry-run", "--sbatch-arg", ""], /--sbatch-arg needs a value/);
+    expect(existsSync(join(w, "slurm"))).toBe(false);
+  });
+});
