@@ -11,7 +11,7 @@ import { shardName } from "../workdir/layout.js";
 import { clearStep, startStep, stepFolder, stepMarker, type StepDir } from "../workdir/step-dir.js";
 import { markerStats, runWholeTask, TaskRunner } from "../executor/tasks.js";
 import { InputError, VertdupError } from "../core/errors.js";
-import { refuseOverwritingInputs } from "../util/output-dir.js";
+import { checkOutputs } from "../util/output-dir.js";
 import { fillOutput, type OutputFile } from "../output/output-file.js";
 import { actionFor, type DocAction } from "./doc-marks.js";
 import { DocFilter } from "./doc-filter.js";
@@ -87,7 +87,7 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
   }
   if (opts.resume === true && inputs.includes("-")) throw new VertdupError("--resume cannot check standard input against the earlier clean: give the corpus as files");
   for (const input of inputs) await checkReadable(input);
-  await refuseOverwritingInputs([opts.output], inputs);
+  await checkOutputs([opts.output], inputs);
   const clusters = join(opts.from, CLUSTERS_FILE);
   const rows = await readClustersTsv(clusters);
   const idAttr = idAttrOf(opts.from);

@@ -5,7 +5,7 @@ import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-
 import { WorkerPool } from "../executor/pool.js";
 import { REFERENCE_WORKERS, type ReferenceTasks } from "../eval/exact/reference-entry.js";
 import { stderrReporter, type Reporter } from "../executor/progress.js";
-import { ensureWritableDir, refuseOverwritingInputs } from "../util/output-dir.js";
+import { ensureWritableDir, checkOutputs } from "../util/output-dir.js";
 import { takeWorkdir } from "../workdir/use.js";
 import { clearStep } from "../workdir/step-dir.js";
 import type { ReferenceSteps } from "../eval/exact/reference-blocks.js";
@@ -31,7 +31,7 @@ interface ReferenceArgs {
 }
 
 export async function referenceContext(a: ReferenceArgs): Promise<ReferenceContext> {
-  if (a["sample-list"] !== undefined) await refuseOverwritingInputs([a.o], [a["sample-list"]]);
+  await checkOutputs([a.o], a["sample-list"] === undefined ? [] : [a["sample-list"]]);
   const prepared = await readPrepareManifest(a.w);
   await ensureWritableDir(dirname(a.o));
   const ids = loadDocIds(a.w, prepared.counts.shards);

@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import { checkReadable, compressionOf } from "../corpus/open-input.js";
 import { VertdupError } from "../core/errors.js";
 import type { ParagraphOptions } from "../core/paragraph-options.js";
-import { refuseOverwritingInputs } from "../util/output-dir.js";
+import { checkOutputs } from "../util/output-dir.js";
 import { checkAgainstUse } from "../workdir/index-store.js";
 import { lockWorkdirs, type WorkdirLock } from "../workdir/lock.js";
 import { stampInputs, type RunConfig } from "../workdir/run-config.js";
@@ -57,7 +57,7 @@ export async function checkJob(job: JobFiles, workdir: string | undefined, resum
   const { inputs, output, reportPath } = job;
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
-  await refuseOverwritingInputs(reportPath === undefined ? [output] : [output, reportPath], inputs);
+  await checkOutputs(reportPath === undefined ? [output] : [output, reportPath], inputs);
   await checkWritableDir(output);
   if (reportPath !== undefined) await checkWritableDir(reportPath);
   if (resume) checkResume(job, workdir);

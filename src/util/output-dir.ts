@@ -41,19 +41,29 @@ async function identity(path: string): Promise<{ real: string; dev?: number; ino
   return { real: join(dir, basename(path)) };
 }
 
+/** Whether two identities name one file: the same real path, or the same device and inode. */
+function sameFile(a: { real: string; dev?: number; ino?: number }, b: { real: string; dev?: number; ino?: number }): boolean {
+  return a.real === b.real || (a.ino !== undefined && a.dev === b.dev && a.ino === b.ino);
+}
+
 /**
- * Refuses, before any work, outputs that would replace an input: the same real path
- * (`./x` and `x`, a symlinked directory) or the same device and inode (a hard link).
- * `-` (standard input or output) is never a file to compare.
+ * Refuses, before any work, output files that would replace an input or each other, or that
+ * name a directory: the same real path (`./x` and `x`, a symlinked directory) or the same
+ * device and inode (a hard link). `-` (standard input or output) is never a file to compare.
+ * Every file a command reads is an input (also those found through --from or --reference).
  */
-export async function refuseOverwritingInputs(outputs: readonly string[], inputs: readonly string[]): Promise<void> {
+export async function checkOutputs(outputs: readonly string[], inputs: readonly string[]): Promise<void> {
   const files = inputs.filter((i) => i !== "-");
-  if (files.length === 0) return;
   const known = await Promise.all(files.map(identity));
+  const written: { path: string; id: Awaited<ReturnType<typeof identity>> }[] = [];
   for (const output of outputs) {
     if (output === "-") continue;
     const out = await identity(output);
-    const k = known.findIndex((i) => i.real === out.real || (out.ino !== undefined && i.dev === out.dev && i.ino === out.ino));
+    const k = known.findIndex((i) => sameFile(i, out));
     if (k >= 0) throw new VertdupError(`${output}: would overwrite input ${files[k]}`);
+    const other = written.find((w) => sameFile(w.id, out));
+    if (other !== undefined) throw new VertdupError(`${output}: is also the path of another output (${other.path}): give each output its own file`);
+    if (out.ino !== undefined && (await stat(output)).isDirectory()) throw new VertdupError(`${output}: is a directory, not a file to write`);
+    written.push({ path: output, id: out });
   }
 }

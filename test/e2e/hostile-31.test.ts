@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
@@ -63,5 +63,21 @@ describe("#31 item 12: an empty option value is refused, not read as 0 or droppe
     const w = join(tempDir(), "w");
     expectRefused(["slurm", "run", input, "-o", o, "-w", w, "--dry-run", "--sbatch-arg", ""], /--sbatch-arg needs a value/);
     expect(existsSync(join(w, "slurm"))).toBe(false);
+  });
+});
+
+describe("#31 item 1: outputs are checked against each other before any work", () => {
+  it("paragraphs -o out.vert --report out.vert is refused, an existing out.vert kept", () => {
+    const d = tempDir();
+    const out = join(d, "out.vert");
+    writeFileSync(out, "earlier output\n");
+    expectRefused(["paragraphs", input, "-o", out, "--report", join(d, ".", "out.vert")], /out\.vert: is also the path of another output/);
+    expect(readFileSync(out, "utf8")).toBe("earlier output\n");
+  });
+  it("paragraphs --report DIR is refused before the output is written", () => {
+    const d = tempDir();
+    const out = join(d, "out.vert");
+    mkdirSync(join(d, "rdir"));
+    expectRefused(["paragraphs", input, "-o", out, "--report", join(d, "rdir")], /rdir: is a directory, not a file to write/, out);
   });
 });

@@ -25,7 +25,7 @@ export const compareCommand = {
   handler: async (a: Args) => {
     const thresholds = parseSweep(a.sweep);
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ writeAtomic }, { refuseOverwritingInputs }, { comparePairs, formatReport }, { readPairsFile }, { readRunPairs, VirtualPairs }, { DocIds }, { WorkdirSimilarities }] = await Promise.all([
+    const [{ writeAtomic }, { checkOutputs }, { comparePairs, formatReport }, { readPairsFile }, { readRunPairs, VirtualPairs }, { DocIds }, { WorkdirSimilarities }] = await Promise.all([
       import("../../util/atomic.js"),
       import("../../util/output-dir.js"),
       import("../../eval/compare.js"),
@@ -34,7 +34,7 @@ export const compareCommand = {
       import("../../output/doc-ids.js"),
       import("../../eval/workdir-similarities.js"),
     ]);
-    if (a.json !== undefined) await refuseOverwritingInputs([a.json], [a.reference, a.candidate]);
+    if (a.json !== undefined) await checkOutputs([a.json], [a.reference, a.candidate]);
     // One id table for both files, read one after the other so that ordinals are reproducible.
     const ids = DocIds.empty();
     const run = await readRunPairs(a.candidate, ids);

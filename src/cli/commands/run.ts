@@ -29,7 +29,7 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
  */
 export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ useWorkdir }, { runLocally }, { runRequestFrom }, { checkMethodJob, finishedRun, methodJob, pipelineOf }, { ensureWritableDir, refuseOverwritingInputs }] = await Promise.all([
+  const [{ useWorkdir }, { runLocally }, { runRequestFrom }, { checkMethodJob, finishedRun, methodJob, pipelineOf }, { ensureWritableDir, checkOutputs }] = await Promise.all([
     import("../../workdir/use.js"),
     import("../../executor/pipeline.js"),
     import("../method-options.js"),
@@ -42,7 +42,7 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
   if (a.resume && a.w === undefined) throw new VertdupError("--resume needs the work directory of the interrupted run (-w)");
   // Only PLEB stops at a target recall; another method only recommends for one.
   if (METHODS[a.method].searchStopsAtRecall === undefined && a["target-recall"] !== undefined && !a["estimate-recall"]) throw new VertdupError(`--target-recall on --method ${a.method} needs --estimate-recall (it chooses what to recommend)`);
-  await refuseOverwritingInputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
+  await checkOutputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
   const request: RunRequest = runRequestFrom(a, { inputs: inputPaths(a.inputs), outdir: a.o, against, report: a.report !== false, resume: a.resume, saveIndex: a.w !== undefined, calibrateTo, tasks: 1, exec: stepOptions(exec) });
   const job = methodJob(request);
   await checkMethodJob(job);
