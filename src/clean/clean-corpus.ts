@@ -87,8 +87,9 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
   }
   if (opts.resume === true && inputs.includes("-")) throw new VertdupError("--resume cannot check standard input against the earlier clean: give the corpus as files");
   for (const input of inputs) await checkReadable(input);
-  await checkOutputs([opts.output], inputs);
   const clusters = join(opts.from, CLUSTERS_FILE);
+  // The files read through --from are inputs too.
+  await checkOutputs([opts.output], [...inputs, clusters, join(opts.from, "manifest.json")]);
   const rows = await readClustersTsv(clusters);
   const idAttr = idAttrOf(opts.from);
   const cleanOne = (i: number, first: number, output: OutputFile) => cleanInput(inputs[i], first, opts, rows, idAttr, output);

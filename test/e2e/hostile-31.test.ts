@@ -81,3 +81,27 @@ describe("#31 item 1: outputs are checked against each other before any work", (
     expectRefused(["paragraphs", input, "-o", out, "--report", join(d, "rdir")], /rdir: is a directory, not a file to write/, out);
   });
 });
+
+describe("#31 item 2: files read through --reference, --from or as an input are not overwritten", () => {
+  it("pleb -w W -o out --reference out/pairs.tsv", () => {
+    const d = tempDir();
+    const [w, out] = [join(d, "w"), join(d, "out")];
+    expect(vertdup(["run", input, "-o", out, "-w", w, "--quiet", "--pairs", "all", "--workers", "1"]).status).toBe(0);
+    const before = readFileSync(join(out, "pairs.tsv"));
+    expectRefused(["pleb", "-w", w, "-o", out, "--pairs", "all", "--reference", join(out, "pairs.tsv"), "--quiet"], /pairs\.tsv: would overwrite input .*pairs\.tsv/);
+    expect(readFileSync(join(out, "pairs.tsv"))).toEqual(before);
+  });
+  it("short-long out/short-long.tsv -o out", () => {
+    const out = tempDir();
+    writeFileSync(join(out, "short-long.tsv"), GOOD);
+    expectRefused(["short-long", join(out, "short-long.tsv"), "-o", out, "--quiet"], /short-long\.tsv: would overwrite input/);
+    expect(readFileSync(join(out, "short-long.tsv"), "utf8")).toBe(GOOD);
+  });
+  it("clean --from out -o out/clusters.tsv", () => {
+    const out = join(tempDir(), "out");
+    expect(vertdup(["run", input, "-o", out, "--quiet", "--workers", "1"]).status).toBe(0);
+    const before = readFileSync(join(out, "clusters.tsv"));
+    expectRefused(["clean", input, "--from", out, "-o", join(out, "clusters.tsv")], /clusters\.tsv: would overwrite input/);
+    expect(readFileSync(join(out, "clusters.tsv"))).toEqual(before);
+  });
+});

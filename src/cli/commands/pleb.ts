@@ -5,6 +5,7 @@ import type { RunManifest } from "../../methods/manifest.js";
 import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
 import { DEFAULT_TARGET_RECALL } from "../../core/options.js";
 import { runSummary } from "../../methods/manifest.js";
+import { RUN_OUTPUTS } from "./run.js";
 
 const builder = (y: Argv) =>
   withOptions(
@@ -24,12 +25,15 @@ export const plebCommand = {
   builder: (y: Argv) => builder(y).example("vertdup pleb -w work -o out-beam80 --beam 80", "PLEB again on a prepared work directory, other settings"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ lshCosinePipeline, PLEB_STEPS }, { runLocally }, { readPrepareManifest }, { takeWorkdir }] = await Promise.all([
+    const [{ lshCosinePipeline, PLEB_STEPS }, { runLocally }, { readPrepareManifest }, { takeWorkdir }, { checkOutputs }] = await Promise.all([
       import("../../methods/lsh-cosine/pipeline.js"),
       import("../../executor/pipeline.js"),
       import("../../features/prepare-manifest.js"),
       import("../../workdir/use.js"),
+      import("../../util/output-dir.js"),
     ]);
+    // A --reference read from the output directory is an input, which the new outputs must not replace.
+    await checkOutputs(RUN_OUTPUTS.map((f) => join(a.o, f)), a.reference === undefined ? [] : [a.reference]);
     const { workers, quiet, tmpDir: _tmpDir, ...exec } = executionOptionsFrom(a);
     const lock = await takeWorkdir(a.w, { create: false });
     try {

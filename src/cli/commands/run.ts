@@ -18,7 +18,8 @@ const builder = (y: Argv) =>
   });
 
 /** The files a run writes in its output directory. */
-const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv", CALIBRATION_FILE, "report.html"];
+/** The files a run may write into its output directory. */
+export const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv", CALIBRATION_FILE, "report.html"];
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;
 

@@ -27,7 +27,7 @@ export const shortLongCommand = {
   builder: (y: Argv) => builder(y).example("vertdup short-long data-samples/sample.vert.gz -o out-sl", "\u2192 out-sl/short-long.tsv"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory }, { featuresFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { ensureWritableDir }] = await Promise.all([
+    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory }, { featuresFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { checkOutputs, ensureWritableDir }] = await Promise.all([
       import("../../executor/progress.js"),
       import("../../executor/pool.js"),
       import("../../workdir/use.js"),
@@ -42,6 +42,7 @@ export const shortLongCommand = {
     const exec = executionOptionsFrom(a);
     // Paragraph fingerprints: no shingles, permutations or seed.
     const features = { ...featuresFrom({ ...a, "shingle-size": 1, "num-perm": 1, seed: 0 }), bands: 1, rows: 1 };
+    await checkOutputs([join(a.o, "short-long.tsv")], inputPaths(a.inputs));
     await ensureWritableDir(a.o);
     const reporter = stderrReporter(exec.quiet);
     const scratch = await temporaryDirectory(exec.tmpDir, "vertdup-");
