@@ -1,5 +1,6 @@
 import type { AgainstScan } from "./lsh-cosine/against.js";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
+import { CALIBRATION_FILE } from "../eval/calibration.js";
 import { join } from "node:path";
 import type { PrepareManifest } from "../features/prepare-manifest.js";
 import type { PhaseTiming } from "../executor/timing.js";
@@ -102,8 +103,13 @@ export interface GroupEstimate {
   high: number;
 }
 
-/** Writes manifest.json into `outdir`, atomically. */
+/**
+ * Writes manifest.json into `outdir`, atomically. A manifest without calibration is the
+ * output step's (a calibrating run adds it later): a calibration.tsv already there is then
+ * an earlier run's, removed so that it is not taken for this run's (report.html, a reader).
+ */
 export async function writeManifest(outdir: string, manifest: OutputManifest<string>): Promise<void> {
+  if (manifest.calibration === undefined) await rm(join(outdir, CALIBRATION_FILE), { force: true });
   await writeAtomic(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
 }
 

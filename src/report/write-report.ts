@@ -52,12 +52,15 @@ export async function writeReport(outdir: string, opts: ReportOptions): Promise<
   for (const note of read.warnings) opts.warn(`${REPORT_FILE}: document texts not shown: ${note}`);
   let calibration: CalibrationTableRow[] | undefined;
   let calibrationNote: string | undefined;
-  try {
-    calibration = await readCalibration(join(outdir, CALIBRATION_FILE));
-  } catch (err) {
-    if (!(err instanceof VertdupError)) throw err;
-    calibrationNote = err.message;
-    opts.warn(`${REPORT_FILE}: calibration not shown: ${err.message}`);
+  // Only the run's own calibration: a calibration.tsv its manifest does not record is another run's.
+  if (manifest.calibration !== undefined) {
+    try {
+      calibration = await readCalibration(join(outdir, CALIBRATION_FILE));
+    } catch (err) {
+      if (!(err instanceof VertdupError)) throw err;
+      calibrationNote = err.message;
+      opts.warn(`${REPORT_FILE}: calibration not shown: ${err.message}`);
+    }
   }
   const data = {
     manifest,

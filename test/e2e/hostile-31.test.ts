@@ -105,3 +105,19 @@ describe("#31 item 2: files read through --reference, --from or as an input are 
     expect(readFileSync(join(out, "clusters.tsv"))).toEqual(before);
   });
 });
+
+describe("#31 item 5: a calibration.tsv of an earlier run is not taken for the new run's", () => {
+  for (const method of ["lsh-cosine", "minhash"]) {
+    it(`run --method ${method} after one with --estimate-recall into the same -o`, () => {
+      const out = join(tempDir(), "out");
+      const common = [input, "-o", out, "--method", method, "--quiet", "--workers", "1"];
+      expect(vertdup(["run", ...common, "--estimate-recall"]).status).toBe(0);
+      expect(existsSync(join(out, "calibration.tsv"))).toBe(true);
+      expect(readFileSync(join(out, "report.html"), "utf8")).toMatch(/calibration/i);
+      const r = vertdup(["run", ...common]);
+      expect(r.status).toBe(0);
+      expect(existsSync(join(out, "calibration.tsv"))).toBe(false);
+      expect(readFileSync(join(out, "report.html"), "utf8")).not.toMatch(/calibration/i);
+    });
+  }
+});

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { readTsv, removeTempDirs, tempDir, vertdupAsync as vertdup } from "../helpers/cli.js";
+import { writeReport } from "../../src/report/write-report.js";
 
 afterAll(removeTempDirs);
 
@@ -46,13 +47,22 @@ describe("report.html of vertdup run", () => {
     expect(existsSync(join(out, "report.html"))).toBe(false);
   }, 180_000);
 
-  it("shows the calibration table when calibration.tsv is in the output directory", async () => {
+  it("shows the calibration table of the run's calibration.tsv, and not one its manifest does not record (#31 item 5)", async () => {
     const out = tempDir();
     writeFileSync(
       join(out, "calibration.tsv"),
       "threshold\trecall\trecall_low\trecall_high\tprecision\tprecision_low\tprecision_high\n0.85\t0.99\t0.98\t1\t0.9\t0.88\t0.92\n0.9\t0.97\t0.95\t0.98\t0.95\t0.93\t0.97\n1.00\t\t0\t1\t0.95\t0.93\t0.97\n",
     );
+    const table = readFileSync(join(out, "calibration.tsv"));
     expect((await vertdup(["run", CORPUS, "--quiet", "-o", out, "--method", "exact"])).status).toBe(0);
+    // An earlier run's calibration.tsv: removed, not shown.
+    expect(existsSync(join(out, "calibration.tsv"))).toBe(false);
+    expect(report(out)).not.toContain('id="calibration"');
+    // The run's own (its manifest records a calibration): shown.
+    writeFileSync(join(out, "calibration.tsv"), table);
+    const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, calibration: {} }));
+    await writeReport(out, { seed: 1, warn: () => undefined });
     const html = report(out);
     expect(html).toMatch(/<section id="calibration">[\s\S]*<svg[\s\S]*<td class="n">0\.8500<\/td><td class="n">0\.9900<\/td><td class="n">0\.9800–1\.0000<\/td>/);
     // A threshold without reference pairs (an empty recall) is shown as unknown, not as an error.
