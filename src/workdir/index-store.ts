@@ -82,8 +82,25 @@ export function checkAgainstUse(against: readonly string[], use: AgainstUse): vo
   const twice = against.find((dir, k) => against.findIndex((other) => samePlace(other, dir)) !== k);
   if (twice !== undefined) throw new VertdupError(`${twice}: the index is given twice with --against`);
   if (use.resume === true && against.length > 0) throw new VertdupError("--resume cannot continue a run with --against: run the batch again (only its own documents are read)");
+  // A run that writes an index (--update, or -w) dates its batch: a bad date is refused before any work.
+  if (use.update || use.workdir !== undefined) batchDate();
   const own = use.workdir === undefined ? undefined : against.find((dir) => samePlace(dir, use.workdir as string));
   if (own !== undefined) throw new VertdupError(`${own}: the --against index is also the run's work directory (-w), which the run clears: give another -w (--update appends the batch to the index)`);
+}
+
+/**
+ * The date of a new index batch: now, or SOURCE_DATE_EPOCH (seconds), the reproducible-builds
+ * convention, with which two identical updates give byte-identical indices (the crash test
+ * compares them). A value that is not a date is refused, naming the variable.
+ */
+export function batchDate(): Date {
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  if (epoch === undefined) return new Date();
+  const date = new Date(1000 * Number(epoch));
+  if (!/^\d+$/.test(epoch) || Number.isNaN(date.getTime())) {
+    throw new VertdupError(`SOURCE_DATE_EPOCH=${JSON.stringify(epoch)}: not a date (it must be the seconds since 1970-01-01 UTC, e.g. 1700000000): set it so or unset it`);
+  }
+  return date;
 }
 
 /** Reads an index's manifest, or says clearly why `dir` is not an index. */
@@ -144,12 +161,9 @@ export class IndexUpdate {
   ) {
     this.folder = join(INDEX_DATA, `g${String(previous.generation).padStart(4, "0")}`);
     this.previousDocuments = previous.documents;
-    // SOURCE_DATE_EPOCH (seconds), the reproducible-builds convention, fixes the date: two
-    // identical updates then give byte-identical indices (the crash test compares them).
-    const epoch = process.env.SOURCE_DATE_EPOCH;
     const batch: IndexBatch = {
       batch: previous.batches.length,
-      created: new Date(epoch === undefined ? Date.now() : 1000 * Number(epoch)).toISOString(),
+      created: batchDate().toISOString(),
       inputs: [...inputs],
       digests: [...digests],
       documents,

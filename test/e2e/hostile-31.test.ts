@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
+import { removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);
 
@@ -120,4 +120,28 @@ describe("#31 item 5: a calibration.tsv of an earlier run is not taken for the n
       expect(readFileSync(join(out, "report.html"), "utf8")).not.toMatch(/calibration/i);
     });
   }
+});
+
+describe("#31 item 11: a SOURCE_DATE_EPOCH that is not a date is refused, naming the variable", () => {
+  it("run --against IDX --update with SOURCE_DATE_EPOCH=notanumber", async () => {
+    const d = tempDir();
+    const [idx, out] = [join(d, "idx"), join(d, "out")];
+    const other = join(d, "other.vert");
+    writeFileSync(other, GOOD.replace(/id="/g, 'id="x'));
+    expect(vertdup(["run", input, "-o", join(d, "first"), "-w", idx, "--quiet", "--workers", "1"]).status).toBe(0);
+    const before = readFileSync(join(idx, "index.json"), "utf8");
+    const r = await vertdupAsync(["run", other, "-o", out, "--against", idx, "--update", "--quiet", "--workers", "1"], undefined, { SOURCE_DATE_EPOCH: "notanumber" });
+    expect(r.stderr).toMatch(/SOURCE_DATE_EPOCH="notanumber": not a date/);
+    expect(r.status).toBe(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(out)).toBe(false);
+    expect(readFileSync(join(idx, "index.json"), "utf8")).toBe(before);
+  });
+  it("paragraphs -w with SOURCE_DATE_EPOCH=-5", async () => {
+    const d = tempDir();
+    const r = await vertdupAsync(["paragraphs", input, "-o", join(d, "p.vert"), "-w", join(d, "w"), "--quiet"], undefined, { SOURCE_DATE_EPOCH: "-5" });
+    expect(r.stderr).toMatch(/SOURCE_DATE_EPOCH="-5": not a date/);
+    expect(r.status).toBe(1);
+    expect(existsSync(join(d, "p.vert"))).toBe(false);
+  });
 });
