@@ -45,6 +45,20 @@ async function main(): Promise<void> {
 
 exitOnSignals();
 
+/**
+ * The reader of standard output went away (`vertdup … -o - | head`): end quietly with status
+ * 0, as Unix tools do, instead of a `write EPIPE` trace (the exit hooks still clean up).
+ */
+function closedPipe(err: unknown): boolean {
+  if (errorCode(err) !== "EPIPE") return false;
+  finished = true;
+  process.exit(0);
+}
+// A write of the output to standard output that fails after its writer stopped listening.
+process.stdout.on("error", (err) => {
+  if (!closedPipe(err)) throw err;
+});
+
 let finished = false;
 // A stream that never ends leaves a promise pending and Node exits quietly with status 0:
 // that must never pass for success.
@@ -59,6 +73,7 @@ main().then(() => {
   finished = true;
 }, (err: unknown) => {
   finished = true;
+  if (closedPipe(err)) return;
   if (err instanceof VertdupError) {
     process.stderr.write(`vertdup: error: ${err.message}\n`);
     process.exit(1);

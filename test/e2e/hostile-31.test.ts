@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
+import { CLI, removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
+import { spawn } from "node:child_process";
 
 afterAll(removeTempDirs);
 
@@ -144,4 +145,21 @@ describe("#31 item 11: a SOURCE_DATE_EPOCH that is not a date is refused, naming
     expect(r.status).toBe(1);
     expect(existsSync(join(d, "p.vert"))).toBe(false);
   });
+});
+
+describe("#31 item 10: -o - into a pipe closed early ends quietly", () => {
+  it("paragraphs big.vert -o - | head -1", async () => {
+    const big = join(tempDir(), "big.vert");
+    const docs: string[] = [];
+    for (let d = 0; d < 20_000; d++) docs.push(`<doc id="d${d}">\n<p>\n${Array.from({ length: 30 }, (_, t) => `w${(d * 7919 + t * 104_729) % 1_000_003}`).join("\n")}\n</p>\n</doc>\n`);
+    writeFileSync(big, docs.join(""));
+    const child = spawn(process.execPath, [CLI, "paragraphs", big, "-o", "-", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (c) => (stderr += c));
+    // The reader takes the first chunk and goes away, as `head -1` does.
+    child.stdout.once("data", () => child.stdout.destroy());
+    const status = await new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    expect(stderr).not.toMatch(/EPIPE|internal error|\n\s+at /);
+    expect(status).toBe(0);
+  }, 60_000);
 });
