@@ -1,5 +1,5 @@
 import { type Oversize, DEFAULT_MAX_DOC_BYTES } from "../core/options.js";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checkReadable, describeStreamError, displayName, openInput } from "../corpus/open-input.js";
 import { attributeValue } from "../corpus/vertical.js";
@@ -15,6 +15,7 @@ import { checkOutputs } from "../util/output-dir.js";
 import { fillOutput, type OutputFile } from "../output/output-file.js";
 import { actionFor, type DocAction } from "./doc-marks.js";
 import { DocFilter } from "./doc-filter.js";
+import { OUTPUT_ADVICE, readJsonFileSync } from "../util/json-file.js";
 
 export interface CleanOptions {
   /** Output directory of `vertdup run` (clusters.tsv, manifest.json). */
@@ -54,7 +55,7 @@ interface CleanPart {
 function idAttrOf(outdir: string): string {
   const path = join(outdir, "manifest.json");
   if (!existsSync(path)) return "id";
-  const manifest = JSON.parse(readFileSync(path, "utf8")) as { prepare?: { idAttr?: string } };
+  const manifest = readJsonFileSync<{ prepare?: { idAttr?: string } }>(path, `${OUTPUT_ADVICE}, then clean`);
   return manifest.prepare?.idAttr ?? "id";
 }
 

@@ -1,5 +1,4 @@
 import { existsSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunConfig } from "../workdir/run-config.js";
 import { writeAtomic } from "../util/atomic.js";
@@ -7,6 +6,7 @@ import type { StoredChunk } from "./chunker.js";
 import type { ChainedChunk } from "./chunk-chain.js";
 import { skippedRangeStub, type CutRange } from "./corpus-chunks.js";
 import { VertdupError } from "../core/errors.js";
+import { readJsonFile, WORKDIR_ADVICE } from "../util/json-file.js";
 
 /** A chunk of a plain file as the count step cut and measured it. */
 export interface PlannedRange {
@@ -55,7 +55,7 @@ export async function writeChunkPlan(workdir: string, plan: ChunkPlan): Promise<
 export async function readChunkPlan(workdir: string, config: RunConfig<object>): Promise<ChunkPlan | null> {
   const path = chunkPlanFile(workdir);
   if (!existsSync(path)) return null;
-  const plan = JSON.parse(await readFile(path, "utf8")) as ChunkPlan;
+  const plan = await readJsonFile<ChunkPlan>(path, WORKDIR_ADVICE);
   const inputs = config.inputs.map((i) => i.path);
   const same = plan.chunkBytes === config.chunkBytes && plan.maxDocBytes === config.maxDocBytes && plan.oversize === config.oversize && plan.inputs.length === inputs.length;
   if (!same || plan.inputs.some((p, k) => p !== null && p.path !== inputs[k])) return null;

@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { cutCorpus, noSkippedDocs, noteSkipped, readLimits, type SkippedDocs } from "../corpus/chunker.js";
 import { chainStart, linkEnd, newLink, type ChainedChunk, type ChainLink } from "../corpus/chunk-chain.js";
 import { chunkPlanFile, cutChunk, plannedChunk, readChunkPlan, writeChunkPlan, type InputPlan, type PlannedRange } from "../corpus/chunk-plan.js";
@@ -18,6 +17,7 @@ import type { Step } from "../executor/pipeline.js";
 import { readRunConfig, type RunConfig } from "../workdir/run-config.js";
 import { chunksFile, COUNT_FILES, inSlice, markerFile, shardFile, shardName, writeKernelsMarker, type Slice } from "../workdir/layout.js";
 import { markerStats, TaskRunner } from "../executor/tasks.js";
+import { readJsonFile, WORKDIR_ADVICE } from "../util/json-file.js";
 
 /** What the whole corpus amounts to, known once it has been read through. */
 export interface ChunkCounts {
@@ -159,7 +159,7 @@ export async function planStep(workdir: string, config: RunConfig, pool: WorkerP
 /** chunks.json: what the count step found the whole corpus to be. */
 export async function readChunkCounts(workdir: string): Promise<ChunkCounts> {
   if (!existsSync(chunksFile(workdir))) throw new VertdupError(`${workdir}: the corpus has not been read yet (no chunks.json): run the count step first`);
-  return JSON.parse(await readFile(chunksFile(workdir), "utf8")) as ChunkCounts;
+  return readJsonFile<ChunkCounts>(chunksFile(workdir), WORKDIR_ADVICE);
 }
 
 /** Chunks of the corpus, once a reading task has read it through (chunks.json). */

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PrepareOptions } from "../core/options.js";
 import type { RunWarnings } from "../corpus/run-warnings.js";
 import { VertdupError } from "../core/errors.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import type { PhaseTiming } from "../executor/timing.js";
+import { readJsonFile } from "../util/json-file.js";
 
 /** What the corpus amounts to once read: known after the vocabulary step. */
 export interface CorpusCounts {
@@ -42,7 +42,7 @@ export async function readPrepareManifest(workdir: string): Promise<PrepareManif
   if (!existsSync(path)) {
     throw new VertdupError(`${workdir}: not a prepared work directory (no ${PREPARE_MANIFEST}; run vertdup prepare first)`);
   }
-  const manifest = JSON.parse(await readFile(path, "utf8")) as PrepareManifest;
+  const manifest = await readJsonFile<PrepareManifest>(path, "prepare the work directory again (vertdup prepare … -w, or run … -w)");
   // Prepared before --projection existed: float32 vectors.
   manifest.options.projection ??= "float32";
   return manifest;

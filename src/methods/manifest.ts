@@ -1,5 +1,5 @@
 import type { AgainstScan } from "./lsh-cosine/against.js";
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { CALIBRATION_FILE } from "../eval/calibration.js";
 import { join } from "node:path";
 import type { PrepareManifest } from "../features/prepare-manifest.js";
@@ -12,6 +12,7 @@ import type { ClusterCounts } from "../clusters/graph-clusters.js";
 import type { RunWarnings } from "../corpus/run-warnings.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import type { FeatureOptions, MethodName, SearchOptions } from "../core/method-options.js";
+import { OUTPUT_ADVICE, readJsonFile } from "../util/json-file.js";
 
 /**
  * What manifest.json of every output directory holds, whatever the method: which method and
@@ -158,7 +159,7 @@ export interface CalibrationManifest {
 
 /** The manifest.json of a finished run in `outdir`. */
 export async function readManifest<M extends OutputManifest<string>>(outdir: string): Promise<M> {
-  return JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as M;
+  return readJsonFile<M>(join(outdir, "manifest.json"), OUTPUT_ADVICE);
 }
 
 /** Where the pairs are and a one-line summary of an lsh-cosine run. */

@@ -1,11 +1,11 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readIndex, requireCompatible, type IndexManifest, type IndexUpdate } from "../workdir/index-store.js";
 import { openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
 import { VertdupError } from "../core/errors.js";
 import { decodeFrame, FRAME_HEADER_WORDS, frameBodyWords, frameWindow, markFrameKeys } from "./key-frames.js";
 import type { ParagraphOptions } from "../core/paragraph-options.js";
+import { readJsonFile } from "../util/json-file.js";
 
 /**
  * The saved index of `vertdup paragraphs` (src/workdir/index-store.ts holds the manifest):
@@ -66,7 +66,7 @@ interface RangesFile {
 }
 
 async function readRanges(path: string): Promise<RangeEntry[]> {
-  const file = JSON.parse(await readFile(path, "utf8")) as RangesFile | RangeEntry[];
+  const file = await readJsonFile<RangesFile | RangeEntry[]>(path, "the index is damaged: build it again (vertdup paragraphs CORPUS -o OUTPUT -w DIR)");
   const format = Array.isArray(file) ? 1 : file.format;
   if (format !== KEY_FORMAT) {
     throw new VertdupError(`${path}: n-gram keys of key format ${String(format)}; this vertdup reads key format ${KEY_FORMAT}: build the index again (vertdup paragraphs CORPUS -o OUTPUT -w DIR)`);

@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../core/options.js";
 import { DEFAULT_MEMORY, type ParagraphOptions } from "../core/paragraph-options.js";
@@ -24,6 +24,7 @@ import { againstKey, checkJob, lockIndices, runConfig, smallInputs } from "./sta
 import { NGRAMS_TASKS, removeTaskFiles, STEP_FOLDER } from "./step-files.js";
 import { paragraphTasks } from "./tasks.js";
 import { PARAGRAPHS_WORKERS, type ParagraphTasks } from "./paragraphs-entry.js";
+import { readJsonFile, WORKDIR_ADVICE } from "../util/json-file.js";
 
 /**
  * Everything a paragraph job is given (`vertdup paragraphs`, `slurm paragraphs`): stored in
@@ -100,7 +101,7 @@ export interface ParagraphPipeline extends Pipeline {
 /** Chunks of the corpus, once an n-gram task has read it through. */
 async function chunkCount(workdir: string): Promise<number | undefined> {
   const path = chunkCountFile(workdir);
-  return existsSync(path) ? (JSON.parse(await readFile(path, "utf8")) as { chunks: number }).chunks : undefined;
+  return existsSync(path) ? (await readJsonFile<{ chunks: number }>(path, WORKDIR_ADVICE)).chunks : undefined;
 }
 
 const warn = (m: string) => process.stderr.write(`vertdup: warning: ${m}\n`);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_ITERATIONS_PER_GROUP, type ExecutionOptions, type PlebOptions } from "../core/options.js";
@@ -19,6 +19,7 @@ import { inSlice, markerFile, writeMarker, type Slice } from "../workdir/layout.
 import { TaskRunner } from "../executor/tasks.js";
 import type { ShardStats } from "../features/count-shard.js";
 import { requireShardMarkers } from "../workdir/require.js";
+import { readJsonFileSync, WORKDIR_ADVICE } from "../util/json-file.js";
 
 /**
  * How the PLEB iterations of one set of options are cut into groups, and where their
@@ -291,7 +292,7 @@ export function firstGroupPairs(plan: PlebPlan): PairColumns {
 /** The groups a plan runs: all of them, or those up to the one after which `--target-recall` was reached. */
 export function groupsRun(workdir: string, plan: PlebPlan): number {
   const stop = markerFile(workdir, stopTask(plan));
-  return existsSync(stop) ? (JSON.parse(readFileSync(stop, "utf8")) as { group: number }).group + 1 : plan.groups;
+  return existsSync(stop) ? readJsonFileSync<{ group: number }>(stop, WORKDIR_ADVICE).group + 1 : plan.groups;
 }
 
 /**

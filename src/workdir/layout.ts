@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describeSystemError, errorCode, syncDirectory, writeAtomic } from "../util/atomic.js";
@@ -6,6 +6,7 @@ import { VertdupError } from "../core/errors.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import { makeDirectory } from "../util/output-dir.js";
 import { removeIndex } from "./index-store.js";
+import { readJsonFile, WORKDIR_ADVICE } from "../util/json-file.js";
 
 /**
  * Layout of a work directory. Every phase communicates through these files only, each
@@ -146,7 +147,7 @@ export async function completedTasks(workdir: string): Promise<string[]> {
 export async function readMarker<T>(workdir: string, task: string): Promise<T | undefined> {
   const path = markerFile(workdir, task);
   if (!existsSync(path)) return undefined;
-  return JSON.parse(await readFile(path, "utf8")) as T;
+  return readJsonFile<T>(path, WORKDIR_ADVICE);
 }
 
 /**

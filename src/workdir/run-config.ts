@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { PrepareOptions } from "../core/options.js";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../core/errors.js";
+import { parseJsonFile, WORKDIR_ADVICE } from "../util/json-file.js";
 
 /** An input as the work directory remembers it: enough to notice it was replaced. */
 export interface InputStamp {
@@ -51,16 +52,18 @@ export function optionsJson(value: unknown): string {
   return JSON.stringify(value, (_, v) => (v === Number.POSITIVE_INFINITY ? "Infinity" : v), 2) + "\n";
 }
 
+const infinity = (_: string, v: unknown) => (v === "Infinity" ? Number.POSITIVE_INFINITY : v);
+
 export function parseOptionsJson(text: string): unknown {
-  return JSON.parse(text, (_, v) => (v === "Infinity" ? Number.POSITIVE_INFINITY : v));
+  return JSON.parse(text, infinity);
 }
 
 function serialize(config: RunConfig<object>): string {
   return optionsJson(config);
 }
 
-function deserialize<P extends object>(text: string): RunConfig<P> {
-  const config = parseOptionsJson(text) as RunConfig<P>;
+function deserialize<P extends object>(path: string, text: string): RunConfig<P> {
+  const config = parseJsonFile<RunConfig<P>>(path, text, WORKDIR_ADVICE, infinity);
   // Work directories made before --projection existed were signed with float32 vectors.
   if ("bits" in config.prepare && !("method" in config.prepare)) (config.prepare as Partial<PrepareOptions>).projection ??= "float32";
   return config;
@@ -98,7 +101,7 @@ function differences<P extends object>(a: RunConfig<P>, b: RunConfig<P>): string
 export async function readRunConfig(workdir: string): Promise<RunConfig> {
   const path = join(workdir, CONFIG_FILE);
   if (!existsSync(path)) throw new VertdupError(`${workdir}: no ${CONFIG_FILE} (not a vertdup work directory)`);
-  return deserialize(await readFile(path, "utf8"));
+  return deserialize(path, await readFile(path, "utf8"));
 }
 
 /**
@@ -111,7 +114,7 @@ export async function adoptRunConfig<P extends object>(workdir: string, config: 
     if (config.inputs.some((i) => i.path === "-")) {
       throw new VertdupError("--resume cannot check standard input against the earlier run: give the corpus as files");
     }
-    const previous = deserialize<P>(await readFile(path, "utf8"));
+    const previous = deserialize<P>(path, await readFile(path, "utf8"));
     if (fingerprint(previous) !== fingerprint(config)) {
       throw new VertdupError(`${workdir}: refusing to resume: the work directory was made with other ${differences(config, previous).join(", ")}`);
     }

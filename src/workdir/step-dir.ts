@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../core/errors.js";
 import { completedTasks, markerFile, shardName } from "./layout.js";
+import { readJsonFile, WORKDIR_ADVICE } from "../util/json-file.js";
 
 /**
  * The folder of a step that runs in a work directory it shares with others (`clean`, the
@@ -44,7 +45,7 @@ export async function startStep<C extends Record<string, unknown>>(step: StepDir
   // A work directory of its own (clean -w) has no markers folder yet.
   await mkdir(join(step.workdir, "markers"), { recursive: true });
   if (resume && existsSync(path)) {
-    const previous = JSON.parse(await readFile(path, "utf8")) as C;
+    const previous = await readJsonFile<C>(path, WORKDIR_ADVICE);
     const differ = Object.keys(config).filter((key) => !plan.includes(key) && JSON.stringify(config[key]) !== JSON.stringify(previous[key]));
     if (differ.length > 0) {
       const what = differ.map((key) => `${key} (${JSON.stringify(previous[key])} there, ${JSON.stringify(config[key])} now)`);

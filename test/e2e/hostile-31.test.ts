@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
@@ -162,4 +162,44 @@ describe("#31 item 10: -o - into a pipe closed early ends quietly", () => {
     expect(stderr).not.toMatch(/EPIPE|internal error|\n\s+at /);
     expect(status).toBe(0);
   }, 60_000);
+});
+
+describe("#31 item 9: a truncated or corrupted JSON file of vertdup's is named, with what to do", () => {
+  let made = "";
+  beforeAll(() => {
+    made = tempDir();
+    expect(vertdup(["run", input, "-o", join(made, "out"), "-w", join(made, "w"), "--quiet", "--workers", "1"]).status).toBe(0);
+  });
+  /** A copy of the finished run's `out` and `w`, with `file` in it cut to its first 20 bytes (or replaced by `{`). */
+  function damaged(file: string, cut = true): string {
+    const d = tempDir();
+    cpSync(made, d, { recursive: true });
+    const path = join(d, file);
+    writeFileSync(path, cut ? readFileSync(path).subarray(0, 20) : "{\n");
+    return d;
+  }
+  const expectNamed = (args: string[], file: string, advice: RegExp) => {
+    const r = vertdup(args);
+    expect(r.stderr).toMatch(new RegExp(`${file.replace(/\./g, "\\.")}: not valid JSON, the file is truncated or corrupted`));
+    expect(r.stderr).toMatch(advice);
+    expect(r.status).toBe(1);
+    expect(r.stderr).not.toMatch(/SyntaxError|\n\s+at /);
+  };
+  it("clean --from OUT with a truncated manifest.json", () => {
+    const d = damaged("out/manifest.json");
+    expectNamed(["clean", input, "--from", join(d, "out"), "-o", join(d, "c.vert")], "out/manifest.json", /run vertdup run again/);
+    expect(existsSync(join(d, "c.vert"))).toBe(false);
+  });
+  it("pleb -w W with a truncated prepare.json", () => {
+    const d = damaged("w/prepare.json");
+    expectNamed(["pleb", "-w", join(d, "w"), "-o", join(d, "p"), "--quiet"], "w/prepare.json", /prepare the work directory again/);
+  });
+  it("run --resume with a corrupted marker", () => {
+    const d = damaged("w/markers/count-000000.done", false);
+    expectNamed(["run", input, "-o", join(d, "o2"), "-w", join(d, "w"), "--resume", "--quiet"], "count-000000.done", /run again without --resume/);
+  });
+  it("run --resume with a corrupted config.json", () => {
+    const d = damaged("w/config.json", false);
+    expectNamed(["run", input, "-o", join(d, "o2"), "-w", join(d, "w"), "--resume", "--quiet"], "w/config.json", /run again without --resume/);
+  });
 });

@@ -1,10 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import type { RunManifest } from "../../methods/manifest.js";
 import { HTML_REPORT_OPTION, executionOptionsFrom, pairsOutputFrom, plebOptionsFrom, sampleGrowthFrom, withOptions } from "../options.js";
 import { DEFAULT_TARGET_RECALL } from "../../core/options.js";
-import { runSummary } from "../../methods/manifest.js";
+import { readManifest, runSummary } from "../../methods/manifest.js";
 import { RUN_OUTPUTS } from "./run.js";
 
 const builder = (y: Argv) =>
@@ -42,7 +41,7 @@ export const plebCommand = {
       // The PLEB steps of lsh-cosine's pipeline, on the signatures `prepare` left.
       const settings = { method: "lsh-cosine" as const, inputs: prepared.inputs, outdir: a.o, prepare: prepared.options, pleb: plebOptionsFrom(a, prepared.options.bits), keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, report: a.report !== false, resume: a.resume, against: [], againstScan: "new" as const, update: false, saveIndex: false, calibrate, tasks: 1, exec };
       await runLocally(lshCosinePipeline(a.w, settings, PLEB_STEPS), workers, quiet === true);
-      const manifest = JSON.parse(await readFile(join(a.o, "manifest.json"), "utf8")) as RunManifest;
+      const manifest = await readManifest<RunManifest>(a.o);
       process.stdout.write(runSummary(a.o, manifest) + "\n");
     } finally {
       await lock.release();

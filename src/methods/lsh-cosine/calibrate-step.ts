@@ -1,12 +1,11 @@
 import type { CalibrationSampling } from "../../core/options.js";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CLUSTERS_FILE, readClustersTsv } from "../../output/clusters-tsv.js";
 import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
 import { growingCalibration, type SampleGrowth } from "../../eval/growing-sample.js";
 import type { ScoredPairs } from "../../eval/pairs-file.js";
 import { sampleCosines } from "../../eval/exact/sample-cosine-pairs.js";
-import { writeManifest, type CalibrationManifest, type RunManifest } from "../manifest.js";
+import { readManifest, writeManifest, type CalibrationManifest, type RunManifest } from "../manifest.js";
 import { writeAtomic } from "../../util/atomic.js";
 import { peakRssMiB } from "../../util/package-info.js";
 import { WorkerPool } from "../../executor/pool.js";
@@ -61,7 +60,7 @@ export async function calibrateStep(workdir: string, outdir: string, request: Om
   const { targetRecall } = request;
   const t0 = performance.now();
   const prepared = await readPrepareManifest(workdir);
-  const manifest = JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as RunManifest;
+  const manifest = await readManifest<RunManifest>(outdir);
   const documents = prepared.counts.documents;
   const pool = new WorkerPool(REFERENCE_WORKERS, workers);
   let calibration;
