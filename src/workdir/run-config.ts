@@ -81,10 +81,27 @@ export function vectorsName(format: number | undefined): string {
   return format === undefined ? "vertdup 0.3.0's quantised polar Gaussians" : `drawn from the quantised Gaussian, format ${format}`;
 }
 
+const when = (ms: number | null) => (ms === null ? "unknown" : new Date(ms).toISOString());
+
+/** Which inputs differ between `now` and `there` (the recorded ones), and how: for a message. */
+export function inputDifferences(now: readonly InputStamp[], there: readonly InputStamp[]): string[] {
+  const out: string[] = [];
+  const count = `${there.length} there, ${now.length} now`;
+  if (now.length > there.length) out.push(`${now.slice(there.length).map((i) => i.path).join(", ")} added (${count})`);
+  if (now.length < there.length) out.push(`${there.slice(now.length).map((i) => i.path).join(", ")} left out (${count})`);
+  for (let k = 0; k < Math.min(now.length, there.length); k++) {
+    const [a, b] = [now[k], there[k]];
+    if (a.path !== b.path) out.push(`input ${k + 1} is ${a.path} now, ${b.path} there`);
+    else if (a.size !== b.size) out.push(`${a.path} changed: ${String(b.size)} bytes there, ${String(a.size)} now`);
+    else if (a.mtimeMs !== b.mtimeMs) out.push(`${a.path} changed: modified ${when(b.mtimeMs)} there, ${when(a.mtimeMs)} now`);
+  }
+  return out;
+}
+
 /** The differences between two configurations, named for a message. */
 function differences<P extends object>(a: RunConfig<P>, b: RunConfig<P>): string[] {
   const out: string[] = [];
-  if (JSON.stringify(a.inputs) !== JSON.stringify(b.inputs)) out.push("inputs (paths, sizes or modification times)");
+  if (JSON.stringify(a.inputs) !== JSON.stringify(b.inputs)) out.push(`inputs (${inputDifferences(a.inputs, b.inputs).join("; ")})`);
   for (const key of Object.keys(a.prepare) as (keyof P & string)[]) {
     if (a.prepare[key] !== b.prepare[key]) out.push(`--${key} (${String(b.prepare[key])} there, ${String(a.prepare[key])} now)`);
   }

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup, vertdupAsync } from "../helpers/cli.js";
@@ -201,5 +201,22 @@ describe("#31 item 9: a truncated or corrupted JSON file of vertdup's is named, 
   it("run --resume with a corrupted config.json", () => {
     const d = damaged("w/config.json", false);
     expectNamed(["run", input, "-o", join(d, "o2"), "-w", join(d, "w"), "--resume", "--quiet"], "w/config.json", /run again without --resume/);
+  });
+});
+
+describe("#31 item 16: --resume with a changed input names which input changed and how", () => {
+  it("a longer input, an input added, a newer modification time", () => {
+    const d = tempDir();
+    const corpus = join(d, "c.vert");
+    writeFileSync(corpus, GOOD);
+    const [w, out] = [join(d, "w"), join(d, "out")];
+    expect(vertdup(["run", corpus, "-o", out, "-w", w, "--quiet", "--workers", "1"]).status).toBe(0);
+    writeFileSync(corpus, GOOD + GOOD.replace(/id="/g, 'id="x'));
+    const size = String(Buffer.byteLength(GOOD));
+    expectRefused(["run", corpus, "-o", out, "-w", w, "--resume", "--quiet"], new RegExp(`refusing to resume: the work directory was made with other inputs \\(.*c\\.vert changed: ${size} bytes there, ${2 * Number(size) + 3} now\\)`));
+    expectRefused(["run", corpus, input, "-o", out, "-w", w, "--resume", "--quiet"], /other inputs \(.*c\.vert added \(1 there, 2 now\); .*c\.vert changed/);
+    writeFileSync(corpus, GOOD);
+    utimesSync(corpus, new Date("2031-01-01T00:00:00Z"), new Date("2031-01-01T00:00:00Z"));
+    expectRefused(["run", corpus, "-o", out, "-w", w, "--resume", "--quiet"], /other inputs \(.*c\.vert changed: modified \S+ there, 2031-01-01T00:00:00\.000Z now\)/);
   });
 });
