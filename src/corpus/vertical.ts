@@ -76,17 +76,51 @@ function checkUtf8(chunk: Chunk): void {
   }
 }
 
-/** The attribute regexes by name (one per run in practice: --id-attr). */
-const attributeRegexes = new Map<string, RegExp>();
-
+/**
+ * The value of attribute `name` of a tag line (`<doc id="a" title='b'>`), its attributes read
+ * one after the other as XML has them: `name = "v"`, `name='v'`, and the unquoted `name=v` of
+ * SGML-style corpora; text inside another attribute's value is never taken for an attribute.
+ * Undefined when the tag has no such attribute, or when the tag is cut before its value ends.
+ */
 export function attributeValue(tagLine: string, name: string): string | undefined {
-  let re = attributeRegexes.get(name);
-  if (re === undefined) {
-    re = new RegExp(`\\s${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}=(?:"([^"]*)"|'([^']*)')`);
-    attributeRegexes.set(name, re);
+  const n = tagLine.length;
+  let i = tagLine.indexOf("<") + 1;
+  // The tag's name.
+  while (i < n && !isSpaceOrEnd(tagLine, i)) i++;
+  for (;;) {
+    while (i < n && isAsciiSpace(tagLine.charCodeAt(i))) i++;
+    if (i >= n || tagLine[i] === ">" || tagLine[i] === "/") return undefined;
+    const start = i;
+    while (i < n && tagLine[i] !== "=" && !isSpaceOrEnd(tagLine, i)) i++;
+    const attr = tagLine.slice(start, i);
+    while (i < n && isAsciiSpace(tagLine.charCodeAt(i))) i++;
+    // A bare word without a value (`<doc checked>`): no attribute of ours.
+    if (tagLine[i] !== "=") {
+      if (i === start) i++;
+      continue;
+    }
+    i++;
+    while (i < n && isAsciiSpace(tagLine.charCodeAt(i))) i++;
+    let value: string;
+    const quote = tagLine[i];
+    if (quote === '"' || quote === "'") {
+      const end = tagLine.indexOf(quote, i + 1);
+      if (end === -1) return undefined;
+      value = tagLine.slice(i + 1, end);
+      i = end + 1;
+    } else {
+      const from = i;
+      while (i < n && !isSpaceOrEnd(tagLine, i)) i++;
+      value = tagLine.slice(from, i);
+    }
+    if (attr === name) return value;
   }
-  const m = re.exec(tagLine);
-  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+/** A space, or the end of the tag (`>`, `/>`), at `i`. */
+function isSpaceOrEnd(line: string, i: number): boolean {
+  const c = line[i];
+  return isAsciiSpace(line.charCodeAt(i)) || c === ">" || (c === "/" && line[i + 1] === ">");
 }
 
 /** A structure line taken apart: `</name>` is closing, `<name …/>` self-closing. */

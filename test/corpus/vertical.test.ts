@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { type Chunk, addWarnings, attributeValue, emptyWarnings, parseChunk, parseTag, TAG, type VerticalDoc } from "../../src/corpus/vertical.js";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -335,6 +336,31 @@ describe("attributeValue", () => {
     expect(attributeValue('<doc xml:id="q">', "xml:id")).toBe("q");
     expect(attributeValue('<doc a.b="q">', "a.b")).toBe("q");
     expect(attributeValue('<doc axb="no" a.b="q">', "a.b")).toBe("q");
+  });
+
+  it("reads the tag's attributes as attributes: never from inside another's value (#31 item 3)", () => {
+    expect(attributeValue(`<doc title="see id='fake'" id="real1">`, "id")).toBe("real1");
+    expect(attributeValue(`<doc title='a id="fake"'>`, "id")).toBeUndefined();
+    expect(attributeValue('<doc note="x id=y" id=z>', "id")).toBe("z");
+    expect(attributeValue('<doc id = "x">', "id")).toBe("x");
+    expect(attributeValue("<doc id=x>", "id")).toBe("x");
+    expect(attributeValue("<doc id=x/>", "id")).toBe("x");
+    expect(attributeValue('<doc checked id="x">', "id")).toBe("x");
+    expect(attributeValue('<doc xid="no" id="x">', "id")).toBe("x");
+    // A value cut before its quote ends: no value.
+    expect(attributeValue(`<doc id="x'>`, "id")).toBeUndefined();
+  });
+
+  it("finds every attribute of a generated tag by its name (property)", () => {
+    const name = fc.stringMatching(/^[a-z_][a-z0-9_.:-]{0,5}$/);
+    const value = fc.string({ maxLength: 8 }).filter((v) => !v.includes('"') && !v.includes("'"));
+    const attrs = fc.uniqueArray(fc.tuple(name, value, fc.constantFrom('"', "'"), fc.constantFrom("", " ")), { selector: (a) => a[0], maxLength: 6 });
+    fc.assert(
+      fc.property(attrs, (list) => {
+        const line = `<doc${list.map(([n, v, q, sp]) => ` ${n}${sp}=${sp}${q}${v}${q}`).join("")}>`;
+        for (const [n, v] of list) expect(attributeValue(line, n)).toBe(v);
+      }),
+    );
   });
 });
 
