@@ -1,6 +1,10 @@
 import { existsSync, rmSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFile } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
+import { openInput } from "../corpus/open-input.js";
+import { packageVersion } from "../util/package-info.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../core/options.js";
 import { DEFAULT_MEMORY, type ParagraphOptions } from "../core/paragraph-options.js";
 import { VertdupError } from "../core/errors.js";
@@ -23,6 +27,7 @@ import { findRepeats, readRepeats, repeatsProgress, type KeysTarget, type Repeat
 import { againstKey, checkJob, lockIndices, runConfig, smallInputs } from "./start.js";
 import { NGRAMS_TASKS, removeTaskFiles, STEP_FOLDER } from "./step-files.js";
 import { paragraphTasks } from "./tasks.js";
+import { onionParagraphs } from "./onion-sequential.js";
 import { PARAGRAPHS_WORKERS, type ParagraphTasks } from "./paragraphs-entry.js";
 
 /**
@@ -333,6 +338,7 @@ async function startOver(workdir: string): Promise<void> {
  * directory `run.workdir` (claimed and locked, kept) or a temporary one. Returns the report.
  */
 export async function paragraphs(inputs: readonly string[], output: string, options: ParagraphOptions, exec: ExecutionOptions, run: ParagraphRun = {}): Promise<ParagraphReport> {
+  if (options.count === "tokens") return onionRun(inputs, output, options, run);
   const s = paragraphSettings(inputs, output, options, exec, run);
   await checkJob(s, run.workdir, s.resume);
   return useWorkdir(
@@ -345,4 +351,33 @@ export async function paragraphs(inputs: readonly string[], output: string, opti
     },
     s.update ? "run the batch again, without --resume" : undefined,
   );
+}
+
+/**
+ * `--count tokens` (onion 1.2's kept-paragraph rule, onion-sequential.ts): one sequential pass
+ * in this process, the inputs read whole; no work directory, saved index or --against.
+ */
+async function onionRun(inputs: readonly string[], output: string, options: ParagraphOptions, run: ParagraphRun): Promise<ParagraphReport> {
+  if (run.workdir !== undefined || (run.against ?? []).length > 0 || run.update === true || run.resume === true) {
+    throw new VertdupError("--count tokens (onion 1.2's sequential rule) takes no -w, --against, --update or --resume: use --count tokens-any or ngrams");
+  }
+  const started = Date.now();
+  const parts: Buffer[] = [];
+  for (const input of inputs) for await (const chunk of openInput(input)) parts.push(chunk as Buffer);
+  const { output: text, stats } = onionParagraphs(Buffer.concat(parts).toString("utf8"), options);
+  const bytes = Buffer.from(text, "utf8");
+  await writeFile(output, output.endsWith(".gz") ? gzipSync(bytes) : bytes);
+  const seconds = (Date.now() - started) / 1000;
+  return {
+    version: packageVersion(),
+    inputs: [...inputs],
+    output,
+    against: [],
+    options,
+    mode: "memory",
+    inProcess: true,
+    counts: { ...stats, chunks: 1, lines: 0, ngrams: 0, tables: 0 },
+    warnings: {} as ParagraphReport["warnings"],
+    phases: { onion: { seconds } } as unknown as ParagraphReport["phases"],
+  };
 }
