@@ -73,6 +73,7 @@ export interface ParagraphRun {
 
 /** The settings of a paragraph job of `run` (the Slurm submission gives `tasks`). */
 export function paragraphSettings(inputs: readonly string[], output: string, options: ParagraphOptions, exec: Omit<ExecutionOptions, "workers">, run: ParagraphRun, tasks = 1): ParagraphSettings {
+  if (options.count === "tokens") throw new VertdupError("--count tokens (onion 1.2's rule) runs sequentially in one process (vertdup paragraphs without -w): the job pipeline takes --count tokens-any or ngrams");
   return {
     command: "paragraphs",
     inputs: [...inputs],
@@ -368,7 +369,7 @@ async function onionRun(inputs: readonly string[], output: string, options: Para
   const bytes = Buffer.from(text, "utf8");
   await writeFile(output, output.endsWith(".gz") ? gzipSync(bytes) : bytes);
   const seconds = (Date.now() - started) / 1000;
-  return {
+  const report: ParagraphReport = {
     version: packageVersion(),
     inputs: [...inputs],
     output,
@@ -380,4 +381,6 @@ async function onionRun(inputs: readonly string[], output: string, options: Para
     warnings: {} as ParagraphReport["warnings"],
     phases: { onion: { seconds } } as unknown as ParagraphReport["phases"],
   };
+  if (run.reportPath !== undefined) await writeFile(run.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+  return report;
 }
