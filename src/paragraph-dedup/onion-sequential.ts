@@ -5,75 +5,100 @@ import type { RenderStats } from "./render.js";
 /**
  * `--count tokens`, onion 1.2 line for line (issue 30): the units, n-grams, covered-token
  * count, threshold, smoothing and document removal of README "Semantics", with onion's two
- * tables of seen n-grams:
+ * tables of seen n-grams (onion.c, `process_one_file`):
  * - a local one per document, holding every n-gram of the document met so far (kept or
  *   removed paragraphs alike);
  * - a global one, to which a document's n-grams are added after its decision, and only
- *   those of the units it keeps (after smoothing).
+ *   those ending in the units it keeps (after smoothing).
  * An n-gram is seen when it is in either. Whether a unit is kept thus depends on every
- * earlier decision, so this runs sequentially, in corpus order, on one thread; n-grams are
- * held as their token strings (exact, no hash collisions), so memory grows with the distinct
- * n-grams of the kept text. The parallel bucket pipeline keeps the order-free rule
- * ("seen anywhere earlier") as `--count tokens-any`.
+ * earlier decision, so this runs sequentially, in corpus order, one document at a time.
+ * n-grams are held as their token strings (exact: no hash collision can mark a line), so
+ * memory grows with the distinct n-grams of the kept text, as onion's table does. The
+ * parallel bucket pipeline keeps the order-free rule ("seen anywhere earlier") as
+ * `--count tokens-any`.
  */
-export function onionParagraphs(text: string, o: ParagraphOptions): { output: string; stats: RenderStats } {
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  type Unit = { tokens: number; grams: (string | null)[] };
-  type Doc = { units: Unit[] };
-  const docs: Doc[] = [];
-  const owner: (Unit | Doc | null)[] = [];
-  let doc: Doc | null = null;
-  let unit: Unit | null = null;
-  let window: string[] = [];
-  let newUnit = false;
-  for (const line of lines) {
+export class OnionDedup {
+  readonly stats: RenderStats = { docsIn: 0, docsOut: 0, paragraphsIn: 0, paragraphsOut: 0, tokensIn: 0, tokensOut: 0, duplicates: 0, stubs: 0 };
+  /** Empty lines, and tag lines outside a document (the parallel pipeline's warnings). */
+  readonly warnings = { emptyLine: 0, tagOutsideDoc: 0 };
+  private readonly seen = new Set<string>();
+  private readonly limit: number;
+  /** The open document: its lines, each line's unit (-1: the document's own tags), its units. */
+  private doc: { lines: string[]; unitOf: number[]; units: Unit[] } | null = null;
+  private window: string[] = [];
+  private newUnit = false;
+
+  /** `emit` receives the output, a line at a time with its newline. */
+  constructor(
+    private readonly o: ParagraphOptions,
+    private readonly emit: (text: string) => void,
+  ) {
+    this.limit = Math.fround(o.threshold);
+  }
+
+  /** The next input line (without its newline). */
+  line(line: string): void {
+    const o = this.o;
+    if (line === "") this.warnings.emptyLine++;
     const tag = line.startsWith("<") ? TAG.exec(line) : null;
     if (tag !== null && tag[2] === o.docTag) {
       if (tag[1] === "") {
-        doc = { units: [] };
-        docs.push(doc);
-        window = [];
-        unit = { tokens: 0, grams: [] };
-        doc.units.push(unit);
-        newUnit = false;
+        this.finishDoc();
+        this.doc = { lines: [line], unitOf: [-1], units: [{ tokens: 0, grams: [] }] };
+        this.window = [];
+        this.newUnit = false;
+      } else if (this.doc !== null) {
+        this.doc.lines.push(line);
+        this.doc.unitOf.push(-1);
+        this.finishDoc();
       } else {
-        doc = null;
+        this.warnings.tagOutsideDoc++;
+        this.out(false, line);
       }
-      owner.push(docs.length > 0 ? docs[docs.length - 1] : null);
-      continue;
+      return;
     }
-    if (doc === null) {
-      owner.push(null);
-      continue;
+    const d = this.doc;
+    if (d === null) {
+      if (tag !== null) this.warnings.tagOutsideDoc++;
+      this.out(false, line);
+      return;
     }
     const isStructure = tag !== null && tag[2] === o.structure && tag[3] === "";
-    if (newUnit || (isStructure && tag![1] === "")) {
-      unit = { tokens: 0, grams: [] };
-      doc.units.push(unit);
-    }
-    newUnit = isStructure && tag![1] === "/";
-    const u: Unit = unit!;
-    owner.push(u);
-    if (tag !== null && o.boundary === "s" && tag[2] === "s") window = [];
-    if (tag !== null || line === "") continue;
+    if (this.newUnit || (isStructure && tag![1] === "")) d.units.push({ tokens: 0, grams: [] });
+    this.newUnit = isStructure && tag![1] === "/";
+    const u = d.units[d.units.length - 1];
+    d.lines.push(line);
+    d.unitOf.push(d.units.length - 1);
+    if (tag !== null && o.boundary === "s" && tag[2] === "s") this.window = [];
+    if (tag !== null || line === "") return;
     u.tokens++;
     const tab = line.indexOf("\t");
-    window.push(tab < 0 ? line : line.slice(0, tab));
-    if (window.length > o.ngram) window.shift();
-    u.grams.push(window.length === o.ngram ? window.join("\u0001") : null);
+    this.window.push(tab < 0 ? line : line.slice(0, tab));
+    if (this.window.length > o.ngram) this.window.shift();
+    u.grams.push(this.window.length === o.ngram ? this.window.join("\u0001") : null);
   }
 
-  const seen = new Set<string>();
-  const removedUnit = new Set<Unit>();
-  const removedDoc = new Set<Doc>();
-  const limit = Math.fround(o.threshold);
-  const stats: RenderStats = { docsIn: docs.length, docsOut: 0, paragraphsIn: 0, paragraphsOut: 0, tokensIn: 0, tokensOut: 0, duplicates: 0, stubs: 0 };
-  for (const d of docs) {
+  /** The end of the input: a document left open ends here. */
+  end(): void {
+    this.finishDoc();
+  }
+
+  private out(removed: boolean, line: string): void {
+    if (this.o.mark) this.emit(`${removed ? 1 : 0}\t${line}\n`);
+    else if (!removed) this.emit(`${line}\n`);
+  }
+
+  private finishDoc(): void {
+    const d = this.doc;
+    if (d === null) return;
+    this.doc = null;
+    const { o, seen, stats } = this;
+    stats.docsIn++;
     const local = new Set<string>();
     const bad = d.units.map((u) => {
-      let badTokens = 0;
       let repeated = 0;
+      let badTokens = 0;
+      // onion's prev_bad_tokens: n at the start of every paragraph.
       let prevBadTokens = o.ngram;
       for (const g of u.grams) {
         prevBadTokens = Math.max(0, prevBadTokens - 1);
@@ -85,46 +110,54 @@ export function onionParagraphs(text: string, o: ParagraphOptions): { output: st
         }
         local.add(g);
       }
-      return u.tokens > 0 && (o.count === "ngrams" ? repeated : badTokens) / u.tokens > limit;
+      return u.tokens > 0 && (o.count === "ngrams" ? repeated : badTokens) / u.tokens > this.limit;
     });
     for (let k = 0; k < bad.length; k++) if (bad[k] && d.units[k].tokens > 0) stats.duplicates++;
-    let run: number[] = [];
-    let runTokens = 0;
-    for (let k = 0; k <= d.units.length; k++) {
-      if (k === d.units.length || bad[k]) {
-        if (runTokens <= o.maxStub) {
-          for (const r of run) {
-            if (d.units[r].tokens > 0) stats.stubs++;
-            bad[r] = true;
+    if (o.maxStub >= 0) {
+      let runStart = 0;
+      let runTokens = 0;
+      for (let k = 0; k <= d.units.length; k++) {
+        if (k === d.units.length || bad[k]) {
+          if (runTokens <= o.maxStub) {
+            for (let r = runStart; r < k; r++) {
+              if (d.units[r].tokens > 0) stats.stubs++;
+              bad[r] = true;
+            }
           }
+          runStart = k + 1;
+          runTokens = 0;
+        } else {
+          runTokens += d.units[k].tokens;
         }
-        run = [];
-        runTokens = 0;
-      } else {
-        run.push(k);
-        runTokens += d.units[k].tokens;
       }
     }
+    let kept = false;
     d.units.forEach((u, k) => {
       if (u.tokens > 0) stats.paragraphsIn++;
       stats.tokensIn += u.tokens;
-      if (bad[k]) removedUnit.add(u);
-      else {
-        if (u.tokens > 0) stats.paragraphsOut++;
-        stats.tokensOut += u.tokens;
-        for (const g of u.grams) if (g !== null) seen.add(g);
-      }
+      if (bad[k]) return;
+      if (u.tokens > 0) (stats.paragraphsOut++, (kept = true));
+      stats.tokensOut += u.tokens;
+      for (const g of u.grams) if (g !== null) seen.add(g);
     });
-    if (!d.units.some((u, k) => !bad[k] && u.tokens > 0)) removedDoc.add(d);
-    else stats.docsOut++;
+    if (kept) stats.docsOut++;
+    d.lines.forEach((line, i) => this.out(d.unitOf[i] < 0 ? !kept : bad[d.unitOf[i]], line));
   }
+}
 
-  const out: string[] = [];
-  lines.forEach((line, i) => {
-    const who = owner[i];
-    const removed = who === null ? false : "units" in who ? removedDoc.has(who) : removedUnit.has(who);
-    if (o.mark) out.push(`${removed ? 1 : 0}\t${line}`);
-    else if (!removed) out.push(line);
-  });
-  return { output: out.length > 0 ? `${out.join("\n")}\n` : "", stats };
+interface Unit {
+  tokens: number;
+  /** Per token, the key of the n-gram ending there (null: none). */
+  grams: (string | null)[];
+}
+
+/** The whole of `text` through OnionDedup: the output and what it kept. */
+export function onionParagraphs(text: string, o: ParagraphOptions): { output: string; stats: RenderStats } {
+  const parts: string[] = [];
+  const dedup = new OnionDedup(o, (t) => parts.push(t));
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  for (const line of lines) dedup.line(line);
+  dedup.end();
+  return { output: parts.join(""), stats: dedup.stats };
 }

@@ -1,8 +1,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFile } from "node:fs/promises";
-import { gzipSync } from "node:zlib";
+import { StringDecoder } from "node:string_decoder";
 import { openInput } from "../corpus/open-input.js";
 import { packageVersion } from "../util/package-info.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../core/options.js";
@@ -27,7 +26,9 @@ import { findRepeats, readRepeats, repeatsProgress, type KeysTarget, type Repeat
 import { againstKey, checkJob, lockIndices, runConfig, smallInputs } from "./start.js";
 import { NGRAMS_TASKS, removeTaskFiles, STEP_FOLDER } from "./step-files.js";
 import { paragraphTasks } from "./tasks.js";
-import { onionParagraphs } from "./onion-sequential.js";
+import { OnionDedup } from "./onion-sequential.js";
+import { openOutput } from "../output/output-file.js";
+import { writeAtomic } from "../util/atomic.js";
 import { PARAGRAPHS_WORKERS, type ParagraphTasks } from "./paragraphs-entry.js";
 
 /**
@@ -356,31 +357,69 @@ export async function paragraphs(inputs: readonly string[], output: string, opti
 
 /**
  * `--count tokens` (onion 1.2's kept-paragraph rule, onion-sequential.ts): one sequential pass
- * in this process, the inputs read whole; no work directory, saved index or --against.
+ * in this process over the inputs in order, a document at a time; the output is put in place
+ * once complete. No work directory, saved index or --against (the rule needs every earlier
+ * decision; an index of kept n-grams is not built).
  */
 async function onionRun(inputs: readonly string[], output: string, options: ParagraphOptions, run: ParagraphRun): Promise<ParagraphReport> {
   if (run.workdir !== undefined || (run.against ?? []).length > 0 || run.update === true || run.resume === true) {
     throw new VertdupError("--count tokens (onion 1.2's sequential rule) takes no -w, --against, --update or --resume: use --count tokens-any or ngrams");
   }
-  const started = Date.now();
-  const parts: Buffer[] = [];
-  for (const input of inputs) for await (const chunk of openInput(input)) parts.push(chunk as Buffer);
-  const { output: text, stats } = onionParagraphs(Buffer.concat(parts).toString("utf8"), options);
-  const bytes = Buffer.from(text, "utf8");
-  await writeFile(output, output.endsWith(".gz") ? gzipSync(bytes) : bytes);
-  const seconds = (Date.now() - started) / 1000;
-  const report: ParagraphReport = {
-    version: packageVersion(),
-    inputs: [...inputs],
-    output,
-    against: [],
-    options,
-    mode: "memory",
-    inProcess: true,
-    counts: { ...stats, chunks: 1, lines: 0, ngrams: 0, tables: 0 },
-    warnings: {} as ParagraphReport["warnings"],
-    phases: { onion: { seconds } } as unknown as ParagraphReport["phases"],
-  };
-  if (run.reportPath !== undefined) await writeFile(run.reportPath, `${JSON.stringify(report, null, 2)}\n`);
-  return report;
+  const clock = new PhaseClock();
+  clock.start("onion");
+  const out = await openOutput(output);
+  try {
+    let pending: string[] = [];
+    let pendingChars = 0;
+    const dedup: OnionDedup = new OnionDedup(options, (t) => {
+      pending.push(t);
+      pendingChars += t.length;
+    });
+    const flush = async () => {
+      if (pending.length === 0) return;
+      const bytes = Buffer.from(pending.join(""), "utf8");
+      pending = [];
+      pendingChars = 0;
+      await out.write(bytes);
+    };
+    for (const input of inputs) {
+      const decoder = new StringDecoder("utf8");
+      let rest = "";
+      for await (const chunk of openInput(input)) {
+        const text = rest + decoder.write(chunk as Buffer);
+        let from = 0;
+        for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", from)) {
+          dedup.line(text.slice(from, nl));
+          from = nl + 1;
+        }
+        rest = text.slice(from);
+        if (pendingChars >= 1 << 20) await flush();
+      }
+      rest += decoder.end();
+      // A file without a final newline: its last line still ends there.
+      if (rest.length > 0) dedup.line(rest);
+    }
+    dedup.end();
+    await flush();
+    if (dedup.stats.docsIn === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
+    await out.commit();
+    clock.stop("onion");
+    const report: ParagraphReport = {
+      version: packageVersion(),
+      inputs: [...inputs],
+      output,
+      against: [],
+      options,
+      mode: "memory",
+      inProcess: true,
+      counts: { ...dedup.stats, chunks: 0, lines: 0, ngrams: 0, tables: 0 },
+      warnings: dedup.warnings,
+      phases: clock.timings(),
+    };
+    if (run.reportPath !== undefined) await writeAtomic(run.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+    return report;
+  } catch (err) {
+    await out.abort();
+    throw err;
+  }
 }
