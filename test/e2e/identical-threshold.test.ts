@@ -21,9 +21,9 @@ function identicalPairs(path: string): void {
 
 describe("similarity --threshold 1", () => {
   const work = tempDir();
+  const corpus = join(tempDir(), "identical.vert");
   let ids: string[];
   beforeAll(() => {
-    const corpus = join(tempDir(), "identical.vert");
     identicalPairs(corpus);
     const r = vertdup(["prepare", corpus, "-w", work, "--quiet"]);
     expect(r.stderr).toBe(r.status === 0 ? r.stderr : "");
@@ -46,4 +46,16 @@ describe("similarity --threshold 1", () => {
     expect(vertdup(["similarity", "-w", work, "-o", out, "--threshold", "1", "--sample-list", list]).status).toBe(0);
     expect(readTsv(out).map((f) => `${f[0]}\t${f[1]}`).sort()).toEqual([...ids].sort());
   }, 60_000);
+
+  it("calibrate's threshold-1.00 row counts every identical pair: recall and precision 1", () => {
+    const out = tempDir();
+    const r = vertdup(["calibrate", corpus, "-w", tempDir(), "-o", out, "--sample", "200", "--quiet"]);
+    expect(r.status).toBe(0);
+    const rows = readTsv(join(out, "calibration.tsv"));
+    const top = rows.find((f) => f[0] === "1.00");
+    // threshold, recall, low, high, precision, low, high, recall_trials, precision_trials (before: precision 0.6600 over 98.8 pairs)
+    expect(top?.slice(0, 2)).toEqual(["1.00", "1.0000"]);
+    expect(top?.[4]).toBe("1.0000");
+    expect(top?.[7]).toBe("200.0");
+  }, 120_000);
 });

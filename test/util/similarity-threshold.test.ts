@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cosineBlock } from "../../src/eval/exact/cosine-block.js";
+import { CountRows } from "../../src/features/count-rows.js";
 import { invertRows, rowCosine, unitRows } from "../../src/features/sparse-rows.js";
 import { meetsThreshold, SIMILARITY_TOLERANCE, unitCosine } from "../../src/util/similarity-threshold.js";
 
@@ -11,6 +12,30 @@ function identicalRows(weights: number[], other: number[]) {
   const vals = Float64Array.from([...weights, ...weights, ...other]);
   const rowPtr = Uint32Array.from([0, n, 2 * n, 2 * n + other.length]);
   return unitRows(Uint32Array.from([0, 1, 2]), rowPtr, cols, vals, Math.max(n, other.length));
+}
+
+/** count-rows.ts's entry encoding: varint(2·rank + (tf > 1)), then varint(tf − 2) when tf > 1. */
+function encodeRow(tfs: number[]): number[] {
+  const out: number[] = [];
+  const varint = (v: number) => {
+    for (; v >= 0x80; v = Math.floor(v / 0x80)) out.push((v & 0x7f) | 0x80);
+    out.push(v);
+  };
+  tfs.forEach((tf, rank) => {
+    varint(2 * rank + (tf > 1 ? 1 : 0));
+    if (tf > 1) varint(tf - 2);
+  });
+  return out;
+}
+
+/** The verifier's rows (--verify): two identical count rows under random weight factors. */
+function identicalCountRows(tfs: number[], factors: number[]): CountRows {
+  let sq = 0;
+  tfs.forEach((tf, k) => (sq += (tf * factors[k]) ** 2));
+  const row = encodeRow(tfs);
+  const bytes = Uint8Array.from([...row, ...row]);
+  const part = { ordinals: Uint32Array.from([0, 1]), norms: Float64Array.from([Math.sqrt(sq), Math.sqrt(sq)]), lengths: Uint32Array.from([tfs.length, tfs.length]), ends: Uint32Array.from([row.length, 2 * row.length]), bytes };
+  return new CountRows([part], Float64Array.from(factors));
 }
 
 const weight = fc.double({ min: 1e-3, max: 1e3, noNaN: true });
@@ -30,6 +55,20 @@ describe("similarity thresholds", () => {
         expect(rowCosine(rows, 0, 1, new Float64Array(rows.columns))).toBe(1);
         expect(rowCosine(rows, 1, 0, new Float64Array(rows.columns))).toBe(1);
       }),
+    );
+  });
+
+  it("gives identical random count rows a cosine of exactly 1 in the verifier (--verify)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 500 }), fc.double({ min: 0.01, max: 20, noNaN: true })), { minLength: 1, maxLength: 300 }),
+        (entries) => {
+          const rows = identicalCountRows(entries.map(([tf]) => tf), entries.map(([, f]) => f));
+          const scratch = new Float64Array(entries.length);
+          expect(rows.cosine(0, 1, scratch)).toBe(1);
+          expect(rows.cosine(1, 0, scratch)).toBe(1);
+        },
+      ),
     );
   });
 
