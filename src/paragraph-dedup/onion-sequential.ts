@@ -1,4 +1,5 @@
-import { TAG } from "../corpus/vertical.js";
+import { badLine, TAG } from "../corpus/vertical.js";
+import { LineProblem } from "./line-problem.js";
 import type { ParagraphOptions } from "../core/paragraph-options.js";
 import type { RenderStats } from "./render.js";
 
@@ -25,6 +26,7 @@ export class OnionDedup {
   private readonly limit: number;
   /** The open document: its lines, each line's unit (-1: the document's own tags), its units. */
   private doc: { lines: string[]; unitOf: number[]; units: Unit[] } | null = null;
+  private docLine = 0;
   private window: string[] = [];
   private newUnit = false;
 
@@ -36,38 +38,44 @@ export class OnionDedup {
     this.limit = Math.fround(o.threshold);
   }
 
-  /** The next input line (without its newline). */
-  line(line: string): void {
+  /**
+   * The next input line (without its newline), line `lineNo` of its file; `raw` is written
+   * instead (the file's first line with its byte-order mark). Bad input throws a LineProblem,
+   * as the parallel pipeline's scan does.
+   */
+  line(line: string, lineNo: number, raw = line): void {
     const o = this.o;
+    if (line.endsWith("\r")) throw new LineProblem(lineNo, badLine.crlf);
     if (line === "") this.warnings.emptyLine++;
     const tag = line.startsWith("<") ? TAG.exec(line) : null;
     if (tag !== null && tag[2] === o.docTag) {
+      if (tag[3] !== "") throw new LineProblem(lineNo, badLine.emptyDoc(o.docTag));
       if (tag[1] === "") {
-        this.finishDoc();
-        this.doc = { lines: [line], unitOf: [-1], units: [{ tokens: 0, grams: [] }] };
+        if (this.doc !== null) throw new LineProblem(lineNo, badLine.nestedOpen(this.docLine, o.docTag));
+        this.doc = { lines: [raw], unitOf: [-1], units: [{ tokens: 0, grams: [] }] };
+        this.docLine = lineNo;
         this.window = [];
         this.newUnit = false;
-      } else if (this.doc !== null) {
-        this.doc.lines.push(line);
+      } else {
+        if (this.doc === null) throw new LineProblem(lineNo, badLine.strayClose(o.docTag));
+        this.doc.lines.push(raw);
         this.doc.unitOf.push(-1);
         this.finishDoc();
-      } else {
-        this.warnings.tagOutsideDoc++;
-        this.out(false, line);
       }
       return;
     }
     const d = this.doc;
     if (d === null) {
       if (tag !== null) this.warnings.tagOutsideDoc++;
-      this.out(false, line);
+      else if (line !== "") throw new LineProblem(lineNo, badLine.tokenOutside(o.docTag));
+      this.out(false, raw);
       return;
     }
     const isStructure = tag !== null && tag[2] === o.structure && tag[3] === "";
     if (this.newUnit || (isStructure && tag![1] === "")) d.units.push({ tokens: 0, grams: [] });
     this.newUnit = isStructure && tag![1] === "/";
     const u = d.units[d.units.length - 1];
-    d.lines.push(line);
+    d.lines.push(raw);
     d.unitOf.push(d.units.length - 1);
     if (tag !== null && o.boundary === "s" && tag[2] === "s") this.window = [];
     if (tag !== null || line === "") return;
@@ -78,9 +86,9 @@ export class OnionDedup {
     u.grams.push(this.window.length === o.ngram ? this.window.join("\u0001") : null);
   }
 
-  /** The end of the input: a document left open ends here. */
-  end(): void {
-    this.finishDoc();
+  /** The end of a file: a document must not be left open. */
+  endFile(): void {
+    if (this.doc !== null) throw new LineProblem(this.docLine, badLine.neverClosed(this.o.docTag));
   }
 
   private out(removed: boolean, line: string): void {
@@ -157,7 +165,7 @@ export function onionParagraphs(text: string, o: ParagraphOptions): { output: st
   const dedup = new OnionDedup(o, (t) => parts.push(t));
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
-  for (const line of lines) dedup.line(line);
-  dedup.end();
+  lines.forEach((line, i) => dedup.line(line, i + 1));
+  dedup.endFile();
   return { output: parts.join(""), stats: dedup.stats };
 }

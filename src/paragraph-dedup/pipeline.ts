@@ -1,7 +1,6 @@
 import { existsSync, rmSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import { openInput } from "../corpus/open-input.js";
 import { packageVersion } from "../util/package-info.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../core/options.js";
@@ -27,6 +26,8 @@ import { againstKey, checkJob, lockIndices, runConfig, smallInputs } from "./sta
 import { NGRAMS_TASKS, removeTaskFiles, STEP_FOLDER } from "./step-files.js";
 import { paragraphTasks } from "./tasks.js";
 import { OnionDedup } from "./onion-sequential.js";
+import { LineProblem, problemError } from "./line-problem.js";
+import { badLine } from "../corpus/vertical.js";
 import { openOutput } from "../output/output-file.js";
 import { writeAtomic } from "../util/atomic.js";
 import { PARAGRAPHS_WORKERS, type ParagraphTasks } from "./paragraphs-entry.js";
@@ -383,23 +384,44 @@ async function onionRun(inputs: readonly string[], output: string, options: Para
       await out.write(bytes);
     };
     for (const input of inputs) {
-      const decoder = new StringDecoder("utf8");
+      const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
       let rest = "";
-      for await (const chunk of openInput(input)) {
-        const text = rest + decoder.write(chunk as Buffer);
-        let from = 0;
-        for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", from)) {
-          dedup.line(text.slice(from, nl));
-          from = nl + 1;
+      let lineNo = 0;
+      const line = (text: string) => {
+        lineNo++;
+        // A byte-order mark is not part of the first line; it is written back as it was.
+        if (lineNo === 1 && text.startsWith("\uFEFF")) dedup.line(text.slice(1), lineNo, text);
+        else dedup.line(text, lineNo);
+      };
+      try {
+        for await (const chunk of openInput(input)) {
+          let text: string;
+          try {
+            text = rest + decoder.decode(chunk as Buffer, { stream: true });
+          } catch {
+            throw new LineProblem(lineNo + 1, badLine.utf8);
+          }
+          let from = 0;
+          for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", from)) {
+            line(text.slice(from, nl));
+            from = nl + 1;
+          }
+          rest = text.slice(from);
+          if (pendingChars >= 1 << 20) await flush();
         }
-        rest = text.slice(from);
-        if (pendingChars >= 1 << 20) await flush();
+        try {
+          rest += decoder.decode();
+        } catch {
+          throw new LineProblem(lineNo + 1, badLine.utf8);
+        }
+        // A file without a final newline: its last line still ends there.
+        if (rest.length > 0) line(rest);
+        dedup.endFile();
+      } catch (err) {
+        if (err instanceof LineProblem) throw problemError(input, 1, { line: err.line, text: err.text });
+        throw err;
       }
-      rest += decoder.end();
-      // A file without a final newline: its last line still ends there.
-      if (rest.length > 0) dedup.line(rest);
     }
-    dedup.end();
     await flush();
     if (dedup.stats.docsIn === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
     await out.commit();

@@ -47,4 +47,24 @@ describe("--count tokens: onion 1.2's kept-paragraph rule", () => {
     expect(onion.length).toBe(204_844);
     expect(differ).toBe(0);
   }, 60_000);
+
+  it("reads inputs as the parallel pipeline does: a byte-order mark kept, the same errors on bad input", () => {
+    const dir = mkdtempSync(join(tmpdir(), "onion-input-"));
+    const run = (name: string, text: string, count: CountRule) => {
+      writeFileSync(join(dir, name), text);
+      const r = vertdup(["paragraphs", join(dir, name), "-o", join(dir, `${name}.${count}.out`), "--count", count, "--quiet"]);
+      return { status: r.status, error: r.stderr.replaceAll(dir, "DIR"), out: r.status === 0 ? readFileSync(join(dir, `${name}.${count}.out`), "utf8") : "" };
+    };
+    const body = `<doc id="1">\n${para(words("a", 30))}\n</doc>\n`;
+    const bom = run("bom.vert", `\uFEFF${body}`, "tokens");
+    expect(bom.out).toBe(run("bom.vert", `\uFEFF${body}`, "tokens-any").out);
+    expect(bom.out.startsWith("\uFEFF<doc")).toBe(true);
+    for (const [name, bad] of [["nested", `<doc id="1">\n<doc id="2">\nx\n</doc>\n`], ["stray", `${body}</doc>\n`], ["outside", `x\n${body}`], ["open", `<doc id="1">\nx\n`], ["crlf", `<doc id="1">\r\nx\n</doc>\n`]]) {
+      const onion = run(`${name}.vert`, bad, "tokens");
+      const parallel = run(`${name}.vert`, bad, "tokens-any");
+      expect(onion.status).not.toBe(0);
+      expect(onion.error).toBe(parallel.error);
+    }
+    rmSync(dir, { recursive: true });
+  }, 60_000);
 });
