@@ -32,9 +32,9 @@ const changed = (other: string[]) => lines.reduce((n, line, i) => n + (isToken(l
 const share = (n: number) => `${n} (${((100 * n) / tokenLines).toFixed(2)} %)`;
 
 const rules: [string, Partial<ParagraphOptions>, RuleVariant][] = [
-  ["onion 1.2: covered tokens (`--count tokens`)", { count: "tokens" }, {}],
+  ["onion 1.2: covered tokens, every earlier occurrence seen (`--count tokens-any`)", { count: "tokens-any" }, {}],
   ["onion 1.2: only kept paragraphs' n-grams seen", {}, { table: "kept" }],
-  ["onion 1.2: both (onion 1.2 itself, but for tokens and hashes)", { count: "tokens" }, { table: "kept" }],
+  ["onion 1.2: both (`--count tokens`: onion 1.2 itself, but for its token definition and hashes)", { count: "tokens" }, { table: "kept" }],
   ["seed 003: n-grams inside sentences (`--boundary s`)", { boundary: "s" }, {}],
   ["seed 003: share of the paragraph's n-grams, not tokens", {}, { per: "ngrams" }],
   ["seed 003: its smoothing (a duplicate between two kept paragraphs stays)", {}, { smoothing: "seed003" }],

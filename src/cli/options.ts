@@ -165,7 +165,7 @@ export const OPTIONS = {
   ngram: def({ type: "number", default: DEFAULT_PARAGRAPH.ngram, describe: "tokens per n-gram", check: integer(1, 64) }),
   structure: def({ type: "string", default: DEFAULT_PARAGRAPH.structure, describe: "tag that delimits units (doc: whole documents)", check: xmlName }),
   "doc-tag": def({ type: "string", default: DEFAULT_PARAGRAPH.docTag, describe: "document tag", check: xmlName }),
-  count: def({ choices: COUNT_RULES, default: DEFAULT_PARAGRAPH.count, describe: "a unit's duplicate share: repeated n-grams (ngrams) or tokens they cover (tokens, onion 1.2), over its tokens" }),
+  count: def({ choices: COUNT_RULES, default: DEFAULT_PARAGRAPH.count, describe: "a unit's duplicate share: repeated n-grams (ngrams), tokens they cover with onion 1.2's rule that only kept paragraphs' n-grams count as seen (tokens; sequential), or with every earlier occurrence seen (tokens-any; parallel), over its tokens" }),
   boundary: def({ choices: BOUNDARIES, default: DEFAULT_PARAGRAPH.boundary, describe: "n-gram windows run across the document (doc) or restart at every sentence tag (s)" }),
   "max-stub": def({ type: "number", default: DEFAULT_PARAGRAPH.maxStub, describe: "smoothing: kept runs of at most this many tokens between duplicates go too (-1: off)", check: integer(-1, 1_000_000_000, " (-1: no smoothing)") }),
   mark: def({ type: "boolean", default: DEFAULT_PARAGRAPH.mark, describe: "prefix lines with 1<TAB> (duplicate) / 0<TAB> instead of removing" }),

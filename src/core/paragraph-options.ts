@@ -1,5 +1,5 @@
 /** What a unit's duplicate share counts (over its tokens): see README "Semantics". */
-export const COUNT_RULES = ["ngrams", "tokens"] as const;
+export const COUNT_RULES = ["ngrams", "tokens", "tokens-any"] as const;
 export type CountRule = (typeof COUNT_RULES)[number];
 
 /** Where n-gram windows restart: at documents only, or also at every `<s>` sentence tag. */
@@ -12,7 +12,7 @@ export interface ParagraphOptions {
   ngram: number;
   /** A paragraph is a duplicate when its repeated share (`count`) / its tokens > threshold (onion's test). */
   threshold: number;
-  /** `ngrams`: repeated n-grams (the 2017 lecture, later onion); `tokens`: tokens covered by them (onion 1.2). */
+  /** `ngrams`: repeated n-grams (the 2017 lecture, later onion); `tokens`: tokens covered by them, onion 1.2 line for line (only kept paragraphs' n-grams count as seen; sequential); `tokens-any`: the same count with every earlier occurrence seen (parallel). */
   count: CountRule;
   /** `doc`: windows run across units and restart at every document; `s`: also at every `<s>`, `</s>`, `<s/>`. */
   boundary: Boundary;

@@ -4,6 +4,7 @@ import { VertdupError } from "../core/errors.js";
 import { wilsonInterval, type Proportion } from "../util/binomial-interval.js";
 import { pairShare, stratifiedRatio, type StratifiedDesign } from "./stratified-sample.js";
 import type { ScoredPairs } from "./pairs-file.js";
+import { meetsThreshold } from "../util/similarity-threshold.js";
 
 /** The calibration table of a run's output directory (`calibrate`, `--estimate-recall`). */
 export const CALIBRATION_FILE = "calibration.tsv";
@@ -77,7 +78,7 @@ export function calibrationRows(reference: ScoredPairs, clusterOf: Uint32Array, 
     let total = 0;
     let found = 0;
     for (let k = 0; k < reference.a.length; k++) {
-      if (reference.similarity[k] < threshold) continue;
+      if (!meetsThreshold(reference.similarity[k], threshold)) continue;
       total++;
       const c = clusterOf[reference.a[k]];
       if (c !== 0 && c === clusterOf[reference.b[k]]) found++;
@@ -101,7 +102,7 @@ function stratifiedRows(reference: ScoredPairs, clusterOf: Uint32Array, sampled:
     const similar = new Float64Array(n);
     let total = 0;
     for (let k = 0; k < reference.a.length; k++) {
-      if (reference.similarity[k] < threshold) continue;
+      if (!meetsThreshold(reference.similarity[k], threshold)) continue;
       total++;
       const a = reference.a[k];
       const b = reference.b[k];

@@ -2,6 +2,7 @@ import { DeviationSum, retrieval, type Deviation, type Retrieval } from "./measu
 import type { PairTable } from "./pairs-file.js";
 import type { VirtualPairs } from "./run-pairs.js";
 import { sweep, type SweepRow } from "./sweep.js";
+import { meetsThreshold } from "../util/similarity-threshold.js";
 
 export interface CompareOptions {
   /** Reference pairs count when their similarity is ≥ this (0: all pairs of the file). */
@@ -37,7 +38,7 @@ export function comparePairs(reference: PairTable, candidate: VirtualPairs, opts
   const hits = new Float64Array(candidate.entries + 1);
   let referencePairs = 0;
   for (let k = 0; k < reference.a.length; k++) {
-    if (reference.similarity[k] < opts.referenceThreshold) continue;
+    if (!meetsThreshold(reference.similarity[k], opts.referenceThreshold)) continue;
     referencePairs++;
     const e = candidate.find(reference.a[k], reference.b[k]);
     if (e >= 0) hits[e]++;
@@ -45,7 +46,7 @@ export function comparePairs(reference: PairTable, candidate: VirtualPairs, opts
   let candidatePairs = 0;
   let truePositives = 0;
   for (let e = 0; e <= candidate.entries; e++) {
-    if (candidate.similarity(e) < opts.candidateThreshold) continue;
+    if (!meetsThreshold(candidate.similarity(e), opts.candidateThreshold)) continue;
     candidatePairs += candidate.weight(e);
     truePositives += hits[e];
   }
@@ -80,9 +81,9 @@ function compareDeviation(reference: PairTable, candidate: VirtualPairs, opts: C
   };
   candidate.forEachPair(opts.candidateThreshold, score);
   for (let k = 0; k < reference.a.length; k++) {
-    if (reference.similarity[k] < opts.referenceThreshold) continue;
+    if (!meetsThreshold(reference.similarity[k], opts.referenceThreshold)) continue;
     const e = candidate.find(reference.a[k], reference.b[k]);
-    if (e < 0 || candidate.similarity(e) < opts.candidateThreshold) score(reference.a[k], reference.b[k]);
+    if (e < 0 || !meetsThreshold(candidate.similarity(e), opts.candidateThreshold)) score(reference.a[k], reference.b[k]);
   }
   return { ...sum.result(), skipped };
 }

@@ -10,6 +10,7 @@ import { unescapeField } from "../output/tsv-field.js";
 import { InputError, VertdupError } from "../core/errors.js";
 import { growableF64, growableU32 } from "../util/typed-arrays.js";
 import { readPairsFile, type PairTable } from "./pairs-file.js";
+import { meetsThreshold } from "../util/similarity-threshold.js";
 
 /** Rows of a groups.tsv: each document (interned id) with its group's first document. */
 export interface GroupRows {
@@ -161,7 +162,7 @@ export class VirtualPairs {
       for (let p = start[g]; p < start[g] + size[g]; p++) for (let q = p + 1; q < start[g] + size[g]; q++) pair(members[p], members[q]);
     }
     for (let e = 0; e < this.sims.length; e++) {
-      if (this.sims[e] < threshold) continue;
+      if (!meetsThreshold(this.sims[e], threshold)) continue;
       const [u, v] = [this.lo[e], this.hi[e]];
       for (let p = start[u]; p < start[u] + size[u]; p++) for (let q = start[v]; q < start[v] + size[v]; q++) pair(members[p], members[q]);
     }

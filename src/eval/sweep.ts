@@ -1,5 +1,6 @@
 import { retrieval, type Retrieval } from "./measures.js";
 import type { VirtualPairs } from "./run-pairs.js";
+import { meetsThreshold } from "../util/similarity-threshold.js";
 
 export interface SweepRow extends Retrieval {
   threshold: number;
@@ -22,7 +23,7 @@ export function sweep(reference: number, candidate: VirtualPairs, hits: Float64A
   let pairs = 0;
   let tp = 0;
   for (const t of ts) {
-    for (; taken < order.length && candidate.similarity(order[taken]) >= t; taken++) {
+    for (; taken < order.length && meetsThreshold(candidate.similarity(order[taken]), t); taken++) {
       pairs += candidate.weight(order[taken]);
       tp += hits[order[taken]];
     }

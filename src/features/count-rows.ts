@@ -4,6 +4,7 @@ import { readKeptTerms, readVocabularyHeader, signingIndex, vocabularyIndex, typ
 import { NumberMap, type SharedNumberMap } from "../util/number-map.js";
 import { growableF64, growableU32, growableU8 } from "../util/typed-arrays.js";
 import { forEachCountsVector, ONCE_COLUMN, type CountsPart } from "./workdir-vectors.js";
+import { unitCosine } from "../util/similarity-threshold.js";
 
 /**
  * Document vectors of a work directory kept as term counts, for the exact cosine of a few
@@ -166,7 +167,7 @@ export class CountRows {
       readEntry(bytesA);
       scratch[rank] = 0;
     }
-    return Math.min(1, dot);
+    return unitCosine(dot);
   }
 }
 

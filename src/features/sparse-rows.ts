@@ -1,3 +1,4 @@
+import { unitCosine } from "../util/similarity-threshold.js";
 /**
  * Sparse document vectors in compressed-row form, in SharedArrayBuffers so that workers of
  * the exact all-pairs cosine read them without copying. Row r is the vector of corpus
@@ -61,11 +62,11 @@ export function invertRows(m: SparseRows): Postings {
   return { termPtr, rows, weights };
 }
 
-/** Exact cosine of rows a and b (dot product of unit rows, clamped to at most 1). */
+/** Exact cosine of rows a and b (dot product of unit rows, util/similarity-threshold.ts unitCosine). */
 export function rowCosine(m: SparseRows, a: number, b: number, scratch: Float64Array): number {
   for (let k = m.rowPtr[a]; k < m.rowPtr[a + 1]; k++) scratch[m.cols[k]] = m.vals[k];
   let dot = 0;
   for (let k = m.rowPtr[b]; k < m.rowPtr[b + 1]; k++) dot += scratch[m.cols[k]] * m.vals[k];
   for (let k = m.rowPtr[a]; k < m.rowPtr[a + 1]; k++) scratch[m.cols[k]] = 0;
-  return Math.min(1, dot);
+  return unitCosine(dot);
 }

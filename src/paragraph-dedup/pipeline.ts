@@ -1,6 +1,8 @@
 import { existsSync, rmSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { openInput } from "../corpus/open-input.js";
+import { packageVersion } from "../util/package-info.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../core/options.js";
 import { DEFAULT_MEMORY, type ParagraphOptions } from "../core/paragraph-options.js";
 import { VertdupError } from "../core/errors.js";
@@ -23,6 +25,11 @@ import { findRepeats, readRepeats, repeatsProgress, type KeysTarget, type Repeat
 import { againstKey, checkJob, lockIndices, runConfig, smallInputs } from "./start.js";
 import { NGRAMS_TASKS, removeTaskFiles, STEP_FOLDER } from "./step-files.js";
 import { paragraphTasks } from "./tasks.js";
+import { OnionDedup } from "./onion-sequential.js";
+import { LineProblem, problemError } from "./line-problem.js";
+import { badLine } from "../corpus/vertical.js";
+import { openOutput } from "../output/output-file.js";
+import { writeAtomic } from "../util/atomic.js";
 import { PARAGRAPHS_WORKERS, type ParagraphTasks } from "./paragraphs-entry.js";
 import { readJsonFile, WORKDIR_ADVICE } from "../util/json-file.js";
 
@@ -69,6 +76,7 @@ export interface ParagraphRun {
 
 /** The settings of a paragraph job of `run` (the Slurm submission gives `tasks`). */
 export function paragraphSettings(inputs: readonly string[], output: string, options: ParagraphOptions, exec: Omit<ExecutionOptions, "workers">, run: ParagraphRun, tasks = 1): ParagraphSettings {
+  if (options.count === "tokens") throw new VertdupError("--count tokens (onion 1.2's rule) runs sequentially in one process (vertdup paragraphs without -w): the job pipeline takes --count tokens-any or ngrams");
   return {
     command: "paragraphs",
     inputs: [...inputs],
@@ -334,6 +342,7 @@ async function startOver(workdir: string): Promise<void> {
  * directory `run.workdir` (claimed and locked, kept) or a temporary one. Returns the report.
  */
 export async function paragraphs(inputs: readonly string[], output: string, options: ParagraphOptions, exec: ExecutionOptions, run: ParagraphRun = {}): Promise<ParagraphReport> {
+  if (options.count === "tokens") return onionRun(inputs, output, options, run);
   const s = paragraphSettings(inputs, output, options, exec, run);
   await checkJob(s, run.workdir, s.resume);
   return useWorkdir(
@@ -346,4 +355,94 @@ export async function paragraphs(inputs: readonly string[], output: string, opti
     },
     s.update ? "run the batch again, without --resume" : undefined,
   );
+}
+
+/**
+ * `--count tokens` (onion 1.2's kept-paragraph rule, onion-sequential.ts): one sequential pass
+ * in this process over the inputs in order, a document at a time; the output is put in place
+ * once complete. No work directory, saved index or --against (the rule needs every earlier
+ * decision; an index of kept n-grams is not built).
+ */
+async function onionRun(inputs: readonly string[], output: string, options: ParagraphOptions, run: ParagraphRun): Promise<ParagraphReport> {
+  if (run.workdir !== undefined || (run.against ?? []).length > 0 || run.update === true || run.resume === true) {
+    throw new VertdupError("--count tokens (onion 1.2's sequential rule) takes no -w, --against, --update or --resume: use --count tokens-any or ngrams");
+  }
+  const clock = new PhaseClock();
+  clock.start("onion");
+  const out = await openOutput(output);
+  try {
+    let pending: string[] = [];
+    let pendingChars = 0;
+    const dedup: OnionDedup = new OnionDedup(options, (t) => {
+      pending.push(t);
+      pendingChars += t.length;
+    });
+    const flush = async () => {
+      if (pending.length === 0) return;
+      const bytes = Buffer.from(pending.join(""), "utf8");
+      pending = [];
+      pendingChars = 0;
+      await out.write(bytes);
+    };
+    for (const input of inputs) {
+      const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+      let rest = "";
+      let lineNo = 0;
+      const line = (text: string) => {
+        lineNo++;
+        // A byte-order mark is not part of the first line; it is written back as it was.
+        if (lineNo === 1 && text.startsWith("\uFEFF")) dedup.line(text.slice(1), lineNo, text);
+        else dedup.line(text, lineNo);
+      };
+      try {
+        for await (const chunk of openInput(input)) {
+          let text: string;
+          try {
+            text = rest + decoder.decode(chunk as Buffer, { stream: true });
+          } catch {
+            throw new LineProblem(lineNo + 1, badLine.utf8);
+          }
+          let from = 0;
+          for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", from)) {
+            line(text.slice(from, nl));
+            from = nl + 1;
+          }
+          rest = text.slice(from);
+          if (pendingChars >= 1 << 20) await flush();
+        }
+        try {
+          rest += decoder.decode();
+        } catch {
+          throw new LineProblem(lineNo + 1, badLine.utf8);
+        }
+        // A file without a final newline: its last line still ends there.
+        if (rest.length > 0) line(rest);
+        dedup.endFile();
+      } catch (err) {
+        if (err instanceof LineProblem) throw problemError(input, 1, { line: err.line, text: err.text });
+        throw err;
+      }
+    }
+    await flush();
+    if (dedup.stats.docsIn === 0) throw new VertdupError(`${inputs.join(", ")}: the corpus has no documents`);
+    await out.commit();
+    clock.stop("onion");
+    const report: ParagraphReport = {
+      version: packageVersion(),
+      inputs: [...inputs],
+      output,
+      against: [],
+      options,
+      mode: "memory",
+      inProcess: true,
+      counts: { ...dedup.stats, chunks: 0, lines: 0, ngrams: 0, tables: 0 },
+      warnings: dedup.warnings,
+      phases: clock.timings(),
+    };
+    if (run.reportPath !== undefined) await writeAtomic(run.reportPath, `${JSON.stringify(report, null, 2)}\n`);
+    return report;
+  } catch (err) {
+    await out.abort();
+    throw err;
+  }
 }

@@ -14,6 +14,6 @@ export function paragraphSummary(r: ParagraphReport, reportPath?: string): strin
     `  paragraphs ${c.paragraphsIn} → ${verb} ${c.paragraphsOut} (${share(c.paragraphsOut, c.paragraphsIn)}; ${c.duplicates} duplicates, ${c.stubs} stubs smoothed away)`,
     `  tokens     ${c.tokensIn} → ${c.tokensOut} (${share(c.tokensOut, c.tokensIn)})`,
     `  documents  ${c.docsIn} → ${c.docsOut} (${share(c.docsOut, c.docsIn)})`,
-    `  ${r.mode} mode, ${c.chunks} chunks, ${c.tables} bucket tables, ${seconds.toFixed(1)} s`,
+    r.options.count === "tokens" ? `  sequential (onion 1.2's kept-paragraph rule), ${seconds.toFixed(1)} s` : `  ${r.mode} mode, ${c.chunks} chunks, ${c.tables} bucket tables, ${seconds.toFixed(1)} s`,
   ].join("\n");
 }

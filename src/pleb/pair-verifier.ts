@@ -6,6 +6,7 @@ import { flaggedRowsLoader } from "../features/count-row-parts.js";
 import { workdirCountsParts } from "../features/workdir-vectors.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import { NumberMap } from "../util/number-map.js";
+import { meetsThreshold } from "../util/similarity-threshold.js";
 
 /**
  * Exact verification of PLEB's candidates (`--verify`): the cosine of the tf or tf-idf
@@ -119,7 +120,7 @@ export class PairVerifier {
     const key = n * n < 2 ** 53 ? i * n + j : undefined;
     let ok = key === undefined ? undefined : this.verdicts.get(key);
     if (ok === undefined) {
-      ok = this.cosine(i, j) >= this.threshold ? 1 : 0;
+      ok = meetsThreshold(this.cosine(i, j), this.threshold) ? 1 : 0;
       if (key !== undefined) this.verdicts.set(key, ok);
     }
     this.checked++;

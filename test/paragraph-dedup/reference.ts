@@ -72,6 +72,8 @@ export function referenceParagraphs(text: string, o: ParagraphOptions, variant: 
     u.grams.push(window.length === o.ngram ? window.join("\u0001") : null);
   });
 
+  // `--count tokens` is onion 1.2's kept-paragraph rule unless a variant says otherwise.
+  const table = variant.table ?? (o.count === "tokens" ? "kept" : "all");
   const seen = new Set<string>();
   const removedUnit = new Set<Unit>();
   const removedDoc = new Set<Doc>();
@@ -87,15 +89,15 @@ export function referenceParagraphs(text: string, o: ParagraphOptions, variant: 
         prevBadTokens = Math.max(0, prevBadTokens - 1);
         if (g === null) continue;
         ngrams++;
-        if (variant.table === "kept" ? local.has(g) || seen.has(g) : seen.has(g)) {
+        if (table === "kept" ? local.has(g) || seen.has(g) : seen.has(g)) {
           repeated++;
           badTokens += o.ngram - prevBadTokens;
           prevBadTokens = o.ngram;
         }
-        if (variant.table === "kept") local.add(g);
+        if (table === "kept") local.add(g);
         else seen.add(g);
       }
-      const share = o.count === "tokens" ? badTokens : repeated;
+      const share = o.count === "ngrams" ? repeated : badTokens;
       const per = variant.per === "ngrams" ? ngrams : u.tokens;
       return per > 0 && share / per > limit;
     });
@@ -120,7 +122,7 @@ export function referenceParagraphs(text: string, o: ParagraphOptions, variant: 
     }
     d.units.forEach((u, k) => {
       if (bad[k]) removedUnit.add(u);
-      else if (variant.table === "kept") for (const g of u.grams) if (g !== null) seen.add(g);
+      else if (table === "kept") for (const g of u.grams) if (g !== null) seen.add(g);
     });
     if (!d.units.some((u, k) => !bad[k] && u.tokens > 0)) removedDoc.add(d);
   }

@@ -1,4 +1,5 @@
 import type { Postings, SparseRows } from "../../features/sparse-rows.js";
+import { meetsThreshold, unitCosine } from "../../util/similarity-threshold.js";
 
 /** Pairs of one block: rows a < b and their cosines. */
 export interface CosineBlock {
@@ -32,7 +33,7 @@ let scratch: { acc: Float64Array; seen: Uint8Array; touched: Uint32Array } | nul
  *   a term stops at the first j ≥ i);
  * - with a sample: all j ≠ i, except sampled j > i (that pair is produced from j's side).
  *
- * Returns the pairs with min(1, acc) ≥ threshold as (row a < row b) and their cosines.
+ * Returns the pairs with unitCosine(acc) meeting the threshold (util/similarity-threshold.ts) as (row a < row b) and their cosines.
  */
 export function cosineBlock(task: CosineBlockTask): CosineBlock {
   const { rows: m, postings: ix, queries, threshold, sampled } = task;
@@ -66,8 +67,8 @@ export function cosineBlock(task: CosineBlockTask): CosineBlock {
     }
     for (let u = 0; u < used; u++) {
       const j = touched[u];
-      const s = Math.min(1, acc[j]);
-      if (s >= threshold) {
+      const s = unitCosine(acc[j]);
+      if (meetsThreshold(s, threshold)) {
         outA.push(Math.min(i, j));
         outB.push(Math.max(i, j));
         outS.push(s);

@@ -3,6 +3,7 @@ import type { ScoredPairs } from "../pairs-file.js";
 import { growableF64, growableU32 } from "../../util/typed-arrays.js";
 import { forEachCountsVector, workdirCountsParts, workdirWeights, type VectorWeights } from "../../features/workdir-vectors.js";
 import { invertRows, type Postings, type SparseRows } from "../../features/sparse-rows.js";
+import { meetsThreshold, unitCosine } from "../../util/similarity-threshold.js";
 
 /** The shards a task reads, and what every task needs to read them. */
 export interface ShardTask {
@@ -130,11 +131,11 @@ export function sampleScores(task: ShardTask & SampleIndex & { threshold: number
       acc[r] = 0;
       const s = sample.ordinals[r];
       // A pair of two sampled documents is taken from the later one's side only.
-      if (s === d || (sampled[d] === 1 && s > d) || bound < threshold) continue;
+      if (s === d || (sampled[d] === 1 && s > d) || !meetsThreshold(bound, threshold)) continue;
       let dot = 0;
       for (let k = sample.rowPtr[r]; k < sample.rowPtr[r + 1]; k++) dot += sample.vals[k] * dense[sample.cols[k]];
-      const cos = Math.min(1, dot);
-      if (cos < threshold) continue;
+      const cos = unitCosine(dot);
+      if (!meetsThreshold(cos, threshold)) continue;
       a.append([Math.min(s, d)]);
       b.append([Math.max(s, d)]);
       similarity.append([cos]);

@@ -5,6 +5,7 @@ import { featuredDocs, firstOfByKeys, leadersOf } from "../sets/first-of.js";
 import { forEachKeyGroup } from "../sets/key-groups.js";
 import type { MinhashShard } from "./minhash.js";
 import { verifyCandidates, type VerifySettings } from "./verify.js";
+import { meetsThreshold } from "../../util/similarity-threshold.js";
 
 export interface MinhashSearch extends VerifySettings {
   bands: number;
@@ -65,7 +66,7 @@ export async function minhashGraph(shards: readonly MinhashShard[], s: MinhashSe
   const edges = new EdgeList();
   for (let p = 0, v = 0; p < candidates.length / 2; p++) {
     const similarity = known === null || Number.isNaN(known.similarity[p]) ? similarities[v++] : known.similarity[p];
-    if (similarity >= s.threshold) edges.push(candidates[2 * p], candidates[2 * p + 1], similarity);
+    if (meetsThreshold(similarity, s.threshold)) edges.push(candidates[2 * p], candidates[2 * p + 1], similarity);
   }
   return { graph: { documents: s.documents, firstOf, edges }, candidates: candidates.length / 2, verified: similarities.length, verifyBlocks: blocks };
 }

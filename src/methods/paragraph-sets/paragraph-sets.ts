@@ -13,6 +13,7 @@ import { firstOfByKeys, leadersOf } from "../sets/first-of.js";
 import { setDigest, sortedJaccard, sortedSet } from "../sets/jaccard.js";
 import { forEachValueGroup } from "../sets/key-groups.js";
 import { scanShard, type ChunkTask, type ShardBase } from "../sets/shard-scan.js";
+import { meetsThreshold } from "../../util/similarity-threshold.js";
 
 /** A document's paragraph fingerprints, split into long and short paragraphs, each set sorted. */
 export interface ParagraphSets {
@@ -166,7 +167,7 @@ export function setGraph(sets: CorpusSets, documents: number, threshold: number,
   const edges = new EdgeList();
   for (let k = 0; k < candidates.length; k += 2) {
     const j = sets.jaccard(candidates[k], candidates[k + 1]);
-    if (j >= threshold) edges.push(candidates[k], candidates[k + 1], j);
+    if (meetsThreshold(j, threshold)) edges.push(candidates[k], candidates[k + 1], j);
   }
   return { graph: { documents, firstOf, edges, similarity: (a, b) => sets.jaccard(a, b) }, candidates: candidates.length / 2 };
 }
@@ -206,7 +207,7 @@ export function shortLongPairs(shards: readonly ParagraphShard[], documents: num
   const consider = (a: number, b: number, long: number) => {
     if (short.size(a) + short.size(b) === 0) return;
     const s = short.jaccard(a, b);
-    if (s < threshold) {
+    if (!meetsThreshold(s, threshold)) {
       ends.push2(Math.min(a, b), Math.max(a, b));
       sims.push2(long, s);
     }

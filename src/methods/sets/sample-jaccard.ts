@@ -4,6 +4,7 @@ import { integerOrder } from "../../util/radix-order.js";
 import { growableF64, growableU32 } from "../../util/typed-arrays.js";
 import { sortUnique } from "./jaccard.js";
 import { readSets } from "../minhash/minhash.js";
+import { meetsThreshold } from "../../util/similarity-threshold.js";
 
 /** Sets of a shard's documents, flat (document i's follow those of documents < i), in any order and with repeats. */
 export interface FlatSetList {
@@ -158,7 +159,8 @@ export function sampleJaccards(task: SourceTask & { index: SampleIndex; threshol
       for (let q = index.ptr[k]; q < index.ptr[k + 1]; q++) {
         const r = index.rows[q];
         if (shared[r] === 0) touched[hits++] = r;
-        // The tolerance keeps t·|row| from rounding past an exact product (0.7 · 10).
+        // The tolerance keeps t·|row| from rounding past an exact product (0.7 · 10); it is
+        // wider than meetsThreshold's, so no pair meeting the threshold is pruned.
         if (++shared[r] >= threshold * index.sizes[r] - 1e-9) reachable = true;
       }
     }
@@ -176,7 +178,7 @@ export function sampleJaccards(task: SourceTask & { index: SampleIndex; threshol
       const s = index.ordinals[r];
       if (!reachable || s === d || (sampled[d] === 1 && s > d)) continue;
       const jaccard = common / (index.sizes[r] + size - common);
-      if (jaccard < threshold) continue;
+      if (!meetsThreshold(jaccard, threshold)) continue;
       a.append([Math.min(s, d)]);
       b.append([Math.max(s, d)]);
       similarity.append([jaccard]);

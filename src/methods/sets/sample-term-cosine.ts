@@ -5,6 +5,7 @@ import { growableF64, growableU32 } from "../../util/typed-arrays.js";
 import type { FeatureOptions } from "../../core/method-options.js";
 import { lookup, sampleIndex, type SampleIndex } from "./sample-jaccard.js";
 import { scanShard } from "./shard-scan.js";
+import { meetsThreshold, unitCosine } from "../../util/similarity-threshold.js";
 
 /**
  * The term-count vectors simhash384 hashes (simhash384.ts: every kept token adds its SHA-384
@@ -110,10 +111,10 @@ export function sampleTermCosines(task: TermChunkTask & { sample: TermSample; th
     }
     for (let h = 0; h < hits; h++) {
       const r = touched[h];
-      const cos = Math.min(1, dot[r] / Math.sqrt(sample.squares[r] * squares));
+      const cos = unitCosine(dot[r] / Math.sqrt(sample.squares[r] * squares));
       dot[r] = 0;
       const s = index.ordinals[r];
-      if (s === d || (sampled[d] === 1 && s > d) || cos < threshold) continue;
+      if (s === d || (sampled[d] === 1 && s > d) || !meetsThreshold(cos, threshold)) continue;
       a.append([Math.min(s, d)]);
       b.append([Math.max(s, d)]);
       similarity.append([cos]);
