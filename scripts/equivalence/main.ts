@@ -64,7 +64,7 @@ function runStep(build: Build, dir: string, step: Step): string | null {
 function runCase(build: Build, c: Case): string | null {
   const dir = caseDir(build, c);
   mkdirSync(dir, { recursive: true });
-  for (const step of c.steps) {
+  for (const step of (build.label === "current" ? c.currentSteps : undefined) ?? c.steps) {
     const failure = runStep(build, dir, step);
     if (failure !== null) return failure;
   }
