@@ -159,7 +159,13 @@ describe("docs/ARCHITECTURE.md's step lists", () => {
 
   it.each(JOBS.map((j) => [j.job, j] as const))("%s: are the jobs its Slurm submissions write", async (_, job) => {
     const cases = (job.methods ?? [undefined]).flatMap((method) => job.variants.map((variant) => ({ method, variant })));
-    const results = await Promise.all(cases.map(({ method, variant }) => submitted(method, variant)));
+    // A method's variants one after the other: they share its index, which a submission may lock.
+    const perMethod = (job.methods ?? [undefined]).map(async (method) => {
+      const done: Awaited<ReturnType<typeof submitted>>[] = [];
+      for (const variant of job.variants) done.push(await submitted(method, variant));
+      return done;
+    });
+    const results = (await Promise.all(perMethod)).flat();
     cases.forEach(({ method, variant }, k) => {
       const what = `${method ?? "paragraphs"}: ${variant.line.trim()}`;
       const { result, jobs, unit } = results[k];
