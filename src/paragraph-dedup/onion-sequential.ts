@@ -22,7 +22,7 @@ export class OnionDedup {
   readonly stats: RenderStats = { docsIn: 0, docsOut: 0, paragraphsIn: 0, paragraphsOut: 0, tokensIn: 0, tokensOut: 0, duplicates: 0, stubs: 0 };
   /** Empty lines, and tag lines outside a document (the parallel pipeline's warnings). */
   readonly warnings = { emptyLine: 0, tagOutsideDoc: 0 };
-  private readonly seen = new Set<string>();
+  private readonly seen = new ShardedSet();
   private readonly limit: number;
   /** The open document: its lines, each line's unit (-1: the document's own tags), its units. */
   private doc: { lines: string[]; unitOf: number[]; units: Unit[] } | null = null;
@@ -168,4 +168,31 @@ export function onionParagraphs(text: string, o: ParagraphOptions): { output: st
   lines.forEach((line, i) => dedup.line(line, i + 1));
   dedup.endFile();
   return { output: parts.join(""), stats: dedup.stats };
+}
+
+/**
+ * A set of strings spread over 256 Sets by a hash of the string: V8 holds at most 2^24
+ * entries in one Set, and the kept text of a web corpus has more distinct n-grams than that.
+ */
+export class ShardedSet {
+  private readonly shards = Array.from({ length: 256 }, () => new Set<string>());
+
+  private shardOf(s: string): Set<string> {
+    // FNV-1a over the UTF-16 code units, folded to a byte.
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return this.shards[(h ^ (h >>> 8) ^ (h >>> 16) ^ (h >>> 24)) & 0xff];
+  }
+
+  has(s: string): boolean {
+    return this.shardOf(s).has(s);
+  }
+
+  add(s: string): void {
+    this.shardOf(s).add(s);
+  }
+
+  get size(): number {
+    return this.shards.reduce((n, set) => n + set.size, 0);
+  }
 }
