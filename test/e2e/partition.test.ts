@@ -49,7 +49,7 @@ const run = (inputs: string[], options: RunOptions) =>
   runPipeline(inputs, { quiet: true, report: false, "chunk-size": 4096, ...(options.method === "lsh-cosine" ? { iterations: 20 } : {}), ...options });
 
 describe("--partition-attr", () => {
-  it("pairs documents of one value only, every method; a document without the attribute has the empty value; the same with 1 or 2 workers", async () => {
+  it("pairs documents of one value only, every method, and calibrates against such pairs; a document without the attribute has the empty value; the same with 1 or 2 workers", async () => {
     const dir = tempDir();
     const corpus = write(dir, "c.vert", CORPUS);
     for (const method of METHODS) {
@@ -57,8 +57,11 @@ describe("--partition-attr", () => {
       expect(clusters(join(dir, `${method}-all`)), method).toEqual([["a-de", "a-fr"], ["b-de", "b-de-copy"], ["c-fr", "c-none", "c-none-copy"]]);
       // The pool's methods run again on two workers (simhash384, exact and paragraphs share their reading).
       for (const workers of method === "lsh-cosine" || method === "minhash" ? [1, 2] : [1]) {
-        const result = await run([corpus], { outdir: join(dir, `${method}-${workers}`), method, workers, "partition-attr": "lang" });
+        // Calibrated (every document sampled): the reference holds the 2 pairs within a value, not the 5 of the corpus.
+        const calibrated = workers === 1 && method !== "exact" ? { "estimate-recall": true, sample: 10 } : {};
+        const result = await run([corpus], { outdir: join(dir, `${method}-${workers}`), method, workers, "partition-attr": "lang", ...calibrated });
         expect(result.manifest.prepare).toMatchObject({ partitionAttr: "lang" });
+        if (workers === 1 && method !== "exact") expect(result.manifest.calibration?.referencePairs, method).toBe(2);
         expect(clusters(join(dir, `${method}-${workers}`)), method).toEqual([["b-de", "b-de-copy"], ["c-none", "c-none-copy"]]);
       }
       for (const file of ["groups.tsv", "pairs.tsv", "clusters.tsv"]) {
