@@ -32,7 +32,7 @@ export async function outputStep(workdir: string, method: SetMethodSpec, run: Me
   clock.start("output");
   const similarity = method.pairSimilarity?.(docs.shards);
   const searched = similarity === undefined ? found.graph : { ...found.graph, similarity };
-  // The search ran over all documents (an index's stored edges stay those of its search); the outputs keep pairs within a partition.
+  // The search kept to partitions (SearchPlace.part); the cut is the rule every method's outputs pass through.
   const attr = run.features.partitionAttr;
   const graph = attr === undefined ? searched : partitionGraph(searched, partitionNumbers(docs.shards.map((x) => x.parts), attr));
   const written = await writeGraphOutputs(o.outdir, graph, docs.ids, docs.tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS, sources: docs.sources });
