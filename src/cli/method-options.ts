@@ -23,6 +23,7 @@ interface ParsedFeatures {
   "short-tokens": number;
   column: number;
   "id-attr": string;
+  "partition-attr"?: string;
   lowercase: boolean;
   "keep-numbers": boolean;
   seed: number;
@@ -33,6 +34,7 @@ export function featuresFrom(a: ParsedFeatures): RunRequest["features"] {
   return {
     column: a.column,
     idAttr: a["id-attr"],
+    ...(a["partition-attr"] === undefined ? {} : { partitionAttr: a["partition-attr"] }),
     lowercase: a.lowercase,
     keepNumbers: a["keep-numbers"],
     shingleSize: a["shingle-size"],

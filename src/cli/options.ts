@@ -115,6 +115,11 @@ export const OPTIONS = {
   // Reading and terms.
   column: def({ type: "number", default: DEFAULT_PREPARE.column, describe: "tab-separated column used as the term (0 = word, 2 = lemma…)", check: integer(0, 255) }),
   "id-attr": def({ type: "string", default: DEFAULT_PREPARE.idAttr, describe: "attribute of <doc> that names a document", check: xmlName }),
+  "partition-attr": def({
+    type: "string",
+    describe: "attribute of <doc> (e.g. lang) whose value partitions the corpus: documents are compared only with documents of the same value; a document without the attribute has the empty value, like lang=\"\"",
+    check: xmlName,
+  }),
   lowercase: def({ type: "boolean", default: DEFAULT_PREPARE.lowercase, describe: "lowercase terms (--no-lowercase keeps case)" }),
   "keep-numbers": def({ type: "boolean", default: DEFAULT_PREPARE.keepNumbers, describe: "keep tokens made only of digits" }),
   "shingle-size": def({ type: "number", default: DEFAULT_PREPARE.shingleSize, describe: "consecutive kept words per term", check: integer(1, 64) }),
@@ -198,7 +203,7 @@ export const OPTIONS = {
  */
 export const METHOD_OPTIONS = [
   "method", "keep", "pairs", "pairs-limit",
-  "column", "id-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
+  "column", "id-attr", "partition-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
   "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
   "chunk-size", "max-doc-bytes", "oversize",
@@ -380,6 +385,7 @@ interface ParsedPrepare {
   "max-df"?: number;
   column: number;
   "id-attr": string;
+  "partition-attr"?: string;
   seed: number;
   projection: PrepareOptions["projection"];
 }
@@ -395,6 +401,7 @@ export function prepareOptionsFrom(a: ParsedPrepare): PrepareOptions {
     maxDf: a["max-df"] ?? Number.POSITIVE_INFINITY,
     column: a.column,
     idAttr: a["id-attr"],
+    ...(a["partition-attr"] === undefined ? {} : { partitionAttr: a["partition-attr"] }),
     seed: a.seed,
     projection: a.projection,
   };

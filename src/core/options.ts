@@ -3,6 +3,11 @@ export interface ReaderOptions {
   column: number;
   /** Attribute of `<doc>` that names the document. */
   idAttr: string;
+  /**
+   * `--partition-attr`: attribute of `<doc>` whose value partitions the corpus; documents are
+   * compared only within one value, a document without it having the empty value (absent: one partition).
+   */
+  partitionAttr?: string;
   /** Record the `<p>` token ranges of each document (the paragraph methods need them). */
   paragraphs?: boolean;
 }

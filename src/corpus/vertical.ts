@@ -13,6 +13,8 @@ export interface Doc<T> {
   line: number;
   /** What `readToken` made of the chosen positional attribute of every token line, in order. */
   tokens: T[];
+  /** Only with `ReaderOptions.partitionAttr`: the document's partition value (partitionValue). */
+  part?: string;
   /**
    * Only with `ReaderOptions.paragraphs`: token ranges of the `<p>` elements, flat as
    * [start0, end0, start1, end1, …] (an unclosed `<p>` ends at the next `<p>` or `</doc>`).
@@ -74,6 +76,11 @@ function checkUtf8(chunk: Chunk): void {
     start = end + 1;
     line++;
   }
+}
+
+/** A document's `--partition-attr` value: the empty value when its `<doc>` has no such attribute. */
+export function partitionValue(tagLine: string, name: string): string {
+  return attributeValue(tagLine, name) ?? "";
 }
 
 /**
@@ -261,8 +268,8 @@ export function parseChunkWith<T>(
 ): void {
   let doc: Doc<T> = { ordinal: 0, id: "", line: 0, tokens: [] };
   scanChunk(chunk, opts, warnings, {
-    open: (ordinal, id, line) => {
-      doc = { ordinal, id, line, tokens: [] };
+    open: (ordinal, id, line, part) => {
+      doc = part === undefined ? { ordinal, id, line, tokens: [] } : { ordinal, id, line, tokens: [], part };
     },
     token: (bytes, start, end) => {
       doc.tokens.push(readToken(bytes, start, end));
@@ -279,8 +286,8 @@ export function parseChunkWith<T>(
  * (the count pass keeps no token list) spares an array per document.
  */
 export interface DocSink {
-  /** A document starts at its `<doc` line. */
-  open(ordinal: number, id: string, line: number): void;
+  /** A document starts at its `<doc` line; `part`: its partition value, with `ReaderOptions.partitionAttr`. */
+  open(ordinal: number, id: string, line: number, part?: string): void;
   /** A token line of the open document: its column's bytes [start, end). */
   token(bytes: Buffer, start: number, end: number): void;
   /**
@@ -417,11 +424,12 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
         docLine = -1;
       } else {
         if (docLine >= 0) throw new InputError(file, lineNo, badLine.nestedOpen(docLine));
-        const id = attributeValue(bytes.toString("utf8", start, end), opts.idAttr) ?? String(ordinal + 1);
+        const tagLine = bytes.toString("utf8", start, end);
+        const id = attributeValue(tagLine, opts.idAttr) ?? String(ordinal + 1);
         docLine = lineNo;
         docTokens = 0;
         paragraphs = opts.paragraphs ? [] : undefined;
-        sink.open(ordinal++, id, lineNo);
+        sink.open(ordinal++, id, lineNo, opts.partitionAttr === undefined ? undefined : partitionValue(tagLine, opts.partitionAttr));
       }
       continue;
     }

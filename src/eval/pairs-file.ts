@@ -21,6 +21,12 @@ export interface ScoredPairs {
   similarity: Float64Array;
 }
 
+/** The pairs of `pairs` whose two documents share a partition (`part[d]`: `--partition-attr`), in their order. */
+export function withinPartitions(pairs: ScoredPairs, part: Uint32Array): ScoredPairs {
+  const keep = (_: number, k: number) => part[pairs.a[k]] === part[pairs.b[k]];
+  return { a: pairs.a.filter(keep), b: pairs.b.filter(keep), similarity: pairs.similarity.filter(keep) };
+}
+
 /** The pairs of several tasks, one after another in task order. */
 export function joinScoredPairs(parts: readonly ScoredPairs[]): ScoredPairs {
   return { a: concatU32(parts.map((p) => p.a)), b: concatU32(parts.map((p) => p.b)), similarity: concatF64(parts.map((p) => p.similarity)) };

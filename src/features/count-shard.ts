@@ -28,6 +28,8 @@ export interface ShardCounts {
 export interface ShardDocs {
   ids: string[];
   tokens: Uint32Array;
+  /** With `--partition-attr`: each document's partition value. */
+  parts?: string[];
 }
 
 export interface ShardStats {
@@ -106,6 +108,7 @@ export interface CountTask {
  */
 export class ShardCounter implements DocSink {
   readonly ids: string[] = [];
+  readonly parts: string[] = [];
   readonly tokens = growableU32(1 << 10);
   readonly ordinals = growableU32(1 << 10);
   readonly lengths = growableU32(1 << 10);
@@ -144,8 +147,9 @@ export class ShardCounter implements DocSink {
     return runs === null ? chunkExtent(bytes) : chunkExtent(bytes, () => runs.newlines());
   }
 
-  open(ordinal: number, id: string): void {
+  open(ordinal: number, id: string, _line: number, part?: string): void {
     this.ids.push(id);
+    if (part !== undefined) this.parts.push(part);
     this.ordinals.push(ordinal);
     this.keptLength = 0;
     this.docTokens = 0;
@@ -230,7 +234,7 @@ export async function countShard(task: CountTask): Promise<ShardStats> {
     counts: counter.counts.view(),
   };
   const tokens = counter.tokens.view();
-  const shardDocs: ShardDocs = { ids, tokens };
+  const shardDocs: ShardDocs = options.partitionAttr === undefined ? { ids, tokens } : { ids, tokens, parts: counter.parts };
   const shardDf = documentFrequencies(shardCounts.terms);
   // Put in place without fsync: the executor makes them durable, batched with other shards'
   // (`unsynced` in count-step.ts), before the task's marker.

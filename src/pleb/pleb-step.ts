@@ -32,11 +32,21 @@ export interface PlebPlan {
   groups: number;
   fingerprint: string;
   dir: string;
+  /**
+   * Keep every pair found, whatever `--pairs` (a run with `--partition-attr`): the outputs drop
+   * the pairs across partitions, and a spanning forest may have joined two signatures of one
+   * partition only through a signature of another.
+   */
+  keepAll?: true;
 }
 
-export function plebPlan(workdir: string, options: PlebOptions, iterationsPerGroup = DEFAULT_ITERATIONS_PER_GROUP): PlebPlan {
-  const fingerprint = createHash("sha256").update(JSON.stringify({ options, iterationsPerGroup })).digest("hex").slice(0, 16);
+export function plebPlan(workdir: string, options: PlebOptions, iterationsPerGroup = DEFAULT_ITERATIONS_PER_GROUP, keepAll = false): PlebPlan {
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify(keepAll ? { options, iterationsPerGroup, keepAll } : { options, iterationsPerGroup }))
+    .digest("hex")
+    .slice(0, 16);
   return {
+    ...(keepAll ? { keepAll: true as const } : {}),
     options,
     iterationsPerGroup,
     groups: Math.ceil(options.iterations / iterationsPerGroup),
@@ -86,7 +96,7 @@ export async function planVerifier(workdir: string, store: SignatureStore, plan:
 
 /** The container of a plan's pairs: every pair, or their spanning forest (O(signatures)). */
 function pairSink(plan: PlebPlan, store: SignatureStore): PairSink {
-  return plan.options.pairs === "all" ? new FoundPairs(Math.max(store.count, 1)) : new SpanningForest(store.count);
+  return plan.options.pairs === "all" || plan.keepAll === true ? new FoundPairs(Math.max(store.count, 1)) : new SpanningForest(store.count);
 }
 
 /**

@@ -136,6 +136,11 @@ export function requireCompatible(dir: string, index: IndexManifest, method: str
   }
 }
 
+/** `--partition-attr` among an index's options, only where given (indices made without it have no such key). */
+export function partitionIndexOption(o: { partitionAttr?: string }): Record<string, unknown> {
+  return o.partitionAttr === undefined ? {} : { "--partition-attr": o.partitionAttr };
+}
+
 /** An empty index of `method`: the base run adds its corpus as batch 0 with an IndexUpdate. */
 export function newIndex(method: string, options: Record<string, unknown>): IndexManifest {
   return { format: FORMAT, method, options, documents: 0, batches: [], files: {}, generation: 1 };

@@ -102,7 +102,8 @@ export function inputDifferences(now: readonly InputStamp[], there: readonly Inp
 function differences<P extends object>(a: RunConfig<P>, b: RunConfig<P>): string[] {
   const out: string[] = [];
   if (JSON.stringify(a.inputs) !== JSON.stringify(b.inputs)) out.push(`inputs (${inputDifferences(a.inputs, b.inputs).join("; ")})`);
-  for (const key of Object.keys(a.prepare) as (keyof P & string)[]) {
+  // Both sides' keys: an option given only now or only there (--partition-attr) is absent from the other.
+  for (const key of new Set([...Object.keys(a.prepare), ...Object.keys(b.prepare)]) as Set<keyof P & string>) {
     if (a.prepare[key] !== b.prepare[key]) out.push(`--${key} (${String(b.prepare[key])} there, ${String(a.prepare[key])} now)`);
   }
   const projection = (a.prepare as Partial<PrepareOptions>).projection;

@@ -37,3 +37,19 @@ describe("BucketCandidates", () => {
     expect(pairs.has(`0:1`) || pairs.has(`${m}:${m + 1}`)).toBe(false);
   });
 });
+
+describe("BucketCandidates with partitions", () => {
+  it("cuts a bucket into one per partition: no pair across partitions, each partition's members chained as a bucket of their own", () => {
+    const members = Uint32Array.from([0, 1, 2, 3, 4, 5, 6, 7]);
+    const part = Uint32Array.from([0, 1, 0, 1, 0, 1, 0, 1]);
+    const split = new BucketCandidates(2, part);
+    split.addBucket(members, 0, members.length);
+    const alone = (p: number) => {
+      const c = new BucketCandidates(2);
+      c.addBucket(members.filter((d) => part[d] === p), 0, 4);
+      return [...c.sorted()];
+    };
+    const pairs = (flat: number[]) => Array.from({ length: flat.length / 2 }, (_, k) => `${flat[2 * k]}-${flat[2 * k + 1]}`).sort();
+    expect(pairs([...split.sorted()])).toEqual(pairs([...alone(0), ...alone(1)]));
+  });
+});

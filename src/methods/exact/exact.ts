@@ -46,7 +46,7 @@ export function exactShard(task: ChunkTask): ExactShard {
  * Documents with the same digest form one identity group (similarity 1); the method has no
  * other edges. Groups are found by sorting the digests' first 64 bits, never by a Map.
  */
-export function exactGraph(shards: readonly ExactShard[], documents: number): DuplicateGraph {
+export function exactGraph(shards: readonly ExactShard[], documents: number, part?: Uint32Array): DuplicateGraph {
   const digests = new Uint8Array(documents * DIGEST_BYTES);
   for (const s of shards) digests.set(s.digests, s.firstDoc * DIGEST_BYTES);
   const docs = featuredDocs(shards);
@@ -57,5 +57,5 @@ export function exactGraph(shards: readonly ExactShard[], documents: number): Du
     for (let k = 0; k < DIGEST_BYTES; k++) if (digests[a * DIGEST_BYTES + k] !== digests[b * DIGEST_BYTES + k]) return false;
     return true;
   };
-  return { documents, firstOf: firstOfByKeys(documents, docs, hi, lo, same), edges: new EdgeList() };
+  return { documents, firstOf: firstOfByKeys(documents, docs, hi, lo, same, part), edges: new EdgeList() };
 }

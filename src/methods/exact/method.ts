@@ -9,5 +9,5 @@ export const EXACT: SetMethodSpec<ExactShard> = {
   features: { task: "exact", of: "kept token", decidedBy: "--column, --keep-numbers" },
   emptyDocuments,
   indexOptions: readerIndexOptions,
-  search: async (shards, documents) => ({ graph: exactGraph(shards, documents), candidates: 0 }),
+  search: async (shards, documents, _run, { part }) => ({ graph: exactGraph(shards, documents, part), candidates: 0 }),
 };

@@ -193,6 +193,11 @@ export class SupplementedCorpus {
   }
 
   /** Token counts in the combined order. */
+  /** The partition values of each shard's documents (loadDocParts), the indices' first. */
+  parts(workdir: string, shards: number): (string[] | undefined)[] {
+    return this.docsFiles(workdir, shards).map((file) => readRunFileSync<ShardDocs>(file)[0].parts);
+  }
+
   tokens(workdir: string, shards: number): Uint32Array {
     return concatU32(this.docsFiles(workdir, shards).map((file) => readRunFileSync<ShardDocs>(file)[0].tokens));
   }

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { CLUSTERS_FILE, readClustersTsv } from "../../output/clusters-tsv.js";
 import { CALIBRATION_FILE, CALIBRATION_THRESHOLDS, calibrationTsv, recommendedThreshold } from "../../eval/calibration.js";
 import { growingCalibration, type SampleGrowth } from "../../eval/growing-sample.js";
-import type { ScoredPairs } from "../../eval/pairs-file.js";
+import { withinPartitions, type ScoredPairs } from "../../eval/pairs-file.js";
+import { loadDocParts } from "../../clusters/doc-table.js";
+import { partitionNumbers } from "../../clusters/partitions.js";
 import { sampleCosines } from "../../eval/exact/sample-cosine-pairs.js";
 import { readManifest, writeManifest, type CalibrationManifest, type RunManifest } from "../manifest.js";
 import { writeAtomic } from "../../util/atomic.js";
@@ -65,7 +67,13 @@ export async function calibrateStep(workdir: string, outdir: string, request: Om
   const pool = new WorkerPool(REFERENCE_WORKERS, workers);
   let calibration;
   try {
-    const referenceOf = (sampled: Uint8Array) => sampleCosines(workdir, prepared, sampled, CALIBRATION_THRESHOLDS[0], pool);
+    const attr = prepared.options.partitionAttr;
+    // A partitioned run is measured against the reference pairs within one partition, the only ones it may find.
+    const part = attr === undefined ? undefined : partitionNumbers(loadDocParts(workdir, prepared.counts.shards), attr);
+    const referenceOf = async (sampled: Uint8Array) => {
+      const pairs = await sampleCosines(workdir, prepared, sampled, CALIBRATION_THRESHOLDS[0], pool);
+      return part === undefined ? pairs : withinPartitions(pairs, part);
+    };
     calibration = await calibrate(outdir, documents, manifest.pleb.seed, { ...request, sample: manifest.pleb.recallSample ?? documents }, referenceOf, `cosine of the ${prepared.options.weighting} vectors`);
   } finally {
     await pool.close();

@@ -1,4 +1,4 @@
-import { type InputDigest, INDEX_MANIFEST, IndexUpdate, newIndex, readIndex, requireCompatible, type IndexManifest } from "../../workdir/index-store.js";
+import { type InputDigest, INDEX_MANIFEST, IndexUpdate, newIndex, partitionIndexOption, readIndex, requireCompatible, type IndexManifest } from "../../workdir/index-store.js";
 import { existsSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -68,6 +68,7 @@ export function lshIndexOptions(o: PrepareOptions, format = projectionFormat(o.p
     "--shingle-size": o.shingleSize,
     "--min-df": o.minDf,
     "--max-df": Number.isFinite(o.maxDf) ? o.maxDf : "none",
+    ...partitionIndexOption(o),
   };
 }
 

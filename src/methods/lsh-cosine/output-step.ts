@@ -1,4 +1,5 @@
-import { loadDocTokens } from "../../clusters/doc-table.js";
+import { loadDocParts, loadDocTokens } from "../../clusters/doc-table.js";
+import { partitionGraph, partitionNumbers } from "../../clusters/partitions.js";
 import { readPairsFile } from "../../eval/pairs-file.js";
 import { ReferenceRecall } from "../../eval/reference-recall.js";
 import type { KeepPolicy } from "../../core/method-options.js";
@@ -105,7 +106,9 @@ export async function outputStep(
   // resumed run: all of them); with --against-scan new only clusters with a new document are written.
   const verify = verifier ?? (await planVerifier(workdir, store, plan));
   await verify?.require(...(scope === undefined ? [kept.i, kept.j] : writtenEdgeEnds(kept, scope)));
-  const graph = plebGraph(store, documents, kept, verify);
+  const searched = plebGraph(store, documents, kept, verify);
+  const attr = prepared.options.partitionAttr;
+  const graph = attr === undefined ? searched : partitionGraph(searched, partitionNumbers(supplement === undefined ? loadDocParts(workdir, shards) : supplement.parts(workdir, shards), attr));
   const tokens = supplement === undefined ? loadDocTokens(workdir, shards) : supplement.tokens(workdir, shards);
   const graphOptions = { keep: opts.keep, pairs: { mode: plan.options.pairs, limit: opts.pairsLimit }, ...(sources === undefined ? {} : { sources }) };
   const written = await writeGraphOutputs(outdir, graph, ids, tokens, graphOptions);

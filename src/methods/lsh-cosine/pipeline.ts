@@ -117,7 +117,7 @@ const warn = (m: string) => process.stderr.write(`vertdup: warning: ${m}\n`);
  * (*only where the reading runs as slices in other processes: a Slurm array)
  */
 export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?: readonly string[]): Pipeline {
-  const plan = plebPlan(workdir, s.pleb, s.exec.iterationsPerGroup);
+  const plan = plebPlan(workdir, s.pleb, s.exec.iterationsPerGroup, s.prepare.partitionAttr !== undefined);
   const against = s.against.length > 0;
   const config = () => readRunConfig(workdir);
   const supplement = (c: StepContext) => c.shared("supplement", () => SupplementedCorpus.open(s.against, s.prepare, s.againstScan));

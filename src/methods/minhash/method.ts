@@ -21,7 +21,7 @@ export const MINHASH: SetMethodSpec<MinhashShard> = {
   kernels: (f, warn) => ({ minhash: minhashKernelStatus(f.numPerm, warn) }),
   indexOptions: (f) => ({ ...readerIndexOptions(f), "--shingle-size": f.shingleSize, "--num-perm": f.numPerm, "--bands": f.bands, "--rows": f.rows, "--seed": f.seed }),
   keepsEdges: true,
-  search: (shards, documents, run, { workdir, pool, known }) => minhashGraph(shards, { documents, bands: run.features.bands, threshold: run.search.threshold, memory: run.search.memory, workdir, pool, known }),
+  search: (shards, documents, run, { workdir, pool, known, part }) => minhashGraph(shards, { documents, bands: run.features.bands, threshold: run.search.threshold, memory: run.search.memory, workdir, pool, known, part }),
   calibration: {
     measure: "Jaccard of shingles",
     name: "Jaccard",

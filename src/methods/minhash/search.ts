@@ -14,6 +14,8 @@ export interface MinhashSearch extends VerifySettings {
   allPairsBucket?: number;
   /** Edges already verified among documents of one index (`--against`): those pairs are not verified again. */
   known?: KnownEdges;
+  /** `--partition-attr`: each document's partition (identity groups and buckets are per partition). */
+  part?: Uint32Array;
 }
 
 /**
@@ -37,9 +39,9 @@ export interface KnownEdges {
  * Candidate pairs of leaders: leaders that share a band key, from buckets bounded as in
  * bucket-candidates.ts, each pair once, flat as doc_a, doc_b (a < b), sorted.
  */
-export function candidatePairs(shards: readonly MinhashShard[], leaders: Uint32Array, bands: number, allPairsBucket = ALL_PAIRS_BUCKET): Uint32Array {
+export function candidatePairs(shards: readonly MinhashShard[], leaders: Uint32Array, bands: number, allPairsBucket = ALL_PAIRS_BUCKET, part?: Uint32Array): Uint32Array {
   const keys = concatU32(shards.map((x) => x.keys));
-  const buckets = new BucketCandidates(allPairsBucket);
+  const buckets = new BucketCandidates(allPairsBucket, part);
   const bandKeys = new Uint32Array(leaders.length);
   for (let band = 0; band < bands; band++) {
     for (let i = 0; i < leaders.length; i++) bandKeys[i] = keys[leaders[i] * bands + band];
@@ -59,8 +61,8 @@ export async function minhashGraph(shards: readonly MinhashShard[], s: MinhashSe
   const digests = concatU32(shards.map((x) => x.digests));
   const hi = Uint32Array.from(docs, (d) => digests[2 * d]);
   const lo = Uint32Array.from(docs, (d) => digests[2 * d + 1]);
-  const firstOf = firstOfByKeys(s.documents, docs, hi, lo, () => true);
-  const candidates = candidatePairs(shards, leadersOf(firstOf), s.bands, s.allPairsBucket);
+  const firstOf = firstOfByKeys(s.documents, docs, hi, lo, () => true, s.part);
+  const candidates = candidatePairs(shards, leadersOf(firstOf), s.bands, s.allPairsBucket, s.part);
   const known = s.known === undefined ? null : knownSimilarities(candidates, s.known);
   const { similarities, blocks } = await verifyCandidates(known === null ? candidates : known.unknown, shards, s);
   const edges = new EdgeList();

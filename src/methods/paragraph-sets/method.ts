@@ -1,4 +1,5 @@
 import { CALIBRATION_THRESHOLDS } from "../../eval/calibration.js";
+import { ALL_PAIRS_BUCKET } from "../sets/bucket-candidates.js";
 import { readerIndexOptions } from "../sets/method-index.js";
 import { sampleJaccardPairs } from "../sets/sample-pairs.js";
 import type { SetMethodSpec } from "../sets/set-method.js";
@@ -10,7 +11,7 @@ export const PARAGRAPH_SETS: SetMethodSpec<ParagraphShard> = {
   features: { task: "paragraphs", of: "long paragraph", decidedBy: "--short-tokens, --column, --keep-numbers" },
   emptyDocuments: (shards) => shards.reduce((n, x) => n + x.long.lengths.reduce((m, len) => m + (len === 0 ? 1 : 0), 0), 0),
   indexOptions: (f) => ({ ...readerIndexOptions(f), "--short-tokens": f.shortTokens }),
-  search: async (shards, documents, run) => paragraphGraph(shards, documents, run.search.threshold),
+  search: async (shards, documents, run, { part }) => paragraphGraph(shards, documents, run.search.threshold, ALL_PAIRS_BUCKET, part),
   pairSimilarity: (shards) => {
     const sets = new CorpusSets(shards.map((s) => s.long));
     return (a, b) => sets.jaccard(a, b);

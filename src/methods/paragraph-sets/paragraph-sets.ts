@@ -149,7 +149,7 @@ function prefixes(sets: CorpusSets, leaders: Uint32Array, threshold: number): { 
  * Jaccard ≥ threshold (> 0). Candidates are leaders sharing a prefix element, from buckets
  * bounded as in bucket-candidates.ts; each is verified with the exact Jaccard.
  */
-export function setGraph(sets: CorpusSets, documents: number, threshold: number, allPairsBucket = ALL_PAIRS_BUCKET): { graph: DuplicateGraph; candidates: number } {
+export function setGraph(sets: CorpusSets, documents: number, threshold: number, allPairsBucket = ALL_PAIRS_BUCKET, part?: Uint32Array): { graph: DuplicateGraph; candidates: number } {
   let featured = 0;
   for (let d = 0; d < documents; d++) if (sets.size(d) > 0) featured++;
   const docs = new Uint32Array(featured);
@@ -159,9 +159,9 @@ export function setGraph(sets: CorpusSets, documents: number, threshold: number,
   docs.forEach((d, k) => setDigest(sets.values, sets.starts[d], sets.starts[d + 1], digests, 2 * k));
   const hi = digests.filter((_, k) => k % 2 === 0);
   const lo = digests.filter((_, k) => k % 2 === 1);
-  const firstOf = firstOfByKeys(documents, docs, hi, lo, (a, b) => sets.size(a) === sets.size(b) && sets.jaccard(a, b) === 1);
+  const firstOf = firstOfByKeys(documents, docs, hi, lo, (a, b) => sets.size(a) === sets.size(b) && sets.jaccard(a, b) === 1, part);
   const { values, owners } = prefixes(sets, leadersOf(firstOf), threshold);
-  const buckets = new BucketCandidates(allPairsBucket);
+  const buckets = new BucketCandidates(allPairsBucket, part);
   forEachValueGroup(values, owners, (group, from, to) => buckets.addBucket(group, from, to));
   const candidates = buckets.sorted();
   const edges = new EdgeList();
@@ -173,8 +173,8 @@ export function setGraph(sets: CorpusSets, documents: number, threshold: number,
 }
 
 /** The paragraphs method: Jaccard of the sets of long-paragraph fingerprints. */
-export function paragraphGraph(shards: readonly ParagraphShard[], documents: number, threshold: number, allPairsBucket = ALL_PAIRS_BUCKET): { graph: DuplicateGraph; candidates: number } {
-  return setGraph(new CorpusSets(shards.map((s) => s.long)), documents, threshold, allPairsBucket);
+export function paragraphGraph(shards: readonly ParagraphShard[], documents: number, threshold: number, allPairsBucket = ALL_PAIRS_BUCKET, part?: Uint32Array): { graph: DuplicateGraph; candidates: number } {
+  return setGraph(new CorpusSets(shards.map((s) => s.long)), documents, threshold, allPairsBucket, part);
 }
 
 /** A pair similar in its long paragraphs but not in its short ones (000's short/long tool). */

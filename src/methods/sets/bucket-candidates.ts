@@ -20,10 +20,25 @@ export const NEIGHBOURS = 4;
 export class BucketCandidates {
   private readonly pairs = growableU32();
 
-  constructor(private readonly allPairsBucket = ALL_PAIRS_BUCKET) {}
+  /** `part` (`--partition-attr`): each document's partition; a bucket is then one bucket per partition of its members. */
+  constructor(
+    private readonly allPairsBucket = ALL_PAIRS_BUCKET,
+    private readonly part?: Uint32Array,
+  ) {}
 
   /** A bucket: members[from, to), in increasing corpus order. */
   addBucket(members: Uint32Array, from: number, to: number): void {
+    const { part } = this;
+    if (part === undefined) return this.addOne(members, from, to);
+    const byPartition = new Map<number, number[]>();
+    for (let k = from; k < to; k++) {
+      const p = part[members[k]];
+      byPartition.set(p, [...(byPartition.get(p) ?? []), members[k]]);
+    }
+    for (const list of byPartition.values()) if (list.length > 1) this.addOne(Uint32Array.from(list), 0, list.length);
+  }
+
+  private addOne(members: Uint32Array, from: number, to: number): void {
     if (to - from <= this.allPairsBucket) {
       for (let p = from; p < to; p++) for (let q = p + 1; q < to; q++) this.pairs.push2(members[p], members[q]);
       return;

@@ -7,15 +7,18 @@ import { sortOrder } from "../../util/radix-order.js";
  * sorted by key with a radix sort (no Map entry per document); within a run of equal keys,
  * `same(a, b)` separates features that only share the key, so a group holds identical
  * features whatever the key (a run of distinct features under one 64-bit key is compared
- * with each of its groups: quadratic only in key collisions).
+ * with each of its groups: quadratic only in key collisions). With `part` (`--partition-attr`:
+ * each document's partition), a group holds documents of one partition only.
  */
 export function firstOfByKeys(
   documents: number,
   members: Uint32Array,
   hi: Uint32Array,
   lo: Uint32Array,
-  same: (a: number, b: number) => boolean,
+  sameFeatures: (a: number, b: number) => boolean,
+  part?: Uint32Array,
 ): Uint32Array {
+  const same = part === undefined ? sameFeatures : (a: number, b: number) => part[a] === part[b] && sameFeatures(a, b);
   const firstOf = new Uint32Array(documents).fill(NO_DOC);
   const n = members.length;
   const order = sortOrder(hi, lo, n);

@@ -1,3 +1,5 @@
+import { partitionNumbers } from "../../clusters/partitions.js";
+import { withinPartitions } from "../../eval/pairs-file.js";
 import type { WorkerPool } from "../../executor/pool.js";
 import type { MethodsTasks } from "./methods-entry.js";
 import { calibrate, calibrationLine, thresholdText, type CalibrationRequest } from "../lsh-cosine/calibrate-step.js";
@@ -23,7 +25,11 @@ export async function calibrateMethod(
   request: CalibrationRequest,
 ): Promise<{ calibration: CalibrationManifest; summary: string }> {
   const t0 = performance.now();
-  const referenceOf = await method.reference(shards, run, workdir, pool);
+  const reference = await method.reference(shards, run, workdir, pool);
+  // A partitioned run is measured against the reference pairs within one partition, the only ones it may find.
+  const attr = run.features.partitionAttr;
+  const part = attr === undefined ? undefined : partitionNumbers(shards.map((s) => s.parts), attr);
+  const referenceOf = part === undefined ? reference : async (sampled: Uint8Array) => withinPartitions(await reference(sampled), part);
   const calibration = await calibrate(outdir, documents, run.features.seed, request, referenceOf, method.measure, method.thresholds);
   const advice = method.advice?.(run, request, calibration) ?? "";
   const seconds = (performance.now() - t0) / 1000;

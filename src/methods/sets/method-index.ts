@@ -9,7 +9,7 @@ import { edgeOrder } from "../../output/pairs.js";
 import { readRunFileSync, writeRunFile } from "../../util/run-file.js";
 import { linkOrCopy } from "../../util/atomic.js";
 import { killPoint } from "../../util/kill-point.js";
-import type { IndexManifest, IndexUpdate } from "../../workdir/index-store.js";
+import { partitionIndexOption, type IndexManifest, type IndexUpdate } from "../../workdir/index-store.js";
 
 /**
  * The index of a method of `run --method` other than lsh-cosine: per batch k, the role
@@ -120,5 +120,5 @@ export function loadKnownEdges(indices: readonly { dir: string; manifest: IndexM
 
 /** The reader options every set method's features depend on, by command-line name (SetMethodSpec.indexOptions). */
 export function readerIndexOptions(f: FeatureOptions): Record<string, unknown> {
-  return { "--column": f.column, "--lowercase": f.lowercase, "--keep-numbers": f.keepNumbers };
+  return { "--column": f.column, "--lowercase": f.lowercase, "--keep-numbers": f.keepNumbers, ...partitionIndexOption(f) };
 }

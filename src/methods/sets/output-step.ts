@@ -3,6 +3,7 @@ import { addWarnings, emptyWarnings } from "../../corpus/vertical.js";
 import { DEFAULT_PAIRS } from "../../core/options.js";
 import type { Reporter } from "../../executor/progress.js";
 import { PhaseClock, phaseTimings } from "../../executor/timing.js";
+import { partitionGraph, partitionNumbers } from "../../clusters/partitions.js";
 import { writeGraphOutputs } from "../../output/graph-outputs.js";
 import { writeReport } from "../../report/write-report.js";
 import { packageVersion } from "../../util/package-info.js";
@@ -30,7 +31,10 @@ export async function outputStep(workdir: string, method: SetMethodSpec, run: Me
   const clock = new PhaseClock();
   clock.start("output");
   const similarity = method.pairSimilarity?.(docs.shards);
-  const graph = similarity === undefined ? found.graph : { ...found.graph, similarity };
+  const searched = similarity === undefined ? found.graph : { ...found.graph, similarity };
+  // The search kept to partitions (SearchPlace.part); the cut is the rule every method's outputs pass through.
+  const attr = run.features.partitionAttr;
+  const graph = attr === undefined ? searched : partitionGraph(searched, partitionNumbers(docs.shards.map((x) => x.parts), attr));
   const written = await writeGraphOutputs(o.outdir, graph, docs.ids, docs.tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS, sources: docs.sources });
   clock.stop("output");
   const reader = emptyWarnings();

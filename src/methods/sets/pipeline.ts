@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { partitionNumbers } from "../../clusters/partitions.js";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -103,7 +104,9 @@ export function setMethodPipeline(workdir: string, s: SetMethodSettings): Pipeli
         const docs = await documents(context);
         // Pairs inside one index are answered by its stored edges, where it keeps them.
         const known = method.keepsEdges && docs.indices.length > 0 ? loadKnownEdges(docs.indices, run.search.threshold) : undefined;
-        const { verified, ...result } = await method.search(docs.shards, docs.ids.length, run, { workdir, pool: context.pool(METHODS_WORKERS), known });
+        const attr = run.features.partitionAttr;
+        const part = attr === undefined ? undefined : partitionNumbers(docs.shards.map((x) => x.parts), attr);
+        const { verified, ...result } = await method.search(docs.shards, docs.ids.length, run, { workdir, pool: context.pool(METHODS_WORKERS), known, part });
         // Verified candidates are a figure of a search that some index answered for.
         await writeGraph(workdir, known === undefined ? result : { ...result, verified });
         await writeMarker(workdir, "search", { fingerprint: searched });
@@ -211,7 +214,7 @@ export const SET_METHOD: MethodRunner<SetMethodSettings> = {
     const { threshold } = r.search;
     const { bands, rows } = SET_METHODS[r.method].banding?.(threshold, r.features.numPerm, r.features.bands, r.features.rows) ?? { bands: 1, rows: 1 };
     const f = r.features;
-    const features = { column: f.column, idAttr: f.idAttr, lowercase: f.lowercase, keepNumbers: f.keepNumbers, shingleSize: f.shingleSize, numPerm: f.numPerm, bands, rows, seed: f.seed, shortTokens: f.shortTokens };
+    const features = { column: f.column, idAttr: f.idAttr, ...(f.partitionAttr === undefined ? {} : { partitionAttr: f.partitionAttr }), lowercase: f.lowercase, keepNumbers: f.keepNumbers, shingleSize: f.shingleSize, numPerm: f.numPerm, bands, rows, seed: f.seed, shortTokens: f.shortTokens };
     const run: MethodRun = {
       method: r.method,
       features,

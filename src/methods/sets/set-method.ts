@@ -53,6 +53,8 @@ export interface SearchPlace {
   pool: WorkerPool<MethodsTasks>;
   /** With `--against`, for a method whose index keeps its edges (`keepsEdges`). */
   known?: KnownEdges;
+  /** `--partition-attr`: each document's partition; identity groups and candidates stay within one. */
+  part?: Uint32Array;
 }
 
 /** A method's calibration (README "Calibrating"): its exact reference on a sample, and its advice. */

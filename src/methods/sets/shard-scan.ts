@@ -10,6 +10,8 @@ export interface ShardBase {
   /** Corpus ordinal of the chunk's first document. */
   firstDoc: number;
   ids: string[];
+  /** With `--partition-attr`: each document's partition value. */
+  parts?: string[];
   /** Token lines of each document (the length `--keep longest` compares). */
   tokens: Uint32Array;
   warnings: ReaderWarnings;
@@ -29,15 +31,18 @@ export interface ChunkTask {
 export function scanShard<T>(chunk: StoredChunk, options: FeatureOptions, readToken: TokenReader<T>, onDoc: (doc: Doc<T>) => void): ShardBase {
   const warnings = emptyWarnings();
   const ids: string[] = [];
+  const parts: string[] = [];
   const tokens: number[] = [];
   const raw = loadStored(chunk.bytes);
   parseChunkWith({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings, readToken, (doc) => {
     ids.push(doc.id);
+    if (doc.part !== undefined) parts.push(doc.part);
     tokens.push(doc.tokens.length);
     onDoc(doc);
   });
   if (ids.length !== chunk.docCount) {
     throw new InputError(displayName(chunk.file), chunk.firstLine, `chunk has ${chunk.docCount} <doc> lines but ${ids.length} documents were read`);
   }
-  return { firstDoc: chunk.firstDoc, ids, tokens: Uint32Array.from(tokens), warnings };
+  const base: ShardBase = { firstDoc: chunk.firstDoc, ids, tokens: Uint32Array.from(tokens), warnings };
+  return options.partitionAttr === undefined ? base : { ...base, parts };
 }

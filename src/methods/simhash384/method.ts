@@ -1,4 +1,5 @@
 import { emptyDocuments } from "../sets/first-of.js";
+import { ALL_PAIRS_BUCKET } from "../sets/bucket-candidates.js";
 import { readLimits } from "../../corpus/chunker.js";
 import { VertdupError } from "../../core/errors.js";
 import { SIMHASH_CALIBRATION_THRESHOLDS } from "../../eval/calibration.js";
@@ -17,7 +18,7 @@ export const SIMHASH384: SetMethodSpec<SimhashShard> = {
   features: { task: "simhash384", of: "kept token", decidedBy: "--column, --keep-numbers" },
   emptyDocuments,
   indexOptions: readerIndexOptions,
-  search: async (shards, documents, run) => simhashGraph(shards, documents, run.search.maxDistance),
+  search: async (shards, documents, run, { part }) => simhashGraph(shards, documents, run.search.maxDistance, ALL_PAIRS_BUCKET, part),
   pairSimilarity: simhashSimilarity,
   calibration: {
     measure: "cosine of the token-count vectors",

@@ -134,7 +134,7 @@ export function simhashShard(task: ChunkTask): SimhashShard {
  * leaders sharing a block's value, every pair of a bucket of at most `allPairsBucket` leaders
  * and a bounded set in a larger one (bucket-candidates.ts).
  */
-export function simhashGraph(shards: readonly SimhashShard[], documents: number, maxDistance: number, allPairsBucket = ALL_PAIRS_BUCKET): { graph: DuplicateGraph; candidates: number } {
+export function simhashGraph(shards: readonly SimhashShard[], documents: number, maxDistance: number, allPairsBucket = ALL_PAIRS_BUCKET, part?: Uint32Array): { graph: DuplicateGraph; candidates: number } {
   if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance >= SIMHASH_WORDS) {
     throw new VertdupError(`--max-distance must be an integer from 0 to ${SIMHASH_WORDS - 1} (the 12-block pigeonhole), got ${maxDistance}`);
   }
@@ -142,9 +142,9 @@ export function simhashGraph(shards: readonly SimhashShard[], documents: number,
   const docs = featuredDocs(shards);
   const same = (a: number, b: number) => simhashDistance(words, a * SIMHASH_WORDS, b * SIMHASH_WORDS) === 0;
   const wordOf = (w: number) => Uint32Array.from(docs, (d) => words[d * SIMHASH_WORDS + w]);
-  const firstOf = firstOfByKeys(documents, docs, wordOf(0), wordOf(1), same);
+  const firstOf = firstOfByKeys(documents, docs, wordOf(0), wordOf(1), same, part);
   const leaders = leadersOf(firstOf);
-  const buckets = new BucketCandidates(allPairsBucket);
+  const buckets = new BucketCandidates(allPairsBucket, part);
   const keys = new Uint32Array(leaders.length);
   for (let block = 0; block < SIMHASH_WORDS; block++) {
     for (let i = 0; i < leaders.length; i++) keys[i] = words[leaders[i] * SIMHASH_WORDS + block];

@@ -1,0 +1,90 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runPipeline, VertdupError, type RunOptions } from "vertdup";
+import { removeTempDirs, tempDir, readTsv } from "../helpers/cli.js";
+
+afterAll(removeTempDirs);
+
+const METHODS = ["lsh-cosine", "minhash", "simhash384", "exact", "paragraphs"] as const;
+
+/** 300 seeded pseudo-random words (a text no other seed's shares). */
+function text(seed: number): string[] {
+  let s = seed;
+  return Array.from({ length: 300 }, () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return `w${s % 2000}`;
+  });
+}
+
+function doc(id: string, lang: string | undefined, words: string[]): string {
+  return `<doc id="${id}"${lang === undefined ? "" : ` lang="${lang}"`}>\n<p>\n${words.join("\n")}\n</p>\n</doc>\n`;
+}
+
+/**
+ * Ten documents: text A in German and French (the issue's untranslated page), text B twice
+ * in German, text C in French and in two documents without `lang`, and four of their own.
+ */
+const CORPUS: [string, string | undefined, number][] = [
+  ["a-de", "de", 1], ["a-fr", "fr", 1], ["b-de", "de", 2], ["b-de-copy", "de", 2], ["c-fr", "fr", 3],
+  ["c-none", undefined, 3], ["c-none-copy", undefined, 3], ["d-de", "de", 4], ["e-fr", "fr", 5], ["f-cs", "cs", 6],
+];
+
+function write(dir: string, name: string, docs: [string, string | undefined, number][]): string {
+  const path = join(dir, name);
+  writeFileSync(path, docs.map(([id, lang, seed]) => doc(id, lang, text(seed))).join(""));
+  return path;
+}
+
+/** clusters.tsv as the sorted lists of each cluster's document ids (its columns found by the header: --against adds `index`). */
+function clusters(outdir: string): string[][] {
+  const [header] = readFileSync(join(outdir, "clusters.tsv"), "utf8").split("\n");
+  const column = header.split("\t").indexOf("cluster");
+  const byCluster = new Map<string, string[]>();
+  for (const row of readTsv(join(outdir, "clusters.tsv"))) byCluster.set(row[column], [...(byCluster.get(row[column]) ?? []), row[0]].sort());
+  return [...byCluster.values()].sort((x, y) => x[0].localeCompare(y[0]));
+}
+
+const run = (inputs: string[], options: RunOptions) =>
+  runPipeline(inputs, { quiet: true, report: false, "chunk-size": 4096, ...(options.method === "lsh-cosine" ? { iterations: 20 } : {}), ...options });
+
+describe("--partition-attr", () => {
+  it("pairs documents of one value only, every method, and calibrates against such pairs; a document without the attribute has the empty value; the same with 1 or 2 workers", async () => {
+    const dir = tempDir();
+    const corpus = write(dir, "c.vert", CORPUS);
+    for (const method of METHODS) {
+      await run([corpus], { outdir: join(dir, `${method}-all`), method, workers: 1 });
+      expect(clusters(join(dir, `${method}-all`)), method).toEqual([["a-de", "a-fr"], ["b-de", "b-de-copy"], ["c-fr", "c-none", "c-none-copy"]]);
+      // The pool's methods (lsh-cosine's calibration, the set methods' through minhash) are calibrated, and run again on two workers.
+      const pooled = method === "lsh-cosine" || method === "minhash";
+      for (const workers of pooled ? [1, 2] : [1]) {
+        // Calibrated (every document sampled): the reference holds the 2 pairs within a value, not the 5 of the corpus.
+        const calibrated = workers === 1 && pooled ? { "estimate-recall": true, sample: 10 } : {};
+        const result = await run([corpus], { outdir: join(dir, `${method}-${workers}`), method, workers, "partition-attr": "lang", ...calibrated });
+        expect(result.manifest.prepare).toMatchObject({ partitionAttr: "lang" });
+        if (workers === 1 && pooled) expect(result.manifest.calibration?.referencePairs, method).toBe(2);
+        expect(clusters(join(dir, `${method}-${workers}`)), method).toEqual([["b-de", "b-de-copy"], ["c-none", "c-none-copy"]]);
+      }
+      for (const file of ["groups.tsv", "pairs.tsv", "clusters.tsv"]) {
+        if (!pooled) continue;
+        expect(readFileSync(join(dir, `${method}-2`, file), "utf8"), `${method} ${file}`).toBe(readFileSync(join(dir, `${method}-1`, file), "utf8"));
+      }
+    }
+  });
+
+  it("supplementing: the index records the attribute, pairs stay within a value, another --partition-attr is refused", async () => {
+    const dir = tempDir();
+    const base = write(dir, "base.vert", CORPUS.slice(0, 5));
+    const batch = write(dir, "batch.vert", [["b-fr-new", "fr", 2], ["b-de-new", "de", 2], ["a-none-new", undefined, 1]]);
+    for (const method of ["lsh-cosine", "minhash"]) {
+      const index = join(dir, `index-${method}`);
+      await run([base], { outdir: join(dir, `base-${method}`), method, workdir: index, "partition-attr": "lang" });
+      await run([batch], { outdir: join(dir, `batch-${method}`), method, against: index, "partition-attr": "lang" });
+      expect(clusters(join(dir, `batch-${method}`)), method).toEqual([["b-de", "b-de-copy", "b-de-new"]]);
+      await expect(run([batch], { outdir: join(dir, `none-${method}`), method, against: index })).rejects.toThrow(VertdupError);
+      await expect(run([batch], { outdir: join(dir, `other-${method}`), method, against: index, "partition-attr": "xml:lang" })).rejects.toThrow(
+        /--partition-attr: index "lang", this run "xml:lang"/,
+      );
+    }
+  });
+});
