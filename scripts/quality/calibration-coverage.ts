@@ -5,6 +5,12 @@
  * growingCalibration):
  *
  *   node dist/scripts/quality/calibration-coverage.js [--replicates 500] [--regime NAME] [--json out.json]
+ *   node dist/scripts/quality/calibration-coverage.js --run OUT --corpus CORPUS [--replicates 1000]
+ *
+ * With --run (the output directory of `run --method simhash384 CORPUS`), the population is
+ * that run's: its clusters.tsv, and every pair of CORPUS at cosine ≥ 0.90 of the token-count
+ * vectors (the reference calibrate computes for simhash384, here with every document
+ * sampled, in this process: about a minute for 8,500 man pages). Thresholds 0.90 … 0.99.
  *
  * Regimes:
  * - common misses: 6,000 documents, a quarter in near-duplicate groups of 2–13 (pairs of a
@@ -34,6 +40,14 @@ import { growingCalibration } from "../../src/eval/growing-sample.js";
 import type { ScoredPairs } from "../../src/eval/pairs-file.js";
 import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { chunkCorpus, readLimits } from "../../src/corpus/chunker.js";
+import { joinScoredPairs } from "../../src/eval/pairs-file.js";
+import { readClustersTsv } from "../../src/output/clusters-tsv.js";
+import { sampleTermCosines, sampleTermVectors, termSample } from "../../src/methods/sets/sample-term-cosine.js";
+import { concatF64, concatU32 } from "../../src/util/typed-arrays.js";
+import type { FeatureOptions } from "../../src/core/method-options.js";
 
 interface Shape {
   name: string;
@@ -133,6 +147,20 @@ function population(shape: Shape): Corpus {
   return { clusterOf, a: Uint32Array.from(a), b: Uint32Array.from(b), similarity: Float64Array.from(similarity) };
 }
 
+/** A simhash384 run's clusters and every pair of its corpus at cosine ≥ 0.90 of the token-count vectors (--run). */
+async function runPopulation(out: string, corpus: string): Promise<Corpus> {
+  const manifest = JSON.parse(await readFile(join(out, "manifest.json"), "utf8")) as { prepare: FeatureOptions; counts: { documents: number } };
+  const options = manifest.prepare;
+  const chunks = [];
+  for await (const chunk of chunkCorpus([corpus], 1 << 24, readLimits())) chunks.push({ ...chunk, bytes: Buffer.from(chunk.bytes) });
+  const documents = chunks.reduce((n, c) => n + c.docCount, 0);
+  const sampled = new Uint8Array(documents).fill(1);
+  const parts = chunks.map((chunk) => sampleTermVectors({ chunk, options, sampled }));
+  const sample = termSample(concatU32(parts.map((p) => p.ordinals)), concatU32(parts.map((p) => p.lengths)), concatF64(parts.map((p) => p.terms)), concatF64(parts.map((p) => p.counts)));
+  const pairs = joinScoredPairs(chunks.map((chunk) => sampleTermCosines({ chunk, options, sampled, sample, threshold: 0.9 })));
+  return { ...pairs, clusterOf: (await readClustersTsv(join(out, "clusters.tsv"))).clusterOf(documents) };
+}
+
 function trueRecall(corpus: Corpus, threshold: number): number {
   let total = 0;
   let found = 0;
@@ -181,11 +209,17 @@ function score(t: Tally, rows: readonly CalibrationRow[], truths: readonly numbe
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { replicates: { type: "string", default: "500" }, regime: { type: "string" }, json: { type: "string" } } });
+  const { values } = parseArgs({ options: { replicates: { type: "string", default: "500" }, regime: { type: "string" }, run: { type: "string" }, corpus: { type: "string" }, json: { type: "string" } } });
   const replicates = Number(values.replicates);
   const results: Record<string, unknown>[] = [];
   const line = (cells: (string | number)[]) => console.log(cells.map((c) => String(c).padEnd(14)).join(""));
-  for (const shape of SHAPES.filter((s) => values.regime === undefined || s.name === values.regime)) {
+  const shapes = SHAPES.filter((s) => values.regime === undefined || s.name === values.regime);
+  if (values.run !== undefined) {
+    if (values.corpus === undefined) throw new Error("--run needs --corpus, the run's corpus");
+    const corpus = await runPopulation(values.run, values.corpus);
+    shapes.splice(0, shapes.length, { name: values.run, documents: corpus.clusterOf.length, grouped: 0, leftAlone: 0, split: 0, merge: 0, aloneMissed: 0, samples: [300, 1000], thresholds: [0.9, 0.93, 0.95, 0.97, 0.98, 0.99], build: () => corpus });
+  }
+  for (const shape of shapes) {
     const corpus = shape.build?.() ?? population(shape);
     const thresholds = shape.thresholds;
     const truths = thresholds.map((t) => trueRecall(corpus, t));
