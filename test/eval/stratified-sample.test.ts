@@ -154,9 +154,9 @@ describe("stratified calibration", () => {
     // 60 clusters of 20 copies and 200 of 4, every pair inside at similarity 1 and found;
     // three couples of clusters of 4 whose 16 pairs across are at 0.99 and missed; 2,000
     // documents alone, 80 couples of them in a missed pair at 0.99. Allocated by the pairs a
-    // document brings to its cluster, the 400 draws met the 24 documents of those couples
-    // about once (1 of 20 drawn in the clusters of 4); a sample that met none showed the
-    // misses of the documents alone only, and its interval held the truth 66 % of the time.
+    // document brings to its cluster, the 400 draws took 1 in 40 of the clusters of 4 and met
+    // the 24 documents of those couples 0.6 times on average; a sample that met none showed
+    // the misses of the documents alone only, and its interval held the truth 66 % of the time.
     const clusterOf: number[] = [];
     const a: number[] = [];
     const b: number[] = [];
