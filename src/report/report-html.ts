@@ -268,7 +268,7 @@ function designHtml(m: Record<string, unknown>): string {
   });
   const effective = kishEffectiveSize(documents, sampled);
   return `<h3>Sampling design: stratified</h3>
-<p>${count(sampledDocuments)} documents drawn by strata of the run's clusters, fixed before the draw: half to the documents alone, the rest by Neyman's rule, uniformly within a stratum; each sampled document counts for weight = documents / sampled of its stratum. Effective sample size (Kish) <span id="effective-size">${count(Number(effective.toFixed(1)))}</span> documents: what a uniform sample with these weights' spread is worth for a mean over the documents; the recall's own effective pairs are in the table below.</p>
+<p>${count(sampledDocuments)} documents drawn by strata of the run's clusters, fixed before the draw: half to the documents alone, the rest in proportion to the clustered strata's documents, uniformly within a stratum; each sampled document counts for weight = documents / sampled of its stratum. Effective sample size (Kish) <span id="effective-size">${count(Number(effective.toFixed(1)))}</span> documents: what a uniform sample with these weights' spread is worth for a mean over the documents; the recall's own effective pairs are in the table below.</p>
 <table id="design" data-sampling="stratified" data-strata="${rows.length}"><tr><th>stratum</th><th>documents</th><th>sampled</th><th>share of the sample</th><th>weight</th></tr>
 ${rows.join("\n")}</table>`;
 }
