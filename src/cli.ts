@@ -12,9 +12,8 @@ import { cleanCommand } from "./cli/commands/clean.js";
 import { shortLongCommand } from "./cli/commands/short-long.js";
 import { slurmCommand } from "./cli/commands/slurm.js";
 import { taskCommand } from "./cli/commands/task.js";
-import { VertdupError } from "./core/errors.js";
-import { describeSystemError, errorCode } from "./util/atomic.js";
-import { exitOnSignals } from "./util/exit-cleanup.js";
+import { errorCode, systemErrorForUser } from "./util/atomic.js";
+import { exitOnSignals, interruptedBy } from "./util/exit-cleanup.js";
 import { packageVersion } from "./util/package-info.js";
 
 async function main(): Promise<void> {
@@ -73,15 +72,13 @@ main().then(() => {
   finished = true;
 }, (err: unknown) => {
   finished = true;
+  // Interrupted: the signal's handler exits once the workers stopped (a task failed as they did).
+  if (interruptedBy() !== null) return;
   if (closedPipe(err)) return;
-  if (err instanceof VertdupError) {
-    process.stderr.write(`vertdup: error: ${err.message}\n`);
-    process.exit(1);
-  }
-  // A file system failure no step turned into a message of its own (a full disk in any phase).
-  const path = (err as NodeJS.ErrnoException | undefined)?.path;
-  if (errorCode(err) !== undefined && path !== undefined) {
-    process.stderr.write(`vertdup: error: ${path}: ${describeSystemError(err)}\n`);
+  // A file system failure no step turned into a message of its own (a full disk in any phase) is the user's too.
+  const user = systemErrorForUser(err);
+  if (user !== null) {
+    process.stderr.write(`vertdup: error: ${user.message}\n`);
     process.exit(1);
   }
   process.stderr.write(`vertdup: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -13,6 +13,7 @@ import { markerStats, runWholeTask, TaskRunner } from "../executor/tasks.js";
 import { InputError, VertdupError } from "../core/errors.js";
 import { checkOutputs } from "../util/output-dir.js";
 import { fillOutput, type OutputFile } from "../output/output-file.js";
+import { checkVouched, type VouchedFile } from "../output/output-set.js";
 import { actionFor, type DocAction } from "./doc-marks.js";
 import { DocFilter } from "./doc-filter.js";
 import { OUTPUT_ADVICE, readJsonFileSync } from "../util/json-file.js";
@@ -51,12 +52,11 @@ interface CleanPart {
   longLines?: { lines: number; first: string };
 }
 
-/** The id attribute the run named documents by (its manifest), `id` by default. */
-function idAttrOf(outdir: string): string {
+/** What clean reads of the run's manifest: the id attribute it named documents by (absent: `id`) and the files it vouches for; nothing without one. */
+function manifestOf(outdir: string): { prepare?: { idAttr?: string }; files?: Record<string, VouchedFile> } {
   const path = join(outdir, "manifest.json");
-  if (!existsSync(path)) return "id";
-  const manifest = readJsonFileSync<{ prepare?: { idAttr?: string } }>(path, `${OUTPUT_ADVICE}, then clean`);
-  return manifest.prepare?.idAttr ?? "id";
+  if (!existsSync(path)) return {};
+  return readJsonFileSync(path, `${OUTPUT_ADVICE}, then clean`);
 }
 
 /**
@@ -91,8 +91,11 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
   const clusters = join(opts.from, CLUSTERS_FILE);
   // The files read through --from are inputs too.
   await checkOutputs([opts.output], [...inputs, clusters, join(opts.from, "manifest.json")]);
+  const manifest = manifestOf(opts.from);
   const rows = await readClustersTsv(clusters);
-  const idAttr = idAttrOf(opts.from);
+  // Checked after the read: the clusters read are the run's whose manifest names them, not a half-written later run's.
+  await checkVouched(opts.from, CLUSTERS_FILE, manifest.files);
+  const idAttr = manifest.prepare?.idAttr ?? "id";
   const cleanOne = (i: number, first: number, output: OutputFile) => cleanInput(inputs[i], first, opts, rows, idAttr, output);
   if (opts.workdir === undefined) {
     return fillOutput(opts.output, (output) => cleanInputs(inputs, opts.from, rows, null, (i, first) => cleanOne(i, first, output)), CORPUS_ZSTD_LEVEL);

@@ -4,6 +4,7 @@ import type { Piscina } from "piscina";
 import { VertdupError } from "../core/errors.js";
 import { packageRoot } from "../util/package-info.js";
 import { requireCjs } from "../util/require-cjs.js";
+import { beforeSignalExit } from "../util/exit-cleanup.js";
 import type { TaskResult } from "./task-result.js";
 import type { TaskArg, TaskName, TaskValue, WorkerEntry } from "./worker-entry.js";
 
@@ -38,6 +39,8 @@ export class WorkerPool<T> {
   private waiting: (() => void)[] = [];
   /** The first failure of a submitted task: later submissions rethrow it at once. */
   private failure: { error: unknown } | null = null;
+  /** Takes the pool's stop off the signal path once it is closed. */
+  private readonly unhook: () => void;
   readonly limit: number;
 
   constructor(entry: WorkerEntry<T>, readonly threads: number) {
@@ -52,6 +55,7 @@ export class WorkerPool<T> {
     this.pool.on("error", (error: unknown) => {
       this.failure ??= { error };
     });
+    this.unhook = beforeSignalExit(() => this.pool.destroy());
   }
 
   /** Runs a task; user errors raised in the worker come back as VertdupError. */
@@ -88,6 +92,7 @@ export class WorkerPool<T> {
   }
 
   async close(): Promise<void> {
+    this.unhook();
     await this.pool.destroy();
   }
 }

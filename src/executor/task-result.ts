@@ -1,4 +1,4 @@
-import { VertdupError } from "../core/errors.js";
+import { systemErrorForUser } from "../util/atomic.js";
 
 /**
  * What a worker task returns. A user error (bad input) travels as a message, because
@@ -18,7 +18,9 @@ export function asTask<A, T>(fn: (arg: A) => T | Promise<T>): (arg: A) => Promis
     try {
       return { ok: true, value: await fn(arg) };
     } catch (err) {
-      if (err instanceof VertdupError) return { ok: false, message: err.message };
+      // A full disk met in the worker: its code and path do not survive the thread's edge, the message does.
+      const user = systemErrorForUser(err);
+      if (user !== null) return { ok: false, message: user.message };
       throw err;
     }
   };

@@ -13,6 +13,10 @@ import type { RunWarnings } from "../corpus/run-warnings.js";
 import type { KernelStatus } from "../util/wasm-kernel.js";
 import type { FeatureOptions, MethodName, SearchOptions } from "../core/method-options.js";
 import { OUTPUT_ADVICE, readJsonFile } from "../util/json-file.js";
+import { vouchedFiles, type VouchedFile } from "../output/output-set.js";
+import { PAIRS_FILE } from "../output/graph-outputs.js";
+import { GROUPS_FILE } from "../output/groups-tsv.js";
+import { CLUSTERS_FILE } from "../output/clusters-tsv.js";
 
 /**
  * What manifest.json of every output directory holds, whatever the method: which method and
@@ -37,6 +41,8 @@ export interface OutputManifest<Method extends string> {
   phases: Record<string, PhaseTiming>;
   /** `calibrate`, `--estimate-recall`: recall against the exact similarity on a sample and what to choose. */
   calibration?: CalibrationManifest;
+  /** The output files of this run, by name, with their size and SHA-256 (set by `writeManifest`): a reader checks that it reads this run's. */
+  files?: Record<string, VouchedFile>;
 }
 
 /** manifest.json of an lsh-cosine output directory: how its pairs were made, and at what cost. */
@@ -104,14 +110,20 @@ export interface GroupEstimate {
   high: number;
 }
 
+/** The files of an output directory its manifest names (report.html, written after the manifest from these, is not read back). */
+const VOUCHED_FILES = [PAIRS_FILE, GROUPS_FILE, CLUSTERS_FILE, "pleb-log.tsv", CALIBRATION_FILE];
+
 /**
- * Writes manifest.json into `outdir`, atomically. A manifest without calibration is the
- * output step's (a calibrating run adds it later): a calibration.tsv already there is then
- * an earlier run's, removed so that it is not taken for this run's (report.html, a reader).
+ * Writes manifest.json into `outdir`, atomically, after the other outputs: it names their
+ * sizes and checksums, so that a reader can tell this run's set from a mix. A manifest without
+ * calibration is the output step's (a calibrating run adds it later): a calibration.tsv
+ * already there is then an earlier run's, removed so that it is not taken for this run's
+ * (report.html, a reader).
  */
 export async function writeManifest(outdir: string, manifest: OutputManifest<string>): Promise<void> {
   if (manifest.calibration === undefined) await rm(join(outdir, CALIBRATION_FILE), { force: true });
-  await writeAtomic(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  const files = await vouchedFiles(outdir, VOUCHED_FILES);
+  await writeAtomic(join(outdir, "manifest.json"), JSON.stringify({ ...manifest, files }, null, 2) + "\n");
 }
 
 /**

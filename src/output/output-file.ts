@@ -73,7 +73,11 @@ export async function openOutput(path: string, zstdLevel?: number): Promise<Outp
   if (head === null) return openPlain(path);
   const target = openAtomic(path);
   let failure: Error | null = null;
-  target.stream.on("error", (err) => (failure ??= err));
+  // The compressor waits for a reader that is gone: failing it ends a write waiting for room and `commit`.
+  target.stream.on("error", (err) => {
+    failure ??= err;
+    head.destroy(err);
+  });
   head.on("error", (err) => (failure ??= err));
   head.pipe(target.stream, { end: false });
   const check = () => {
@@ -82,7 +86,7 @@ export async function openOutput(path: string, zstdLevel?: number): Promise<Outp
   return {
     async write(bytes, released) {
       check();
-      if (!head.write(bytes, () => released?.())) await drained(head);
+      if (!head.write(bytes, () => released?.())) await drained(head).catch((err: unknown) => Promise.reject(writeError(path, err)));
       check();
     },
     async commit() {
@@ -92,7 +96,7 @@ export async function openOutput(path: string, zstdLevel?: number): Promise<Outp
         head.once("error", reject);
       });
       head.end();
-      await flushed;
+      await flushed.catch((err: unknown) => Promise.reject(writeError(path, err)));
       check();
       await target.commit();
     },

@@ -161,11 +161,11 @@ export function paragraphPipeline(workdir: string, s: ParagraphSettings): Paragr
         const path = join(workdir, SCRATCH);
         await rm(path, { recursive: true, force: true });
         await mkdir(path);
-        return { path, forget: atExit(() => rmSync(path, { recursive: true, force: true })) };
+        return { path, forget: atExit(() => rmSync(path, { recursive: true, force: true, maxRetries: 3 })) };
       },
       async ({ path, forget }) => {
-        forget();
         await rm(path, { recursive: true, force: true });
+        forget();
       },
     );
   // The n-gram step's result: computed by it, or read back from its saved results (without

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { openAtomicHandle } from "../util/atomic.js";
+import { openAtomicHandle, writeError } from "../util/atomic.js";
 import { join } from "node:path";
 import { completedTasks, markerFile, shardName } from "../workdir/layout.js";
 import type { KeyRange } from "./ngram-index.js";
@@ -46,7 +46,7 @@ async function writeParts(path: string, header: object, parts: ArrayBufferView[]
     await file.commit(size);
   } catch (err) {
     await file.abort();
-    throw err;
+    throw writeError(path, err);
   }
 }
 

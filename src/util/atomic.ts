@@ -76,6 +76,24 @@ export function describeSystemError(err: unknown): string {
   return PROBLEMS[code] !== undefined ? `${PROBLEMS[code]} (${code})` : code;
 }
 
+/** Codes of a device that takes no more data: whatever the file, writing it cannot succeed. */
+const CANNOT_WRITE = new Set(["ENOSPC", "EDQUOT", "EROFS"]);
+
+/**
+ * A system error that reached the top (or a worker thread's edge) without a writer naming it,
+ * as the user reads it: `path: cannot write (…)` for a full or read-only device, `path:
+ * problem` for another error naming its path; null for what is no system error (an internal
+ * error). A write through an open descriptor names no path: the device's state is still the cause.
+ */
+export function systemErrorForUser(err: unknown): VertdupError | null {
+  if (err instanceof VertdupError) return err;
+  const code = errorCode(err);
+  if (code === undefined) return null;
+  const path = (err as NodeJS.ErrnoException).path;
+  if (CANNOT_WRITE.has(code)) return new VertdupError(`${path === undefined ? "" : `${path}: `}cannot write (${describeSystemError(err)})`);
+  return path === undefined ? null : new VertdupError(`${path}: ${describeSystemError(err)}`);
+}
+
 /** `path: cannot write (problem)`; a VertdupError passes through unchanged. */
 export function writeError(path: string, err: unknown): Error {
   if (err instanceof VertdupError) return err;

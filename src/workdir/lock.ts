@@ -8,7 +8,8 @@ import { VertdupError } from "../core/errors.js";
 import { atExit } from "../util/exit-cleanup.js";
 
 /**
- * One run at a time in a work directory. The lock is a file created complete under a
+ * One run at a time in a work directory, and in an output directory (`run -o`: two runs
+ * writing one set of outputs would leave a mix). The lock is a file created complete under a
  * temporary name and hard-linked to `vertdup.lock` (link fails if the name exists, also on
  * NFS, where O_EXCL once did not), holding who took it. A Slurm submission takes it for its
  * run token and leaves it to its jobs: tasks carrying that token are admitted, in parallel.
@@ -36,6 +37,8 @@ export interface LockOptions {
   slurm?: boolean;
   /** Whether the Slurm run holding the lock is over (none of its jobs queued or running). */
   slurmRunOver?: (holder: LockHolder) => Promise<boolean>;
+  /** What the directory is to the user, in a refusal: "work directory" (default) or "output directory". */
+  kind?: string;
 }
 
 function lockPath(workdir: string): string {
@@ -92,7 +95,7 @@ async function refusal(workdir: string, holder: LockHolder, options: LockOptions
   if (holder.host !== hostname()) {
     return `${workdir}: in use by a vertdup run on another host (${describeHolder(holder)}); if that run is no longer running, ${remove}`;
   }
-  if (alive(holder.pid)) return `${workdir}: in use by another vertdup run (${describeHolder(holder)}): wait for it to end or give another work directory`;
+  if (alive(holder.pid)) return `${workdir}: in use by another vertdup run (${describeHolder(holder)}): wait for it to end or give another ${options.kind ?? "work directory"}`;
   return null;
 }
 

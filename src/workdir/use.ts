@@ -14,12 +14,14 @@ export async function temporaryDirectory(tmpDir: string | undefined, prefix: str
   const path = await mkdtemp(join(parent, prefix)).catch((err: unknown) => {
     throw new VertdupError(`${parent}: cannot create a temporary directory in it (${describeSystemError(err)})`);
   });
-  const forget = atExit(() => rmSync(path, { recursive: true, force: true }));
+  // Retried: a rename of this process still in flight may add a file while the tree is removed.
+  const forget = atExit(() => rmSync(path, { recursive: true, force: true, maxRetries: 3 }));
   return {
     path,
     async remove() {
-      forget();
+      // The exit hook stays until the tree is gone: a signal may end the process mid-removal.
       await rm(path, { recursive: true, force: true });
+      forget();
     },
   };
 }
