@@ -1,39 +1,11 @@
 #!/usr/bin/env node
 import { hideBin } from "yargs/helpers";
-import { commandLine } from "./cli/command-line.js";
-import { paragraphsCommand } from "./cli/commands/paragraphs.js";
-import { plebCommand } from "./cli/commands/pleb.js";
-import { similarityCommand } from "./cli/commands/similarity.js";
-import { hammingFullCommand } from "./cli/commands/hamming-full.js";
-import { compareCommand } from "./cli/commands/compare.js";
-import { prepareCommand } from "./cli/commands/prepare.js";
-import { calibrateCommand, runCommand } from "./cli/commands/run.js";
-import { cleanCommand } from "./cli/commands/clean.js";
-import { shortLongCommand } from "./cli/commands/short-long.js";
-import { slurmCommand } from "./cli/commands/slurm.js";
-import { taskCommand } from "./cli/commands/task.js";
+import { vertdupCommandLine } from "./cli/program.js";
 import { errorCode, systemErrorForUser } from "./util/atomic.js";
 import { exitOnSignals, interruptedBy } from "./util/exit-cleanup.js";
-import { packageVersion } from "./util/package-info.js";
 
 async function main(): Promise<void> {
-  await commandLine(hideBin(process.argv))
-    .version(packageVersion())
-    .command(runCommand)
-    .command(calibrateCommand)
-    .command(prepareCommand)
-    .command(plebCommand)
-    .command(cleanCommand)
-    .command(shortLongCommand)
-    .command(paragraphsCommand)
-    .command(similarityCommand)
-    .command(hammingFullCommand)
-    .command(compareCommand)
-    .command(slurmCommand)
-    .command(taskCommand)
-    .example("vertdup run data-samples/sample.vert.gz -o out", "find near-duplicate documents → out/ (report.html, clusters.tsv)")
-    .example("vertdup clean data-samples/sample.vert.gz --from out -o cleaned.vert", "write the corpus without them")
-    .demandCommand(1, "name a command (see vertdup --help)")
+  await vertdupCommandLine(hideBin(process.argv))
     .fail((msg, err) => {
       if (err) throw err;
       process.stderr.write(`vertdup: ${msg}\n(see vertdup --help)\n`);

@@ -1,6 +1,5 @@
 import type { Oversize } from "../core/options.js";
-import { isDocStartAt } from "../corpus/chunker.js";
-import { badLine } from "../corpus/vertical.js";
+import { badLine, isDocStartAt } from "../corpus/vertical.js";
 import { InputError } from "../core/errors.js";
 import { remarkDocLine, type DocAction } from "./doc-marks.js";
 
@@ -151,7 +150,10 @@ export class DocFilter {
         if (this.oversize !== "skip") throw this.tooLong(this.line);
         this.noteLongLine();
       }
+      // The reader's rules in both modes: a CRLF line end anywhere, a `<doc` line cut before its `>`.
+      if (nl > start && buf[nl - 1] === CR) throw new InputError(this.file, this.line, badLine.crlf);
       if (isDocOpen(buf, at, nl)) {
+        if (!long && buf[nl - 1] !== GT) throw new InputError(this.file, this.line, badLine.openUnclosed());
         if (this.inDoc) throw new InputError(this.file, this.line, badLine.nestedOpen(this.docLine));
         this.inDoc = true;
         this.docLine = this.line;
@@ -160,10 +162,6 @@ export class DocFilter {
           if (start > keepFrom) out.push(buf.subarray(keepFrom, start));
           this.removing = true;
         } else if (action.kind === "mark" && !long) {
-          if (action.attributes !== "") {
-            if (nl > 0 && buf[nl - 1] === CR) throw new InputError(this.file, this.line, badLine.crlf);
-            if (buf[nl - 1] !== GT) throw new InputError(this.file, this.line, "<doc> line does not end with >");
-          }
           const marked = remarkDocLine(buf.subarray(at, nl), action.attributes);
           if (marked !== null) {
             out.push(buf.subarray(keepFrom, at), marked);

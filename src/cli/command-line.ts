@@ -1,5 +1,5 @@
 import yargs, { type Argv } from "yargs";
-import { joinSbatchArgs, protectStdinArg, refuseEmptyValues, restoreStdinArgs } from "./options.js";
+import { joinSbatchArgs, keepRepeatedValues, protectStdinArg, refuseEmptyValues, restoreStdinArgs } from "./options.js";
 
 /** The parser of vertdup's arguments, before its commands: the CLI's and runPipeline's. */
 export function commandLine(args: readonly string[]): Argv {
@@ -12,6 +12,7 @@ export function commandLine(args: readonly string[]): Argv {
       .parserConfiguration({ "camel-case-expansion": false })
       .middleware(restoreStdinArgs, true)
       .middleware(refuseEmptyValues(joined), true)
+      .middleware(keepRepeatedValues(joined), true)
       .strict()
   );
 }

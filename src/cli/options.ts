@@ -160,7 +160,7 @@ export const OPTIONS = {
   pairs: def({ choices: ["edges", "all"] as const, default: DEFAULT_PAIRS.mode, describe: "pairs.tsv: pairs found between groups (edges) or every document pair (all: quadratic)" }),
   "pairs-limit": def({ type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)", check: integer(0, Number.MAX_SAFE_INTEGER), unusedBecause: (a) => (a.pairs === "edges" ? "does nothing with --pairs edges (it limits --pairs all)" : undefined) }),
   // Execution.
-  workers: def({ type: "number", default: availableParallelism(), describe: "worker threads (at most 1024)", check: integer(1, 1024) }),
+  workers: def({ type: "number", default: availableParallelism(), describe: "worker threads (at most 1024; capped at twice the CPUs available)", check: integer(1, 1024) }),
   "chunk-size": def({ type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard, at most 1 GiB (tuning only: outputs do not depend on it)", check: integer(1, 1024 ** 3) }),
   quiet: def({ type: "boolean", default: false, describe: "plain log lines instead of progress bars" }),
   // Reading.
@@ -332,6 +332,41 @@ export function refuseEmptyValues(args: readonly string[]): (argv: unknown, inst
     for (const name of names) {
       if (options !== undefined && (!(name in options.key) || options.boolean.includes(name))) continue;
       throw new VertdupError(`${name.length === 1 ? "-" : "--"}${name} needs a value (it was given an empty one)`);
+    }
+  };
+}
+
+/** The values of each option written more than once in the raw arguments, by the name written (`o`, `outdir`). */
+function repeatedValues(args: readonly string[]): Map<string, string[]> {
+  const seen = new Map<string, string[]>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") break;
+    const m = /^--?([^-=][^=]*)(?:=([\s\S]*))?$/.exec(arg);
+    if (m === null) continue;
+    const values = seen.get(m[1]) ?? [];
+    values.push(m[2] ?? args[i + 1] ?? "");
+    seen.set(m[1], values);
+  }
+  return new Map([...seen].filter(([, values]) => values.length > 1));
+}
+
+/**
+ * Global middleware of a parse of `args`: an option that takes one value, written more than
+ * once, reaches the commands' checks as the list of its values (refused there), also where
+ * the parser merged them into one (it reads `--seed 1 --seed 1` as 2).
+ */
+export function keepRepeatedValues(args: readonly string[]): (argv: Record<string, unknown>, instance?: unknown) => void {
+  const repeated = repeatedValues(args);
+  return (argv, instance) => {
+    if (repeated.size === 0) return;
+    const options = (instance as { getOptions?: () => { key: Record<string, unknown>; alias: Record<string, string[]>; array: string[]; boolean: string[]; number: string[] } } | undefined)?.getOptions?.();
+    if (options === undefined) return;
+    for (const [written, values] of repeated) {
+      const key = written in options.key ? written : Object.keys(options.alias).find((k) => options.alias[k].includes(written));
+      if (key === undefined || options.array.includes(key) || options.boolean.includes(key) || Array.isArray(argv[key])) continue;
+      const list = options.number.includes(key) ? values.map(Number) : values;
+      for (const name of [key, ...(options.alias[key] ?? [])]) argv[name] = list;
     }
   };
 }

@@ -2,7 +2,7 @@ import { type Oversize, DEFAULT_MAX_DOC_BYTES } from "../core/options.js";
 import { openInput, describeStreamError, displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { InputError, VertdupError } from "../core/errors.js";
-import { badLine, parseTag, type Chunk } from "./vertical.js";
+import { badLine, isDocStartAt, parseTag, type Chunk } from "./vertical.js";
 import type { Stored } from "./stored.js";
 
 /** A chunk as a task gets it: its bytes in memory, or a byte range of a plain file the worker reads. */
@@ -19,17 +19,6 @@ const DOC_WORD = Buffer.from("doc");
  * not known yet is at s ≥ end − 4.
  */
 const UNDECIDED = DOC_OPEN.length - 1;
-
-/**
- * Whether a `<doc` line starts at `lineStart`: `<doc` followed by a space, a tab, `>` or CR
- * (not `<document>` nor `<doc_meta>`; a CR line end is the reader's error). The one rule for
- * the chunker, the paragraph plan (corpus-chunks.ts) and clean's filter.
- */
-export function isDocStartAt(buf: Buffer, lineStart: number): boolean {
-  if (buf[lineStart] !== 0x3c || buf[lineStart + 1] !== 0x64 || buf[lineStart + 2] !== 0x6f || buf[lineStart + 3] !== 0x63) return false;
-  const c = buf[lineStart + 4];
-  return c === 0x20 || c === 0x09 || c === 0x3e || c === 0x0d;
-}
 
 /**
  * `buf.indexOf("\n<doc", from)`, found through the rare "doc": a search that starts with the

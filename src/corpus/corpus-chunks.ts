@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { chunkCorpus, HeadCheck, indexOfDocOpen, isDocStartAt, noteSkipped, skippedStub, tooLong, type ReadLimits, type SkippedDocs } from "./chunker.js";
+import { chunkCorpus, HeadCheck, indexOfDocOpen, noteSkipped, skippedStub, tooLong, type ReadLimits, type SkippedDocs } from "./chunker.js";
+import { isDocStartAt } from "./vertical.js";
 import { displayName } from "./open-input.js";
 import { countByte } from "../util/count-byte.js";
 import { ownedBytes } from "../util/typed-arrays.js";

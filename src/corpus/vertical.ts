@@ -130,6 +130,28 @@ function isSpaceOrEnd(line: string, i: number): boolean {
   return isAsciiSpace(line.charCodeAt(i)) || c === ">" || (c === "/" && line[i + 1] === ">");
 }
 
+/**
+ * Whether a `<doc` line starts at `lineStart`: `<doc` followed by a space, a tab, `>` or CR
+ * (not `<document>` nor `<doc_meta>`; a CR line end is the reader's error). The one rule for
+ * the chunker, the paragraph plan (corpus-chunks.ts), the reader and clean's filter.
+ */
+export function isDocStartAt(buf: Buffer, lineStart: number): boolean {
+  if (buf[lineStart] !== 0x3c || buf[lineStart + 1] !== 0x64 || buf[lineStart + 2] !== 0x6f || buf[lineStart + 3] !== 0x63) return false;
+  const c = buf[lineStart + 4];
+  return c === 0x20 || c === 0x09 || c === 0x3e || c === 0x0d;
+}
+
+/**
+ * Whether the line at `start` begins as an opening `<tag` does (`isDocStartAt`'s rule, for
+ * any tag name): asked of a line that is no tag, it means a `<tag` line cut before its `>`.
+ */
+export function opensLike(bytes: Uint8Array, start: number, tag: Uint8Array): boolean {
+  if (bytes[start] !== 0x3c) return false;
+  for (let i = 0; i < tag.length; i++) if (bytes[start + 1 + i] !== tag[i]) return false;
+  const c = bytes[start + 1 + tag.length];
+  return c === 0x20 || c === 0x09 || c === 0x3e;
+}
+
 /** A structure line taken apart: `</name>` is closing, `<name …/>` self-closing. */
 export interface TagParts {
   closing: boolean;
@@ -235,6 +257,8 @@ export const badLine = {
   /** `openedAt`: the open document's line (or a placeholder for it). */
   nestedOpen: (openedAt: number | string, tag = "doc") => `<${tag}> inside the <${tag}> opened at line ${openedAt} (missing </${tag}>)`,
   neverClosed: (tag = "doc") => `<${tag}> is never closed (missing </${tag}>)`,
+  /** A line the chunker counts as a document start that is no tag: cut, or its `>` lost. */
+  openUnclosed: (tag = "doc") => `<${tag} line without its closing ">"`,
 };
 
 /** The first tab in [from, end), or end (a loop: Buffer.indexOf would search past the line). */
@@ -396,6 +420,8 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
       throw new InputError(file, lineNo, badLine.crlf);
     }
     if (bytes[start] !== LT || !readTag(bytes, start, end, tag)) {
+      // Read as a token, it would leave the chunker's count of documents one more than ours.
+      if (bytes[start] === LT && isDocStartAt(bytes, start)) throw new InputError(file, lineNo, badLine.openUnclosed());
       if (docLine < 0) throw new InputError(file, lineNo, badLine.tokenOutside());
       // The column's bytes: between the column-th tab and the next one.
       let from = start;

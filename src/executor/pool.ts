@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { Piscina } from "piscina";
 import { VertdupError } from "../core/errors.js";
@@ -27,6 +28,19 @@ function workerExecArgv(): string[] {
 }
 
 /**
+ * The most worker threads a pool starts: twice the CPUs this process may use (its affinity,
+ * as a Slurm allocation sets it). Tasks mix computing with reading and writing files, so a
+ * few more threads than CPUs keep them busy; beyond that a thread only costs memory (its heap
+ * and the chunk it holds): `--workers 1000` passed 4 GiB on 35 documents.
+ */
+export function maxWorkerThreads(): number {
+  return 2 * availableParallelism();
+}
+
+/** Whether this process has said that it caps `--workers` (once, whichever pool met it first). */
+let capTold = false;
+
+/**
  * A Piscina pool over one worker entry point, whose task table `T` types each call by the
  * task's name. At most `limit` tasks are in flight (`submit` waits for a free place), so a
  * fast producer cannot fill memory with queued input.
@@ -43,10 +57,22 @@ export class WorkerPool<T> {
   private readonly unhook: () => void;
   readonly limit: number;
 
-  constructor(entry: WorkerEntry<T>, readonly threads: number) {
+  /** The most threads the pool starts: `--workers`, capped at `maxWorkerThreads()`. */
+  readonly threads: number;
+
+  /**
+   * `requested`: `--workers`. The pool starts one thread, and another each time a task waits
+   * for one, up to `threads`: a phase of few tasks starts no more threads than it has tasks.
+   */
+  constructor(entry: WorkerEntry<T>, requested: number) {
+    const threads = (this.threads = Math.min(requested, maxWorkerThreads()));
+    if (threads < requested && !capTold) {
+      capTold = true;
+      process.stderr.write(`vertdup: --workers ${requested}: at most ${threads} worker threads (twice the ${availableParallelism()} CPUs available)\n`);
+    }
     // Required here, not imported: a run that starts no pool (small paragraphs inputs) never loads piscina.
     const { Piscina: Pool } = requireCjs("piscina") as { Piscina: typeof Piscina };
-    this.pool = new Pool({ filename: workerFile(entry), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
+    this.pool = new Pool({ filename: workerFile(entry), minThreads: 1, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
     this.limit = threads * 2;
     // When one task fails the run closes the pool; a task still in flight may answer after
     // that, and Piscina reports the reply to a task it no longer knows as an 'error' event on

@@ -6,7 +6,7 @@ import { restartsWindow, tagNames, tagRole, TagRole } from "./line-tag.js";
 import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
 import type { Boundary } from "../core/paragraph-options.js";
 import { loadStored, type Stored } from "../corpus/stored.js";
-import { badLine } from "../corpus/vertical.js";
+import { badLine, opensLike } from "../corpus/vertical.js";
 
 /** n-gram keys are spread over this many buckets by the top bits of their high lane. */
 export const BUCKET_BITS = 8;
@@ -139,6 +139,7 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       while (end < n && bytes[end] !== NL) end++;
       if (bytes[end - 1] === CR) throw new LineProblem(lineNo, badLine.crlf);
       role = tagRole(bytes, pos, end, names);
+      if (role === TagRole.NotTag && opensLike(bytes, pos, names.docTag)) throw new LineProblem(lineNo, badLine.openUnclosed(docTag));
     }
     // Inline, not a closure: a new closure per chunk would deoptimise this loop at every chunk.
     if (role !== TagRole.NotTag && (role === TagRole.DocOpen || (inDoc && restartsWindow(role, names)))) {

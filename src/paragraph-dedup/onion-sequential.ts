@@ -1,4 +1,4 @@
-import { badLine, TAG } from "../corpus/vertical.js";
+import { badLine, opensLike, TAG } from "../corpus/vertical.js";
 import { LineProblem } from "./line-problem.js";
 import type { ParagraphOptions } from "../core/paragraph-options.js";
 import type { RenderStats } from "./render.js";
@@ -48,6 +48,7 @@ export class OnionDedup {
     if (line.endsWith("\r")) throw new LineProblem(lineNo, badLine.crlf);
     if (line === "") this.warnings.emptyLine++;
     const tag = line.startsWith("<") ? TAG.exec(line) : null;
+    if (tag === null && line.startsWith("<") && opensLike(Buffer.from(line), 0, Buffer.from(o.docTag))) throw new LineProblem(lineNo, badLine.openUnclosed(o.docTag));
     if (tag !== null && tag[2] === o.docTag) {
       if (tag[3] !== "") throw new LineProblem(lineNo, badLine.emptyDoc(o.docTag));
       if (tag[1] === "") {

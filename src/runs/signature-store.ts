@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { storeFiles } from "../workdir/layout.js";
 import { openAtomic, type AtomicStream } from "../util/atomic.js";
+import { VertdupError } from "../core/errors.js";
+import { WORKDIR_ADVICE } from "../util/json-file.js";
 import { mergeRuns } from "./merge.js";
 import { compareWords, type SigRecord } from "../sketch/signature-record.js";
 
@@ -95,6 +97,7 @@ export async function writeSignatureStore(
 /** A raw little-endian u32 file, in shared memory if `shared`. */
 export function readU32(path: string, shared: boolean): Uint32Array {
   const bytes = readFileSync(path);
+  if (bytes.length % 4 !== 0) throw new VertdupError(`${path}: ${bytes.length} bytes, not whole 32-bit values: the file is truncated or corrupted: ${WORKDIR_ADVICE}`);
   const out = new Uint32Array(shared ? new SharedArrayBuffer(bytes.length) : new ArrayBuffer(bytes.length));
   new Uint8Array(out.buffer).set(bytes);
   return out;

@@ -5,6 +5,7 @@ import type * as ZstdBinding from "zstd-napi/binding.js";
 import { openAtomicSync, writeAtomic, type AtomicFileSync } from "./atomic.js";
 import { VertdupError } from "../core/errors.js";
 import { requireCjs } from "./require-cjs.js";
+import { WORKDIR_ADVICE } from "./json-file.js";
 
 /**
  * Run files: a zstd-compressed sequence of msgpackr records. Typed arrays round-trip as
@@ -62,10 +63,23 @@ export function decodeRecords<T>(bytes: Uint8Array): T[] {
   return packed.length === 0 ? [] : (new (msgpackr().Unpackr)(READ_OPTIONS).unpackMultiple(packed) as T[]);
 }
 
+/**
+ * decodeRecords of the bytes of the run file `path`: a file cut short or corrupted (zstd or
+ * msgpackr cannot read it) is refused naming the file and saying what to do, not a trace.
+ */
+function decodeRecordsOf<T>(path: string, bytes: Uint8Array): T[] {
+  try {
+    return decodeRecords<T>(bytes);
+  } catch (err) {
+    if (err instanceof VertdupError) throw err;
+    throw new VertdupError(`${path}: not a readable run file, it is truncated or corrupted (${err instanceof Error ? err.message : String(err)}): ${WORKDIR_ADVICE}`);
+  }
+}
+
 export function readRunFileSync<T>(path: string): T[] {
   const frames = openRunFrames(path);
   try {
-    if (!frames.framed) return decodeRecords<T>(readFileSync(path));
+    if (!frames.framed) return decodeRecordsOf<T>(path, readFileSync(path));
     const records: T[] = [];
     for (let i = 0; i < frames.count; i++) for (const r of frames.read<T>(i)) records.push(r);
     return records;
@@ -191,7 +205,7 @@ export function openRunFrames(path: string): RunFrames {
       framed,
       count: offsets.length - 1,
       bytes: (i) => offsets[i + 1] - offsets[i],
-      read: <T>(i: number) => decodeRecords<T>(at(offsets[i], offsets[i + 1] - offsets[i])),
+      read: <T>(i: number) => decodeRecordsOf<T>(path, at(offsets[i], offsets[i + 1] - offsets[i])),
       close: () => closeSync(fd),
     };
   } catch (err) {

@@ -169,6 +169,12 @@ describe("clean", () => {
       await fails('<doc id="a">\nx\n', /:1: <doc> is never closed/);
     });
 
+    it("refuses what the reader refuses without --mark too: CRLF line ends, a <doc line without its >", async () => {
+      await fails(CORPUS.replace(/\n/g, "\r\n"), /:1: CRLF line end/);
+      await fails(CORPUS.replace("</doc>\n", "</doc>\r\n"), /\.vert:5: CRLF line end/);
+      await fails(CORPUS.replace('<doc id="b">', '<doc id="b"'), /\.vert:8: <doc line without its closing ">"/);
+    });
+
     it("refuses a corpus other than the run's (ids or document count differ)", async () => {
       await fails(CORPUS.replace('id="d"', 'id="z"'), /:17: document 4 is "z" but clusters.tsv names "d"/);
       await fails('<doc id="a">\nx\n</doc>\n<doc id="b">\n</doc>\n', /2 documents, but clusters.tsv names document 5/);

@@ -190,6 +190,8 @@ describe("bad input is an error naming file and line", () => {
     ["CRLF line ends", '<doc id="a">\r\ny\r\n</doc>\r\n', 1, /CRLF/],
     ["a CRLF line in the middle", '<doc id="a">\ny\nz\r\n</doc>\n', 3, /CRLF/],
     ["<doc/>", '<doc id="a">\ny\n</doc>\n<doc id="b"/>\n', 4, /empty <doc\/> element/],
+    ["a <doc line without its > inside a document", '<doc id="a">\ny\n<doc id="b"\nz\n</doc>\n', 3, /<doc line without its closing ">"/],
+    ["a <doc line without its > between documents", '<doc id="a">\ny\n</doc>\n<doc id="b"\nz\n</doc>\n', 4, /<doc line without its closing ">"/],
   ];
   for (const [what, text, line, problem] of cases) {
     it(what, async () => {

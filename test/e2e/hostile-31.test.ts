@@ -33,6 +33,8 @@ describe("#31 item 7: an option that takes one value given twice is refused", ()
     ["paragraphs -o a -o b", (o) => ["paragraphs", input, "-o", o, "-o", `${o}2`], /--output given twice/],
     ["clean --from o --from o", (o) => ["clean", input, "--from", o, "--from", o, "-o", join(o, "x.vert")], /--from given twice/],
     ["run --seed 1 --seed 2 --seed 3", (o) => ["run", input, "-o", o, "--seed", "1", "--seed", "2", "--seed", "3"], /--seed given 3 times \(1, 2, 3\)/],
+    // The parser alone reads this as --column 2.
+    ["run --column 1 --column 1", (o) => ["run", input, "-o", o, "--column", "1", "--column", "1"], /--column given twice \(1, 1\)/],
   ];
   for (const [what, args, message] of cases) {
     it(what, () => {

@@ -350,6 +350,7 @@ describe("vertdup paragraphs: files", () => {
     ["stray </doc>", "<doc>\ny\n</doc>\n</doc>\n", /:4: <\/doc> without an open <doc>/],
     ["CRLF", "<doc>\r\ny\r\n</doc>\r\n", /:1: CRLF line end/],
     ["invalid UTF-8", "<doc>\ny\n\xff\n</doc>\n", /:3: invalid UTF-8/],
+    ["a <doc line without its > inside a document", '<doc>\ny\n<doc id="b"\nz\n</doc>\n', /:3: <doc line without its closing ">"/],
   ];
   for (const [name, content, message] of bad) {
     it(`fails on ${name} with file:line`, async () => {

@@ -100,6 +100,8 @@ export async function outputStep(
   const documents = sources?.documents ?? prepared.counts.documents;
   const ids = supplement === undefined ? loadDocIds(workdir, shards) : supplement.ids(workdir, shards);
   const kept = found.toColumns();
+  // Read before any output is written: a damaged marker then leaves no output behind.
+  const pleb = await phaseTiming(workdir, plebPhaseName(plan));
   // What makes the work directory an index (or --update) keep the links of its documents.
   await writeRunLinks(workdir, store, kept, searchKey(plan.options, seconds.length));
   // The verifier reads the vectors of the written edges' documents it has not read yet (a
@@ -117,7 +119,6 @@ export async function outputStep(
   for (const { iteration, estimate } of estimates) log[iteration].estimate = estimate;
   await writePlebLog(outdir, log, found instanceof FoundPairs ? "pairs" : "links");
   clock.stop("output");
-  const pleb = await phaseTiming(workdir, plebPhaseName(plan));
   const manifest: RunManifest = {
     version: packageVersion(),
     created: new Date().toISOString(),

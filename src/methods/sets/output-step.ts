@@ -28,6 +28,9 @@ export interface MethodOutput {
  * report.html. The phases before it are timed by their markers in `workdir`.
  */
 export async function outputStep(workdir: string, method: SetMethodSpec, run: MethodRun, docs: RunDocuments, found: Found, o: MethodOutput, reporter: Reporter): Promise<MethodManifest> {
+  // Read before any output is written: a damaged marker then leaves no output behind.
+  const kernels = await prepareKernels(workdir);
+  const timings = await phaseTimings(workdir, ["features", "search"]);
   const clock = new PhaseClock();
   clock.start("output");
   const similarity = method.pairSimilarity?.(docs.shards);
@@ -43,7 +46,6 @@ export async function outputStep(workdir: string, method: SetMethodSpec, run: Me
   const empty = method.emptyDocuments(docs.fresh);
   const warning = emptyDocumentsWarning(empty - skipped.documents, docs.newDocuments, method.features.of, method.features.decidedBy);
   if (warning !== undefined) reporter.info(warning);
-  const kernels = await prepareKernels(workdir);
   const manifest: MethodManifest = {
     version: packageVersion(),
     created: new Date().toISOString(),
@@ -69,7 +71,7 @@ export async function outputStep(workdir: string, method: SetMethodSpec, run: Me
     clusters: written.clusters,
     warnings: runWarnings(reader, empty, skipped),
     ...(kernels === undefined ? {} : { kernels }),
-    phases: { ...(await phaseTimings(workdir, ["features", "search"])), ...clock.timings() },
+    phases: { ...timings, ...clock.timings() },
   };
   await writeManifest(o.outdir, manifest);
   if (o.report) await writeReport(o.outdir, { seed: run.features.seed, maxDocBytes: o.maxDocBytes, warn: (m) => reporter.info(`warning: ${m}`) });
