@@ -13,7 +13,7 @@ import { markerStats, runWholeTask, TaskRunner } from "../executor/tasks.js";
 import { InputError, VertdupError } from "../core/errors.js";
 import { checkOutputs } from "../util/output-dir.js";
 import { fillOutput, type OutputFile } from "../output/output-file.js";
-import { actionFor, type DocAction } from "./doc-marks.js";
+import { actionFor, dupMeasure, type DocAction, type DupMeasure } from "./doc-marks.js";
 import { DocFilter } from "./doc-filter.js";
 import { OUTPUT_ADVICE, readJsonFileSync } from "../util/json-file.js";
 
@@ -51,12 +51,16 @@ interface CleanPart {
   longLines?: { lines: number; first: string };
 }
 
-/** The id attribute the run named documents by (its manifest), `id` by default. */
-function idAttrOf(outdir: string): string {
+/**
+ * From the run's manifest: the id attribute it named documents by (`id` by default) and the
+ * measure of its clusters.tsv similarities (unknown without a manifest).
+ */
+function runFacts(outdir: string): { idAttr: string; measure?: DupMeasure } {
   const path = join(outdir, "manifest.json");
-  if (!existsSync(path)) return "id";
-  const manifest = readJsonFileSync<{ prepare?: { idAttr?: string } }>(path, `${OUTPUT_ADVICE}, then clean`);
-  return manifest.prepare?.idAttr ?? "id";
+  if (!existsSync(path)) return { idAttr: "id" };
+  const manifest = readJsonFileSync<{ method?: string; prepare?: { idAttr?: string }; pleb?: { cosineThreshold?: number } }>(path, `${OUTPUT_ADVICE}, then clean`);
+  const measure = dupMeasure(manifest.method, manifest.pleb?.cosineThreshold !== undefined);
+  return { idAttr: manifest.prepare?.idAttr ?? "id", ...(measure === undefined ? {} : { measure }) };
 }
 
 /**
@@ -92,8 +96,8 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
   // The files read through --from are inputs too.
   await checkOutputs([opts.output], [...inputs, clusters, join(opts.from, "manifest.json")]);
   const rows = await readClustersTsv(clusters);
-  const idAttr = idAttrOf(opts.from);
-  const cleanOne = (i: number, first: number, output: OutputFile) => cleanInput(inputs[i], first, opts, rows, idAttr, output);
+  const facts = runFacts(opts.from);
+  const cleanOne = (i: number, first: number, output: OutputFile) => cleanInput(inputs[i], first, opts, rows, facts, output);
   if (opts.workdir === undefined) {
     return fillOutput(opts.output, (output) => cleanInputs(inputs, opts.from, rows, null, (i, first) => cleanOne(i, first, output)), CORPUS_ZSTD_LEVEL);
   }
@@ -168,7 +172,7 @@ async function cleanInputs(
 }
 
 /** Cleans one input, whose first document is corpus ordinal `first`, into `output`. */
-async function cleanInput(input: string, first: number, opts: CleanOptions, rows: ClusterTable, idAttr: string, output: OutputFile): Promise<CleanPart> {
+async function cleanInput(input: string, first: number, opts: CleanOptions, rows: ClusterTable, { idAttr, measure }: { idAttr: string; measure?: DupMeasure }, output: OutputFile): Promise<CleanPart> {
   const file = displayName(input);
   const part: CleanPart = { nextOrdinal: first, removed: 0, marked: 0 };
   const decide = (doc: number, docLine: Buffer | null, line: number): DocAction => {
@@ -183,7 +187,7 @@ async function cleanInput(input: string, first: number, opts: CleanOptions, rows
         throw new InputError(file, line, `document ${doc + 1} is "${id}" but ${CLUSTERS_FILE} names "${row.id}" (not the corpus of ${opts.from}?)`);
       }
     }
-    const action = actionFor(row, opts.mark);
+    const action = actionFor(row, opts.mark, measure);
     if (action.kind === "remove") part.removed++;
     if (action.kind === "mark" && row !== undefined) part.marked++;
     return action;

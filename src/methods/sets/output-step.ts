@@ -29,9 +29,7 @@ export interface MethodOutput {
 export async function outputStep(workdir: string, method: SetMethodSpec, run: MethodRun, docs: RunDocuments, found: Found, o: MethodOutput, reporter: Reporter): Promise<MethodManifest> {
   const clock = new PhaseClock();
   clock.start("output");
-  const similarity = method.pairSimilarity?.(docs.shards);
-  const graph = similarity === undefined ? found.graph : { ...found.graph, similarity };
-  const written = await writeGraphOutputs(o.outdir, graph, docs.ids, docs.tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS, sources: docs.sources });
+  const written = await writeGraphOutputs(o.outdir, found.graph, docs.ids, docs.tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS, sources: docs.sources });
   clock.stop("output");
   const reader = emptyWarnings();
   for (const s of docs.fresh) addWarnings(reader, s.warnings);
