@@ -78,12 +78,13 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       // The whole pair is hidden until asked for, then shown side by side.
       const whole = await page.evaluate(() => {
         const details = document.querySelector("#sample .pair.link details") as HTMLDetailsElement;
-        const closed = (details.querySelector(".whole") as HTMLElement).getBoundingClientRect().height;
+        const shown = () => (details.querySelector(".whole") as HTMLElement).checkVisibility();
+        const closed = shown();
         details.open = true;
         const [a, b] = Array.from(details.querySelectorAll(".whole > .doc")).map((x) => x.getBoundingClientRect().toJSON() as DOMRect);
-        return { closed, a, b };
+        return { closed, open: shown(), a, b };
       });
-      expect(whole.closed).toBe(0);
+      expect([whole.closed, whole.open]).toEqual([false, true]);
       expect(whole.a.height).toBeGreaterThan(0);
       expect(whole.a.top).toBe(whole.b.top);
       expect(whole.a.left).toBeLessThan(whole.b.left);
