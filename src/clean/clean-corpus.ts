@@ -14,7 +14,7 @@ import { InputError, VertdupError } from "../core/errors.js";
 import { checkOutputs } from "../util/output-dir.js";
 import { fillOutput, type OutputFile } from "../output/output-file.js";
 import { checkVouched, type VouchedFile } from "../output/output-set.js";
-import { actionFor, type DocAction } from "./doc-marks.js";
+import { actionFor, dupMeasure, type DocAction, type DupMeasure } from "./doc-marks.js";
 import { DocFilter } from "./doc-filter.js";
 import { OUTPUT_ADVICE, readJsonFileSync } from "../util/json-file.js";
 
@@ -52,11 +52,16 @@ interface CleanPart {
   longLines?: { lines: number; first: string };
 }
 
-/** What clean reads of the run's manifest: the id attribute it named documents by (absent: `id`) and the files it vouches for; nothing without one. */
-function manifestOf(outdir: string): { prepare?: { idAttr?: string }; files?: Record<string, VouchedFile> } {
+/**
+ * From the run's manifest: the id attribute it named documents by (`id` by default), the
+ * measure of its clusters.tsv similarities (unknown without a manifest) and the files it vouches for.
+ */
+function runFacts(outdir: string): { idAttr: string; measure?: DupMeasure; files?: Record<string, VouchedFile> } {
   const path = join(outdir, "manifest.json");
-  if (!existsSync(path)) return {};
-  return readJsonFileSync(path, `${OUTPUT_ADVICE}, then clean`);
+  if (!existsSync(path)) return { idAttr: "id" };
+  const manifest = readJsonFileSync<{ method?: string; prepare?: { idAttr?: string }; pleb?: { cosineThreshold?: number }; files?: Record<string, VouchedFile> }>(path, `${OUTPUT_ADVICE}, then clean`);
+  const measure = dupMeasure(manifest.method, manifest.pleb?.cosineThreshold !== undefined);
+  return { idAttr: manifest.prepare?.idAttr ?? "id", ...(measure === undefined ? {} : { measure }), ...(manifest.files === undefined ? {} : { files: manifest.files }) };
 }
 
 /**
@@ -91,12 +96,11 @@ export async function cleanCorpus(inputs: readonly string[], opts: CleanOptions)
   const clusters = join(opts.from, CLUSTERS_FILE);
   // The files read through --from are inputs too.
   await checkOutputs([opts.output], [...inputs, clusters, join(opts.from, "manifest.json")]);
-  const manifest = manifestOf(opts.from);
+  const facts = runFacts(opts.from);
   const rows = await readClustersTsv(clusters);
   // Checked after the read: the clusters read are the run's whose manifest names them, not a half-written later run's.
-  await checkVouched(opts.from, CLUSTERS_FILE, manifest.files);
-  const idAttr = manifest.prepare?.idAttr ?? "id";
-  const cleanOne = (i: number, first: number, output: OutputFile) => cleanInput(inputs[i], first, opts, rows, idAttr, output);
+  await checkVouched(opts.from, CLUSTERS_FILE, facts.files);
+  const cleanOne = (i: number, first: number, output: OutputFile) => cleanInput(inputs[i], first, opts, rows, facts, output);
   if (opts.workdir === undefined) {
     return fillOutput(opts.output, (output) => cleanInputs(inputs, opts.from, rows, null, (i, first) => cleanOne(i, first, output)), CORPUS_ZSTD_LEVEL);
   }
@@ -171,7 +175,7 @@ async function cleanInputs(
 }
 
 /** Cleans one input, whose first document is corpus ordinal `first`, into `output`. */
-async function cleanInput(input: string, first: number, opts: CleanOptions, rows: ClusterTable, idAttr: string, output: OutputFile): Promise<CleanPart> {
+async function cleanInput(input: string, first: number, opts: CleanOptions, rows: ClusterTable, { idAttr, measure }: { idAttr: string; measure?: DupMeasure }, output: OutputFile): Promise<CleanPart> {
   const file = displayName(input);
   const part: CleanPart = { nextOrdinal: first, removed: 0, marked: 0 };
   const decide = (doc: number, docLine: Buffer | null, line: number): DocAction => {
@@ -186,7 +190,7 @@ async function cleanInput(input: string, first: number, opts: CleanOptions, rows
         throw new InputError(file, line, `document ${doc + 1} is "${id}" but ${CLUSTERS_FILE} names "${row.id}" (not the corpus of ${opts.from}?)`);
       }
     }
-    const action = actionFor(row, opts.mark);
+    const action = actionFor(row, opts.mark, measure);
     if (action.kind === "remove") part.removed++;
     if (action.kind === "mark" && row !== undefined) part.marked++;
     return action;

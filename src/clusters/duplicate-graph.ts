@@ -44,9 +44,6 @@ export class EdgeList {
  *   no features. Documents sharing `firstOf` form an identity group (similarity 1); the
  *   first document is the group's leader.
  * - `edges` join group leaders (a < b, both leaders) found similar by the method, each once.
- * - `similarity(a, b)`, when the method can compute it cheaply for any two documents (the
- *   Hamming similarity of two stored signatures), gives each member's similarity to its
- *   cluster's representative; without it a member gets its best edge's similarity.
  * - `cosines[k]`, when the edges were verified against the exact cosine of the documents'
  *   vectors (lsh-cosine `--verify`), is edge k's cosine: pairs.tsv's `cosine` column.
  */
@@ -54,6 +51,5 @@ export interface DuplicateGraph {
   documents: number;
   firstOf: Uint32Array;
   edges: EdgeList;
-  similarity?: (a: number, b: number) => number;
   cosines?: Float64Array;
 }

@@ -23,7 +23,8 @@ const LIMIT = 2 ** 31;
 
 /**
  * The clusters of a duplicate graph: connected components of its identity groups and
- * edges, over all N documents in typed arrays (12 bytes per document at most, no Map or
+ * edges, over all N documents in typed arrays (12 bytes per document kept; while each
+ * member's step towards its representative is found, 12 more and 8 per edge; no Map or
  * Set). Components of one document are no cluster.
  */
 export class GraphClusters {
@@ -33,11 +34,11 @@ export class GraphClusters {
   readonly representative: Uint32Array;
   readonly counts: ClusterCounts;
   /**
-   * Without `graph.similarity`, per group leader: the edge whose similarity its group's
-   * members report (the edge to the representative's group when there is one, else the
-   * leader's best edge); NONE where no edge applies.
+   * Per group leader outside its representative's group: the edge by which the group is
+   * reached from there, one step of a shortest path of edges, the best of them (highest
+   * similarity, ties the earlier other end); NONE elsewhere. Null without edges.
    */
-  private readonly edgeOf: Uint32Array | null;
+  private readonly via: Uint32Array | null;
 
   constructor(
     private readonly graph: DuplicateGraph,
@@ -77,7 +78,7 @@ export class GraphClusters {
     this.clusterOf = new Uint32Array(root.buffer, 0, n);
     this.representative = new Uint32Array(rep.buffer, 0, clusters);
     this.counts = { keep, clusters, documentsInClusters: members, duplicates: members - clusters };
-    this.edgeOf = graph.similarity === undefined && edges.length > 0 ? this.reportedEdges() : null;
+    this.via = edges.length > 0 ? this.shortestSteps() : null;
   }
 
   /** The representative of d's cluster (d must be in one). */
@@ -86,35 +87,84 @@ export class GraphClusters {
   }
 
   /**
-   * A member's similarity to its representative: `graph.similarity` when the method has it;
-   * else 1 within the representative's identity group, the edge between the two groups when
-   * one was found, otherwise the best edge of the member's group.
+   * The document a member d was found similar to, one step closer to its representative r
+   * (following dupOf from any member ends at r): r when d is in r's identity group or its
+   * group has an edge to r's; else the leader of the group at the other end of its step.
    */
-  similarity(d: number): number {
+  dupOf(d: number): number {
     const r = this.representativeOf(d);
-    if (this.graph.similarity !== undefined) return this.graph.similarity(d, r);
+    const k = this.step(d, r);
+    if (k === NONE) return r;
     const { firstOf, edges } = this.graph;
-    if (firstOf[d] === firstOf[r]) return 1;
-    const k = this.edgeOf === null ? NONE : this.edgeOf[firstOf[d]];
-    return k === NONE ? 1 : edges.similarity(k);
+    const other = edges.a(k) === firstOf[d] ? edges.b(k) : edges.a(k);
+    return other === firstOf[r] ? r : other;
   }
 
-  private reportedEdges(): Uint32Array {
-    const { firstOf, edges } = this.graph;
-    const edgeOf = new Uint32Array(this.graph.documents).fill(NONE);
-    const better = (x: number, k: number) => {
-      if (edgeOf[x] === NONE || edges.similarity(k) > edges.similarity(edgeOf[x])) edgeOf[x] = k;
+  /**
+   * The value, under the measure the method's threshold applies to, of d and dupOf(d): 1
+   * within an identity group, else the edge's (its exact cosine when the edges were
+   * verified: DuplicateGraph.cosines).
+   */
+  similarity(d: number): number {
+    const k = this.step(d, this.representativeOf(d));
+    if (k === NONE) return 1;
+    return this.graph.cosines === undefined ? this.graph.edges.similarity(k) : this.graph.cosines[k];
+  }
+
+  /** The edge of d's step towards r, NONE within r's identity group. */
+  private step(d: number, r: number): number {
+    const { firstOf } = this.graph;
+    return this.via === null || firstOf[d] === firstOf[r] ? NONE : this.via[firstOf[d]];
+  }
+
+  /**
+   * `via`: a breadth-first walk from every representative's group over the edges (an
+   * adjacency list of the edges by leader, dropped after) gives each leader its distance;
+   * then each leader takes the best of its edges to a leader one step closer. The result
+   * depends on the edges, not on their order.
+   */
+  private shortestSteps(): Uint32Array {
+    const { firstOf, edges, documents: n } = this.graph;
+    const start = new Uint32Array(n + 1);
+    for (let k = 0; k < edges.length; k++) {
+      start[edges.a(k) + 1]++;
+      start[edges.b(k) + 1]++;
+    }
+    for (let d = 0; d < n; d++) start[d + 1] += start[d];
+    const adjacent = new Uint32Array(2 * edges.length);
+    // First the fill cursor of each leader's list, then the walk's queue.
+    const queue = start.slice(0, n);
+    for (let k = 0; k < edges.length; k++) {
+      adjacent[queue[edges.a(k)]++] = k;
+      adjacent[queue[edges.b(k)]++] = k;
+    }
+    const distance = new Uint32Array(n).fill(NONE);
+    let tail = 0;
+    for (const r of this.representative) {
+      distance[firstOf[r]] = 0;
+      queue[tail++] = firstOf[r];
+    }
+    for (let head = 0; head < tail; head++) {
+      const x = queue[head];
+      for (let p = start[x]; p < start[x + 1]; p++) {
+        const k = adjacent[p];
+        const y = edges.a(k) === x ? edges.b(k) : edges.a(k);
+        if (distance[y] !== NONE) continue;
+        distance[y] = distance[x] + 1;
+        queue[tail++] = y;
+      }
+    }
+    const via = new Uint32Array(n).fill(NONE);
+    const value = (k: number) => (this.graph.cosines === undefined ? edges.similarity(k) : this.graph.cosines[k]);
+    const offer = (x: number, y: number, k: number) => {
+      if (distance[x] !== distance[y] + 1) return;
+      const was = via[x];
+      if (was === NONE || value(k) > value(was) || (value(k) === value(was) && y < edges.a(was) + edges.b(was) - x)) via[x] = k;
     };
     for (let k = 0; k < edges.length; k++) {
-      better(edges.a(k), k);
-      better(edges.b(k), k);
+      offer(edges.a(k), edges.b(k), k);
+      offer(edges.b(k), edges.a(k), k);
     }
-    for (let k = 0; k < edges.length; k++) {
-      const a = edges.a(k);
-      const b = edges.b(k);
-      if (firstOf[this.representativeOf(a)] === b) edgeOf[a] = k;
-      if (firstOf[this.representativeOf(b)] === a) edgeOf[b] = k;
-    }
-    return edgeOf;
+    return via;
   }
 }

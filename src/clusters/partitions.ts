@@ -63,7 +63,6 @@ export function partitionGraph(graph: DuplicateGraph, part: Uint32Array): Duplic
     }
   }
   const out: DuplicateGraph = { documents, firstOf: first, edges: kept };
-  if (graph.similarity !== undefined) out.similarity = graph.similarity;
   if (cosines !== undefined) out.cosines = keptCosines.values.slice(0, keptCosines.length);
   return out;
 }

@@ -14,8 +14,10 @@ export const CLUSTERS_SOURCES_HEADER = "doc\tindex\tordinal\tcluster\trepresenta
 
 /**
  * clusters.tsv rows in corpus order: per document in a cluster, its id (and index), 1-based
- * ordinal (names.ts), cluster, 1 when it is the representative (else 0), the representative's
- * id, and its similarity to it (`-` for the representative). Ids are escaped
+ * ordinal (names.ts), cluster, 1 when it is the representative (else 0), the id of the
+ * document it was found similar to (GraphClusters.dupOf) and the similarity of the two under
+ * the measure the threshold applied to (`-` for the representative, whose dup_of is itself).
+ * Ids are escaped
  * (output/tsv-field.ts). `written`, when given, says which clusters to write (numbers stay
  * those of all clusters).
  */
@@ -24,10 +26,9 @@ export function* clusterLines(clusters: GraphClusters, names: DocNames, written?
   for (let d = 0; d < clusterOf.length; d++) {
     const c = clusterOf[d];
     if (c === 0 || (written !== undefined && written[c] === 0)) continue;
-    const rep = clusters.representative[c - 1];
-    const isRep = rep === d;
+    const isRep = clusters.representative[c - 1] === d;
     const sim = isRep ? "-" : clusters.similarity(d).toFixed(4);
-    yield `${names.name(d)}\t${names.ordinal(d)}\t${c}\t${isRep ? 1 : 0}\t${escapeField(names.ids.get(rep))}\t${sim}\n`;
+    yield `${names.name(d)}\t${names.ordinal(d)}\t${c}\t${isRep ? 1 : 0}\t${escapeField(names.ids.get(isRep ? d : clusters.dupOf(d)))}\t${sim}\n`;
   }
 }
 
@@ -43,8 +44,8 @@ export interface ClusterRow {
 
 /**
  * clusters.tsv read into typed arrays by row (rows are in corpus order): ordinals, clusters,
- * representative flags, similarities, the rows' ids in one DocIds and the representatives'
- * ids interned in another (one per cluster).
+ * representative flags, similarities, the rows' ids in one DocIds and the dup_of ids
+ * interned in another.
  */
 export class ClusterTable {
   constructor(

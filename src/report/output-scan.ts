@@ -127,6 +127,66 @@ export async function scanPairs(path: string, size: number, seed: number): Promi
   return { pairs: n, similarity, ...(cosine === undefined ? {} : { cosine }), sample };
 }
 
+/** A group of groups.tsv drawn into the report's sample: its first two documents (identical under the method). */
+export interface SampledGroup {
+  group: number;
+  size: number;
+  a: string;
+  b: string;
+  placeA: DocPlace;
+  placeB: DocPlace;
+}
+
+/** Stream id of the groups' sample, apart from the pairs'. */
+const GROUP_STREAM = 0x6772_6f75_7073;
+
+/**
+ * One pass over groups.tsv (a group's rows together, its leader first): the number of groups
+ * and a uniform sample of `size` of them by reservoir sampling seeded with `seed`, each with
+ * its first two documents' ids and places (with --against an `index` column after `doc`).
+ */
+export async function scanGroups(path: string, size: number, seed: number): Promise<{ groups: number; sample: SampledGroup[] }> {
+  const random = new Sfc32(seed, GROUP_STREAM);
+  const sample: SampledGroup[] = [];
+  let sourced = false;
+  let groups = 0;
+  let last = "";
+  // The sampled group being read, while its rows come.
+  let taking: SampledGroup | null = null;
+  await forEachLine(path, (text, lineNo) => {
+    if (lineNo === 1) {
+      sourced = text === "group\tdoc\tindex\tordinal";
+      if (!sourced && text !== "group\tdoc\tordinal") throw new VertdupError(`${path}:1: expected the header group<TAB>doc<TAB>ordinal (with --against: group<TAB>doc<TAB>index<TAB>ordinal)`);
+      return;
+    }
+    if (text.length === 0) return;
+    const f = text.split("\t");
+    const ordinal = Number(f[sourced ? 3 : 2]);
+    if (f.length !== (sourced ? 4 : 3) || !Number.isSafeInteger(ordinal) || ordinal < 1) throw new VertdupError(`${path}:${lineNo}: expected ${sourced ? "group, doc, index, ordinal" : "group, doc, ordinal"}`);
+    const place = { source: sourced ? unescapeField(f[2]) : "", ordinal: ordinal - 1 };
+    if (f[0] !== last) {
+      last = f[0];
+      const slot = groups < size ? groups : below(random, groups + 1);
+      groups++;
+      taking = null;
+      if (slot < size) {
+        taking = { group: Number(f[0]), size: 1, a: unescapeField(f[1]), b: "", placeA: place, placeB: place };
+        if (sample.length < size) sample.push(taking);
+        else sample[slot] = taking;
+      }
+      return;
+    }
+    if (taking === null) return;
+    if (taking.size === 1) {
+      taking.b = unescapeField(f[1]);
+      taking.placeB = place;
+    }
+    taking.size++;
+  });
+  sample.sort((x, y) => x.group - y.group);
+  return { groups, sample };
+}
+
 /** A cluster of the report's list of the largest. */
 export interface LargeCluster {
   cluster: number;

@@ -2,8 +2,8 @@ import { barSvg, escapeXml as esc, lineSvg, scatterSvg, type Bar, type Series } 
 import type { CalibrationTableRow } from "../eval/calibration.js";
 import { kishEffectiveSize, STRATUM_NAMES } from "../eval/stratified-sample.js";
 import type { DocText } from "./doc-texts.js";
-import { placeKey, SIMILARITY_BINS, type ClusterScan, type DocPlace, type PairScan } from "./output-scan.js";
-import { tokenDiff } from "./token-diff.js";
+import { placeKey, SIMILARITY_BINS, type ClusterScan, type DocPlace, type PairScan, type SampledGroup } from "./output-scan.js";
+import { MAX_DIFF_EDITS, tokenDiff, type TokenDiff } from "./token-diff.js";
 
 /**
  * report.html of a run: one self-contained page (inline CSS and SVG, no script, no external
@@ -18,6 +18,8 @@ export interface ReportData {
   manifest: Record<string, unknown>;
   seed: number;
   pairs: PairScan;
+  /** groups.tsv: its number of groups and the sampled ones. */
+  groups: { groups: number; sample: SampledGroup[] };
   clusters: ClusterScan;
   /** Document beginnings by place (placeKey: sampled pairs and largest clusters' representatives). */
   texts: Map<string, DocText>;
@@ -35,6 +37,11 @@ const MAX_ID = 120;
 const MAX_LIST = 50;
 /** Tokens of a representative shown beside its cluster. */
 export const SNIPPET_TOKENS = 40;
+/** Tokens of context shown on each side of a difference; differences closer than twice this share one window. */
+const CONTEXT = 12;
+/** Windows of differences shown per pair (the rest are in the whole pair), and tokens shown of a window's side. */
+const MAX_WINDOWS = 10;
+const WINDOW_TOKENS = 100 + 2 * CONTEXT;
 
 /** `s` cut to `n` UTF-16 units (never between the two halves of a surrogate pair). */
 function cut(s: string, n: number): string {
@@ -58,6 +65,8 @@ th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .docs{display:grid;grid-template-columns:1fr 1fr;gap:1em}
 .doc{font-size:.9em;line-height:1.5;overflow-wrap:anywhere}
 .doc mark{background:#ffd27f}
+.gap{grid-column:1/-1;color:#666;font-size:.85em;font-style:italic}
+details{margin-top:.5em}summary{cursor:pointer;color:#336}
 .note{color:#666;font-size:.9em}
 .plots{display:flex;flex-wrap:wrap;gap:1em}
 mark{background:#ffd27f}
@@ -192,26 +201,107 @@ function similaritySection(d: ReportData): string {
 <div class="plots">${plots.join("\n")}</div></section>`;
 }
 
-function sampleSection(d: ReportData, tokens: number): string {
-  const p = d.pairs;
+/** A region of a diff: tokens [a0, a1) of a against [b0, b1) of b. */
+interface Region {
+  a0: number;
+  a1: number;
+  b0: number;
+  b1: number;
+}
+
+/**
+ * The windows of a diff: each run of differing tokens with CONTEXT common tokens on each
+ * side, windows whose contexts would touch merged into one. Empty when the lists are equal.
+ */
+export function diffWindows({ aSame, bSame }: TokenDiff): Region[] {
+  const n = aSame.length;
+  const m = bSame.length;
+  const windows: Region[] = [];
+  for (let i = 0, j = 0; i < n || j < m; ) {
+    if (i < n && j < m && aSame[i] === 1 && bSame[j] === 1) {
+      i++;
+      j++;
+      continue;
+    }
+    const from = { a: i, b: j };
+    while (i < n && aSame[i] === 0) i++;
+    while (j < m && bSame[j] === 0) j++;
+    const last = windows[windows.length - 1];
+    // Common tokens pair up in order, so the run before this one is as long on both sides.
+    if (last !== undefined && from.a - last.a1 <= CONTEXT) {
+      last.a1 = Math.min(n, i + CONTEXT);
+      last.b1 = Math.min(m, j + CONTEXT);
+    } else {
+      const before = Math.min(CONTEXT, from.a - (last === undefined ? 0 : last.a1));
+      windows.push({ a0: from.a - before, a1: Math.min(n, i + CONTEXT), b0: from.b - before, b1: Math.min(m, j + CONTEXT) });
+    }
+  }
+  return windows;
+}
+
+const gap = (same: number, where: string) => (same > 0 ? `<div class="gap">… ${count(same)} tokens the same ${where}…</div>` : "");
+
+/**
+ * The cells of two texts' differences: windows of context side by side (one row each, the
+ * common runs between them counted), then the whole pair on demand.
+ */
+function diffCells(a: DocText, b: DocText, whole: number): { rows: string; after: string } {
+  const diff = tokenDiff(a.tokens, b.tokens);
+  const longer = a.tokens.length > whole || b.tokens.length > whole ? ` (the first ${count(whole)} tokens of each)` : "";
+  const shownWhole = (same?: TokenDiff) =>
+    `<details><summary>the whole pair${longer}</summary><div class="docs whole"><div class="doc">${tokensHtml(a.tokens.slice(0, whole), same?.aSame)}</div><div class="doc">${tokensHtml(b.tokens.slice(0, whole), same?.bSame)}</div></div></details>`;
+  if (diff === null) return { rows: "", after: `<p class="note">More than ${count(MAX_DIFF_EDITS)} tokens apart: not aligned.</p>${shownWhole()}` };
+  const windows = diffWindows(diff);
+  if (windows.length === 0) return { rows: "", after: `<p class="note">The ${count(a.tokens.length)} tokens compared are the same in both.</p>${shownWhole(diff)}` };
+  const rows: string[] = [];
+  let at = 0;
+  for (const w of windows.slice(0, MAX_WINDOWS)) {
+    rows.push(gap(w.a0 - at, at === 0 ? "at the start " : ""));
+    const side = (x: DocText, same: Uint8Array, from: number, to: number) => {
+      const end = Math.min(to, from + WINDOW_TOKENS);
+      return `<div class="doc">${tokensHtml(x.tokens.slice(from, end), same.subarray(from, end))}${end < to ? ` <span class="note">… ${count(to - end)} more (in the whole pair)</span>` : ""}</div>`;
+    };
+    rows.push(side(a, diff.aSame, w.a0, w.a1) + side(b, diff.bSame, w.b0, w.b1));
+    at = w.a1;
+  }
+  if (windows.length > MAX_WINDOWS) rows.push(`<div class="gap">… and ${count(windows.length - MAX_WINDOWS)} more regions that differ (in the whole pair)</div>`);
+  else rows.push(gap(a.tokens.length - at, "to the end "));
+  return { rows: rows.join(""), after: shownWhole(diff) };
+}
+
+/** A sampled pair: its head, then its texts' differences side by side (or why a text is not shown). */
+function pairHtml(d: ReportData, kind: string, head: string, at: { a: DocPlace; b: DocPlace } | undefined, whole: number): string {
   const { sourced } = d.clusters;
-  const pairs = p.sample.map((s, k) => {
-    const at = d.clusters.pairPlaces[k];
-    const head = `<h3>line ${count(s.line)}: ${pairId(s.a, s.sourceA)} and ${pairId(s.b, s.sourceB)} — similarity ${s.similarity.toFixed(4)}${s.cosine === undefined ? "" : `, cosine ${s.cosine.toFixed(4)}`}</h3>`;
-    const a = at === undefined ? undefined : d.texts.get(placeKey(at.a));
-    const b = at === undefined ? undefined : d.texts.get(placeKey(at.b));
-    if (at === undefined || (a === undefined && b === undefined)) return `<div class="pair">${head}<p class="note">texts not shown</p></div>`;
-    const diff = a === undefined || b === undefined ? undefined : tokenDiff(a.tokens, b.tokens);
-    const side = (x: DocText | undefined, same: Uint8Array | undefined, place: DocPlace) =>
-      x === undefined
-        ? `<div class="doc"><div class="note">${position(place, sourced)}: text not shown (${text(d.missing.get(placeKey(place)) ?? "not found")})</div></div>`
-        : `<div class="doc"><div class="note">${position(place, sourced)}, ${count(x.total)} tokens${x.total > x.tokens.length ? `, the first ${x.tokens.length} shown` : ""}</div>${tokensHtml(x.tokens, same)}</div>`;
-    return `<div class="pair">${head}<div class="docs">${side(a, diff?.aSame, at.a)}${side(b, diff?.bSame, at.b)}</div></div>`;
+  const a = at === undefined ? undefined : d.texts.get(placeKey(at.a));
+  const b = at === undefined ? undefined : d.texts.get(placeKey(at.b));
+  if (at === undefined || (a === undefined && b === undefined)) return `<div class="pair ${kind}">${head}<p class="note">texts not shown</p></div>`;
+  const note = (x: DocText | undefined, place: DocPlace) =>
+    x === undefined
+      ? `<div class="note">${position(place, sourced)}: text not shown (${text(d.missing.get(placeKey(place)) ?? "not found")})</div>`
+      : `<div class="note">${position(place, sourced)}, ${count(x.total)} tokens${x.total > x.tokens.length ? `, the first ${count(x.tokens.length)} compared` : ""}</div>`;
+  if (a === undefined || b === undefined) {
+    const side = (x: DocText | undefined, place: DocPlace) => `<div class="doc">${note(x, place)}${x === undefined ? "" : tokensHtml(x.tokens.slice(0, whole))}</div>`;
+    return `<div class="pair ${kind}">${head}<div class="docs">${side(a, at.a)}${side(b, at.b)}</div></div>`;
+  }
+  const { rows, after } = diffCells(a, b, whole);
+  return `<div class="pair ${kind}">${head}<div class="docs"><div class="doc">${note(a, at.a)}</div><div class="doc">${note(b, at.b)}</div>${rows}</div>${after}</div>`;
+}
+
+function sampleSection(d: ReportData, whole: number): string {
+  const p = d.pairs;
+  const g = d.groups;
+  const links = p.sample.map((s, k) => {
+    const head = `<h3>pairs.tsv line ${count(s.line)}: ${pairId(s.a, s.sourceA)} and ${pairId(s.b, s.sourceB)} — similarity ${s.similarity.toFixed(4)}${s.cosine === undefined ? "" : `, cosine ${s.cosine.toFixed(4)}`}</h3>`;
+    return pairHtml(d, "link", head, d.clusters.pairPlaces[k], whole);
+  });
+  const groups = g.sample.map((s) => {
+    const head = `<h3>groups.tsv group ${count(s.group)} (${count(s.size)} identical documents): ${pairId(s.a, s.placeA.source)} and ${pairId(s.b, s.placeB.source)}</h3>`;
+    return pairHtml(d, "group", head, { a: s.placeA, b: s.placeB }, whole);
   });
   const notes = [...new Set(d.missing.values())].map((note) => `<p class="note">Texts not shown: ${text(note)}</p>`).join("\n");
-  return `<section id="sample" data-pairs="${p.sample.length}"><h2>A sample of pairs</h2>
-<p>${p.sample.length} of ${count(p.pairs)} lines of pairs.tsv drawn at random (seed ${d.seed}), the first ${tokens} tokens of each document; tokens <mark>highlighted</mark> are not in the longest common subsequence of the two.${sourced ? " An old document is named with its index, and its text read from the inputs the index records." : ""}</p>
-${notes}${pairs.join("\n")}</section>`;
+  return `<section id="sample" data-pairs="${p.sample.length}" data-groups="${g.sample.length}"><h2>A sample of pairs</h2>
+<p>Drawn at random (seed ${d.seed}) in two strata: ${p.sample.length} of the ${count(p.pairs)} lines of pairs.tsv (pairs between groups), and ${g.sample.length} of the ${count(g.groups)} groups of groups.tsv (documents identical under the method), each shown by its first two documents. Each pair shows where its two texts differ — tokens <mark>highlighted</mark> are not in the longest common subsequence of the two — with ${CONTEXT} tokens of context, and the whole pair on demand.${d.clusters.sourced ? " An old document is named with its index, and its text read from the inputs the index records." : ""}</p>
+${notes}${links.join("\n")}${groups.length > 0 ? `\n<h3>Identical groups</h3>\n${groups.join("\n")}` : ""}</section>`;
 }
 
 function calibrationSection(d: ReportData): string {
@@ -283,7 +373,8 @@ function timingsSection(m: Record<string, unknown>): string {
 ${rows.join("\n")}</table></section>`;
 }
 
-export function reportHtml(d: ReportData, tokens: number): string {
+/** The page; `whole`: tokens of each sampled document shown in its whole pair. */
+export function reportHtml(d: ReportData, whole: number): string {
   const method = typeof d.manifest.method === "string" ? d.manifest.method : "";
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -293,7 +384,7 @@ export function reportHtml(d: ReportData, tokens: number): string {
 ${parametersSection(d.manifest)}
 ${clustersSection(d)}
 ${similaritySection(d)}
-${sampleSection(d, tokens)}
+${sampleSection(d, whole)}
 ${calibrationSection(d)}
 ${timingsSection(d.manifest)}
 </body></html>

@@ -1,11 +1,12 @@
 /**
- * A token-level diff of two short token lists (the report shows at most a few hundred tokens
- * of a document): a longest common subsequence by dynamic programming, O(|a|·|b|) time and
- * memory, which for 200 × 200 tokens is 40,000 cells.
+ * A token-level diff of two documents for the report: Myers' greedy shortest edit script,
+ * O((n + m)·D) time and O(D²) memory for D insertions and deletions, so that two long
+ * documents that differ in a few places (what a sampled pair usually is) cost little. Its
+ * common tokens are a longest common subsequence.
  */
 
-/** Longest token lists `tokenDiff` accepts: beyond, the table would outgrow a report's needs. */
-export const MAX_DIFF_TOKENS = 2048;
+/** Edits beyond which two documents are not aligned (about 4 M cells of the search's trace). */
+export const MAX_DIFF_EDITS = 2000;
 
 /** For each token of `a` and of `b`: 1 when it is part of the common subsequence, 0 when it differs. */
 export interface TokenDiff {
@@ -13,26 +14,60 @@ export interface TokenDiff {
   bSame: Uint8Array;
 }
 
-export function tokenDiff(a: readonly string[], b: readonly string[]): TokenDiff {
-  if (a.length > MAX_DIFF_TOKENS || b.length > MAX_DIFF_TOKENS) throw new RangeError(`token diff of ${a.length} × ${b.length} tokens: at most ${MAX_DIFF_TOKENS} each`);
+/** The diff of a and b; null when it takes more than `maxEdits` insertions and deletions. */
+export function tokenDiff(a: readonly string[], b: readonly string[], maxEdits = MAX_DIFF_EDITS): TokenDiff | null {
   const n = a.length;
   const m = b.length;
-  const w = m + 1;
-  // lcs[i·w + j]: length of the longest common subsequence of a[i..] and b[j..].
-  const lcs = new Uint16Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * w + j] = a[i] === b[j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
+  const max = Math.min(n + m, maxEdits);
+  // v[k + off]: the furthest x reached on diagonal k = x − y; trace[d][k + d] its value after d edits.
+  const off = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  const trace: Int32Array[] = [];
+  let edits = -1;
+  for (let d = 0; d <= max && edits < 0; d++) {
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[k - 1 + off] < v[k + 1 + off]) ? v[k + 1 + off] : v[k - 1 + off] + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[k + off] = x;
+      if (x >= n && y >= m) edits = d;
     }
+    trace.push(v.slice(off - d, off + d + 1));
   }
+  if (edits < 0) return null;
   const aSame = new Uint8Array(n);
   const bSame = new Uint8Array(m);
-  for (let i = 0, j = 0; i < n && j < m; ) {
-    if (a[i] === b[j]) {
-      aSame[i++] = 1;
-      bSame[j++] = 1;
-    } else if (lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]) i++;
-    else j++;
+  let x = n;
+  let y = m;
+  for (let d = edits; d >= 0; d--) {
+    const k = x - y;
+    // The snake before this edit's end, back to where the edit left the previous diagonal.
+    let fromX = 0;
+    let fromY = 0;
+    if (d > 0) {
+      const prev = trace[d - 1];
+      const down = k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]);
+      const fromK = down ? k + 1 : k - 1;
+      fromX = prev[fromK + d - 1];
+      fromY = fromX - fromK;
+      // The edit itself: a step right (a deleted token) or down (an inserted one).
+      const startX = down ? fromX : fromX + 1;
+      const startY = startX - k;
+      for (; x > startX && y > startY; x--, y--) {
+        aSame[x - 1] = 1;
+        bSame[y - 1] = 1;
+      }
+      x = fromX;
+      y = fromY;
+    } else {
+      for (; x > 0 && y > 0; x--, y--) {
+        aSame[x - 1] = 1;
+        bSame[y - 1] = 1;
+      }
+    }
   }
   return { aSame, bSame };
 }

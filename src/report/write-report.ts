@@ -4,18 +4,22 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CLUSTERS_FILE } from "../output/clusters-tsv.js";
 import { PAIRS_FILE } from "../output/graph-outputs.js";
+import { GROUPS_FILE } from "../output/groups-tsv.js";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../core/errors.js";
 import { CALIBRATION_FILE, readCalibration, type CalibrationTableRow } from "../eval/calibration.js";
 
 import { readDocTexts, type DocText, type DocTextOptions } from "./doc-texts.js";
-import { placeKey, scanClusters, scanPairs, type DocPlace } from "./output-scan.js";
+import { placeKey, scanClusters, scanGroups, scanPairs, type DocPlace } from "./output-scan.js";
 import { reportHtml, SNIPPET_TOKENS } from "./report-html.js";
 
 export const REPORT_FILE = "report.html";
 
-/** Bounds of the report: pairs sampled, tokens shown per document, largest clusters listed, members named per cluster. */
-export const REPORT_LIMITS = { pairs: 20, tokens: 200, clusters: 20, members: 5 } as const;
+/**
+ * Bounds of the report: lines of pairs.tsv and groups of groups.tsv sampled, tokens of a
+ * sampled document compared and shown whole, largest clusters listed, members named per cluster.
+ */
+export const REPORT_LIMITS = { pairs: 20, groups: 10, compared: 10_000, whole: 2_000, clusters: 20, members: 5 } as const;
 
 export interface ReportOptions {
   /** Seed of the pair sample (the run's). */
@@ -28,8 +32,8 @@ export interface ReportOptions {
 
 /**
  * Writes report.html into a run's output directory from what the run wrote there
- * (manifest.json, pairs.tsv, clusters.tsv, calibration.tsv if present) and the sampled
- * documents' beginnings, read again from the corpus named in the manifest and, for the
+ * (manifest.json, pairs.tsv, groups.tsv, clusters.tsv, calibration.tsv if present) and the
+ * sampled documents' texts (their first REPORT_LIMITS.compared tokens), read again from the corpus named in the manifest and, for the
  * documents of `--against` indices, from the inputs each index's batches record. Texts that
  * cannot be read again (standard input, a file moved or changed) or a calibration.tsv that
  * cannot be read leave a note in the report and a warning, not a failed run.
@@ -37,6 +41,7 @@ export interface ReportOptions {
 export async function writeReport(outdir: string, opts: ReportOptions): Promise<void> {
   const manifest = JSON.parse(await readFile(join(outdir, "manifest.json"), "utf8")) as Record<string, unknown>;
   const pairs = await scanPairs(join(outdir, PAIRS_FILE), REPORT_LIMITS.pairs, opts.seed);
+  const groups = await scanGroups(join(outdir, GROUPS_FILE), REPORT_LIMITS.groups, opts.seed);
   const clusters = await scanClusters(join(outdir, CLUSTERS_FILE), pairs.sample, REPORT_LIMITS.clusters, REPORT_LIMITS.members);
   const inputs = Array.isArray(manifest.inputs) ? (manifest.inputs as string[]) : [];
   const idAttr = String((manifest.prepare as Record<string, unknown> | undefined)?.idAttr ?? "id");
@@ -47,8 +52,12 @@ export async function writeReport(outdir: string, opts: ReportOptions): Promise<
     wanted.set(placeKey(at.a), { place: at.a, id: pairs.sample[k].a });
     wanted.set(placeKey(at.b), { place: at.b, id: pairs.sample[k].b });
   });
+  for (const g of groups.sample) {
+    wanted.set(placeKey(g.placeA), { place: g.placeA, id: g.a });
+    wanted.set(placeKey(g.placeB), { place: g.placeB, id: g.b });
+  }
   for (const l of clusters.largest) wanted.set(placeKey(l.representative), { place: l.representative, id: l.representativeId });
-  const read = await readTexts(inputs, [...wanted.values()], { idAttr, tokens: Math.max(REPORT_LIMITS.tokens, SNIPPET_TOKENS), maxDocBytes: opts.maxDocBytes });
+  const read = await readTexts(inputs, [...wanted.values()], { idAttr, tokens: Math.max(REPORT_LIMITS.compared, SNIPPET_TOKENS), maxDocBytes: opts.maxDocBytes });
   for (const note of read.warnings) opts.warn(`${REPORT_FILE}: document texts not shown: ${note}`);
   let calibration: CalibrationTableRow[] | undefined;
   let calibrationNote: string | undefined;
@@ -66,13 +75,14 @@ export async function writeReport(outdir: string, opts: ReportOptions): Promise<
     manifest,
     seed: opts.seed,
     pairs,
+    groups,
     clusters,
     texts: read.texts,
     missing: read.missing,
     ...(calibration === undefined ? {} : { calibration }),
     ...(calibrationNote === undefined ? {} : { calibrationNote }),
   };
-  await writeAtomic(join(outdir, REPORT_FILE), reportHtml(data, REPORT_LIMITS.tokens));
+  await writeAtomic(join(outdir, REPORT_FILE), reportHtml(data, REPORT_LIMITS.whole));
 }
 
 /** Documents to read from one list of inputs, and what to call that list in a note. */

@@ -88,6 +88,25 @@ describe("clean", () => {
     }
   });
 
+  it("--mark names, in a chain a–b–c, the document c was verified similar to (b), their cosine and its measure", async () => {
+    const out = join(dir, "chain");
+    mkdirSync(out, { recursive: true });
+    const edges = new EdgeList();
+    edges.push(0, 1, 0.93);
+    edges.push(1, 2, 0.91);
+    const graph = { documents: 3, firstOf: Uint32Array.from([0, 1, 2]), edges, cosines: Float64Array.from([0.97, 0.955]) };
+    await writeGraphOutputs(out, graph, DocIds.fromLists([["a", "b", "c"]]), [9, 1, 1], { keep: "longest", pairs: { mode: "edges", limit: 0 } });
+    writeFileSync(join(out, "manifest.json"), JSON.stringify({ method: "lsh-cosine", prepare: { idAttr: "id" }, pleb: { cosineThreshold: 0.95 } }));
+    const input = writeVert('<doc id="a">\nx\n</doc>\n<doc id="b">\ny\n</doc>\n<doc id="c">\nz\n</doc>\n', "plain");
+    const output = join(dir, "chain.vert");
+    await cleanCorpus([input], { from: out, output, mark: true });
+    expect(readFileSync(output, "utf8").split("\n").filter((l) => l.startsWith("<doc"))).toEqual([
+      '<doc id="a" dup_cluster="1">',
+      '<doc id="b" dup_of="a" dup_sim="0.9700" dup_measure="cosine" dup_cluster="1">',
+      '<doc id="c" dup_of="b" dup_sim="0.9550" dup_measure="cosine" dup_cluster="1">',
+    ]);
+  });
+
   it("--mark on a marked corpus replaces the marks: no attribute twice, stale ones removed", async () => {
     const marked = join(dir, "once.vert");
     await cleanCorpus([writeVert(CORPUS, "plain")], { from: fromDir(ROWS, "once"), output: marked, mark: true });

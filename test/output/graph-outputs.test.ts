@@ -22,11 +22,11 @@ const fresh = () => {
 
 const rows = (path: string) => readFileSync(path, "utf8").split("\n").slice(1, -1).map((l) => l.split("\t"));
 
-/** A graph from leaders per document (-1: no features) and edges [a, b, similarity]. */
-function graphOf(firstOf: number[], edges: [number, number, number][], similarity?: (a: number, b: number) => number): DuplicateGraph {
+/** A graph from leaders per document (-1: no features) and edges [a, b, similarity] (and their verified cosines). */
+function graphOf(firstOf: number[], edges: [number, number, number][], cosines?: number[]): DuplicateGraph {
   const list = new EdgeList();
   for (const [a, b, s] of edges) list.push(a, b, s);
-  return { documents: firstOf.length, firstOf: Uint32Array.from(firstOf, (f) => (f < 0 ? NO_DOC : f)), edges: list, ...(similarity ? { similarity } : {}) };
+  return { documents: firstOf.length, firstOf: Uint32Array.from(firstOf, (f) => (f < 0 ? NO_DOC : f)), edges: list, ...(cosines ? { cosines: Float64Array.from(cosines) } : {}) };
 }
 
 describe("TSV field escaping", () => {
@@ -121,12 +121,22 @@ describe("writeGraphOutputs", () => {
     for (const f of ["groups.tsv", "pairs.tsv", "clusters.tsv"]) expect(existsSync(join(refused, f))).toBe(false);
   });
 
-  it("uses the method's similarity to the representative when it has one", async () => {
+  it("names a chain's far member's partner, not the representative it was never compared with, with the pair's verified cosine", async () => {
+    // A chain d7 (longest, representative) – d3's group {d3, d6} – d4: d4 was found similar to d3 only.
     const out = fresh();
-    const g = graphOf(firstOf, [[3, 4, 0.95], [0, 1, 0.9]], (a, b) => (a + b) / 100);
-    await writeGraphOutputs(out, g, ids, tokens, { keep: "longest", pairs: { mode: "edges", limit: 0 } });
-    const sims = rows(join(out, "clusters.tsv")).map((r) => r[5]);
-    expect(sims).toEqual(["0.0100", "-", "0.0300", "-", "0.0700", "0.0600", "0.0900"]);
+    const chainOf = [0, 1, 0, 3, 4, 0, 3, 7, -1];
+    const g = graphOf(chainOf, [[3, 4, 0.95], [0, 1, 0.9], [3, 7, 0.97]], [0.96, 0.93, 0.99]);
+    await writeGraphOutputs(out, g, ids, [10, 50, 10, 5, 5, 10, 5, 80, 0], { keep: "longest", pairs: { mode: "edges", limit: 0 } });
+    expect(rows(join(out, "clusters.tsv")).map((r) => [r[0], r[4], r[5]])).toEqual([
+      ["d0", "d1", "0.9300"],
+      ["d1", "d1", "-"],
+      ["d\\t2", "d1", "0.9300"],
+      ["d3", "d7", "0.9900"],
+      ["d4", "d3", "0.9600"],
+      ["d\\\\5", "d1", "0.9300"],
+      ["d6", "d7", "0.9900"],
+      ["d7", "d7", "-"],
+    ]);
   });
 });
 
@@ -177,6 +187,24 @@ function expandedPairs(firstOf: number[], edges: [number, number, number][]): [n
   return out;
 }
 
+/** Per leader: its distance in edges from the group of `rep`, by repeated relaxation (Infinity: not reached). */
+function leaderHops(firstOf: number[], edges: [number, number, number][], rep: number): number[] {
+  const hops = firstOf.map(() => Infinity);
+  hops[firstOf[rep]] = 0;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [a, b] of edges) {
+      for (const [x, y] of [[a, b], [b, a]]) {
+        if (hops[y] + 1 < hops[x]) {
+          hops[x] = hops[y] + 1;
+          changed = true;
+        }
+      }
+    }
+  }
+  return hops;
+}
+
 describe("writeGraphOutputs against brute force", () => {
   const ids = (n: number) => DocIds.fromLists([Array.from({ length: n }, (_, k) => `id${k}`)]);
 
@@ -206,12 +234,27 @@ describe("writeGraphOutputs against brute force", () => {
         const repOf = (l: number) => members.filter((d) => label[d] === l).reduce((r, d) => (preferred(d, r, tokens, keep) ? d : r));
         const expected = members.map((d) => {
           const rep = repOf(label[d]);
-          const direct = pairs.find(([a, b]) => (a === Math.min(d, rep) && b === Math.max(d, rep)));
-          const leaderEdges = edges.filter(([a, b]) => a === firstOf[d] || b === firstOf[d]).map(([, , s]) => s);
-          const sim = d === rep ? "-" : (direct ? direct[2] : Math.max(...leaderEdges)).toFixed(4);
-          return [`id${d}`, String(d + 1), String(firsts.indexOf(label[d]) + 1), d === rep ? "1" : "0", `id${rep}`, sim];
+          return [`id${d}`, String(d + 1), String(firsts.indexOf(label[d]) + 1), d === rep ? "1" : "0"];
         });
-        expect(rows(join(out, "clusters.tsv"))).toEqual(expected);
+        const written = rows(join(out, "clusters.tsv"));
+        expect(written.map((r) => r.slice(0, 4))).toEqual(expected);
+        // Each member names a document it is paired with, at that pair's similarity, one edge nearer its representative.
+        const hops = (d: number) => leaderHops(firstOf, edges, repOf(label[d]))[firstOf[d]];
+        const row = new Map(written.map((r) => [r[0], r]));
+        for (const d of members) {
+          const r = row.get(`id${d}`)!;
+          if (r[3] === "1") {
+            expect([r[4], r[5]]).toEqual([`id${d}`, "-"]);
+            continue;
+          }
+          const to = Number(r[4].slice(2));
+          const pair = pairs.find(([a, b]) => a === Math.min(d, to) && b === Math.max(d, to) && (firstOf[a] === firstOf[b]) === (hops(d) === 0));
+          expect(pair?.[2].toFixed(4)).toBe(r[5]);
+          expect(hops(to)).toBe(Math.max(0, hops(d) - 1));
+          if (hops(d) === 0) expect(to).toBe(repOf(label[d]));
+          const nearer = edges.filter(([a, b]) => (a === firstOf[d] && hops(b) === hops(d) - 1) || (b === firstOf[d] && hops(a) === hops(d) - 1));
+          if (hops(d) > 0) expect(r[5]).toBe(Math.max(...nearer.map(([, , s]) => s)).toFixed(4));
+        }
         expect(counts.clusters.clusters).toBe(firsts.length);
         rmSync(out, { recursive: true });
       }),

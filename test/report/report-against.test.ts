@@ -45,7 +45,7 @@ describe("report.html of a run with --against", () => {
     expect(html).toContain("clusters with a new document");
     expect(sampled(html)).toBe(Math.min(20, readTsv(join(out, "pairs.tsv")).length));
     // Every sampled pair shows both texts: each document was found at its place in its source under its id.
-    expect(html.match(/<div class="docs">/g) ?? []).toHaveLength(sampled(html));
+    expect(html.match(/<div class="pair link">/g) ?? []).toHaveLength(sampled(html));
     expect(html).not.toContain("text not shown");
     expect(html).not.toContain("Texts not shown");
     const idx = index.replace(/[.]/g, "\\.");

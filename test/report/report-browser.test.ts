@@ -52,9 +52,11 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       await page.goto(url, { waitUntil: "load" });
       const dom = await page.evaluate(() => ({
         sections: Array.from(document.querySelectorAll("section")).map((s) => s.id),
-        pairs: document.querySelectorAll("#sample .pair").length,
-        withTexts: document.querySelectorAll("#sample .pair .docs").length,
+        pairs: document.querySelectorAll("#sample .pair.link").length,
+        groups: document.querySelectorAll("#sample .pair.group").length,
+        withTexts: document.querySelectorAll("#sample .pair.link > .docs").length,
         declared: Number(document.querySelector("#sample")?.getAttribute("data-pairs")),
+        declaredGroups: Number(document.querySelector("#sample")?.getAttribute("data-groups")),
         marks: document.querySelectorAll("#sample .doc mark").length,
         svgs: Array.from(document.querySelectorAll("svg")).map((s) => ({ marks: s.querySelectorAll("rect, circle").length, width: s.getBoundingClientRect().width })),
         largest: document.querySelectorAll("#largest tr").length - 1,
@@ -68,6 +70,24 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       expect(dom.pairs).toBe(20);
       expect(dom.declared).toBe(20);
       expect(dom.withTexts).toBe(20);
+      // Identical groups are sampled too (the sample corpus has exact copies).
+      const groups = new Set(readTsv(join(out, "groups.tsv")).map((r) => r[0])).size;
+      expect(groups).toBeGreaterThan(0);
+      expect(dom.groups).toBe(Math.min(10, groups));
+      expect(dom.declaredGroups).toBe(dom.groups);
+      // The whole pair is hidden until asked for, then shown side by side.
+      const whole = await page.evaluate(() => {
+        const details = document.querySelector("#sample .pair.link details") as HTMLDetailsElement;
+        const shown = () => (details.querySelector(".whole") as HTMLElement).checkVisibility();
+        const closed = shown();
+        details.open = true;
+        const [a, b] = Array.from(details.querySelectorAll(".whole > .doc")).map((x) => x.getBoundingClientRect().toJSON() as DOMRect);
+        return { closed, open: shown(), a, b };
+      });
+      expect([whole.closed, whole.open]).toEqual([false, true]);
+      expect(whole.a.height).toBeGreaterThan(0);
+      expect(whole.a.top).toBe(whole.b.top);
+      expect(whole.a.left).toBeLessThan(whole.b.left);
       expect(dom.marks).toBeGreaterThan(0);
       // Cluster sizes, Hamming similarity, and the exact cosine of the verified pairs.
       expect(dom.svgs.length).toBe(3);
@@ -152,9 +172,13 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
       await page.setViewport({ width: 1280, height: 900 });
       await page.goto(url, { waitUntil: "load" });
       const pairs = await page.evaluate(() =>
-        Array.from(document.querySelectorAll("#sample .pair")).map((p) => ({
+        Array.from(document.querySelectorAll("#sample .pair.link")).map((p) => ({
           head: p.querySelector("h3")?.textContent ?? "",
-          sides: Array.from(p.querySelectorAll(".doc")).map((d) => ({ note: d.querySelector(".note")?.textContent ?? "", box: d.getBoundingClientRect().toJSON() as DOMRect, text: d.textContent ?? "" })),
+          // The two documents' notes head the pair's grid; its text is in the rows below them.
+          sides: Array.from(p.querySelectorAll(".docs > .doc"))
+            .slice(0, 2)
+            .map((d) => ({ note: d.querySelector(".note")?.textContent ?? "", box: d.getBoundingClientRect().toJSON() as DOMRect })),
+          text: p.querySelector(".docs")?.textContent ?? "",
         })),
       );
       await page.screenshot({ path: join(SHOTS, "report-against.png"), fullPage: true });
@@ -169,7 +193,7 @@ describe.skipIf(reason !== null)("report.html in a real browser (headless chromi
         expect(a.box.left).toBeLessThan(b.box.left);
         expect(a.note).toMatch(new RegExp(`^#\\d+ of ${index.replace(/[.]/g, "\\.")}, \\d+ tokens`));
         expect(b.note).toMatch(/^new #\d+, \d+ tokens/);
-        expect(a.text.length).toBeGreaterThan(a.note.length + 20);
+        expect(p.text.length).toBeGreaterThan(a.note.length + b.note.length + 20);
       }
       expect(problems).toEqual([]);
     });

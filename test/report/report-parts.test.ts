@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { scatterSvg } from "../../src/eval/svg-plot.js";
 import { readCalibration } from "../../src/eval/calibration.js";
 import { readDocTexts } from "../../src/report/doc-texts.js";
-import { scanClusters, scanPairs, type SampledPair } from "../../src/report/output-scan.js";
-import { sizePoints } from "../../src/report/report-html.js";
+import { scanClusters, scanGroups, scanPairs, type SampledPair } from "../../src/report/output-scan.js";
+import { diffWindows, sizePoints } from "../../src/report/report-html.js";
 import { tokenDiff } from "../../src/report/token-diff.js";
 import { VertdupError } from "../../src/core/errors.js";
 
@@ -32,7 +32,7 @@ describe("tokenDiff", () => {
     const tokens = fc.array(fc.constantFrom("a", "b", "c", "d", "the", ","), { maxLength: 40 });
     fc.assert(
       fc.property(tokens, tokens, (a, b) => {
-        const { aSame, bSame } = tokenDiff(a, b);
+        const { aSame, bSame } = tokenDiff(a, b)!;
         const keptA = a.filter((_, k) => aSame[k] === 1);
         const keptB = b.filter((_, k) => bSame[k] === 1);
         expect(keptA).toEqual(keptB);
@@ -43,9 +43,51 @@ describe("tokenDiff", () => {
   });
 
   it("marks nothing in equal lists and everything in disjoint ones", () => {
-    expect([...tokenDiff(["x", "y"], ["x", "y"]).aSame]).toEqual([1, 1]);
-    const d = tokenDiff(["x", "y"], ["z"]);
+    expect([...tokenDiff(["x", "y"], ["x", "y"])!.aSame]).toEqual([1, 1]);
+    const d = tokenDiff(["x", "y"], ["z"])!;
     expect([...d.aSame, ...d.bSame]).toEqual([0, 0, 0]);
+  });
+
+  it("aligns long documents that differ in a few places, and gives up past its edits", () => {
+    const a = Array.from({ length: 20_000 }, (_, k) => `w${k}`);
+    const b = a.map((w, k) => (k === 15_000 ? "other" : w)).filter((_, k) => k !== 300);
+    const { aSame, bSame } = tokenDiff(a, b)!;
+    expect([...aSame.keys()].filter((k) => aSame[k] === 0)).toEqual([300, 15_000]);
+    expect([...bSame.keys()].filter((k) => bSame[k] === 0)).toEqual([14_999]);
+    expect(tokenDiff(a, b, 2)).toBeNull();
+  });
+});
+
+describe("diffWindows", () => {
+  it("puts 12 tokens of context around each difference and merges differences whose contexts touch", () => {
+    const a = Array.from({ length: 1000 }, (_, k) => `w${k}`);
+    const b = a.map((w, k) => (k === 700 || k === 720 ? "x" : w)).filter((_, k) => k !== 100);
+    const windows = diffWindows(tokenDiff(a, b)!);
+    expect(windows).toEqual([
+      { a0: 88, a1: 113, b0: 88, b1: 112 },
+      { a0: 688, a1: 733, b0: 687, b1: 732 },
+    ]);
+    expect(diffWindows(tokenDiff(a, a)!)).toEqual([]);
+  });
+});
+
+describe("scanGroups", () => {
+  it("draws whole groups uniformly, each with its first two documents, size and places", async () => {
+    const rows = Array.from({ length: 50 }, (_, g) => Array.from({ length: 2 + (g % 3) }, (_, k) => `${g + 1}\td${g}\\t${k}\t${g * 10 + k + 1}\n`).join("")).join("");
+    const path = file("group\tdoc\tordinal\n" + rows);
+    const s = await scanGroups(path, 10, 3);
+    expect(s.groups).toBe(50);
+    expect(s.sample).toHaveLength(10);
+    expect(s).toEqual(await scanGroups(path, 10, 3));
+    for (const g of s.sample) {
+      const k = g.group - 1;
+      expect(g).toEqual({ group: g.group, size: 2 + (k % 3), a: `d${k}\t0`, b: `d${k}\t1`, placeA: { source: "", ordinal: k * 10 }, placeB: { source: "", ordinal: k * 10 + 1 } });
+    }
+    const all = await scanGroups(path, 100, 3);
+    expect(all.sample.map((g) => g.group)).toEqual(Array.from({ length: 50 }, (_, g) => g + 1));
+    const sourced = await scanGroups(file("group\tdoc\tindex\tordinal\n4\told\tbase.idx\t7\n4\tnew\t\t2\n"), 5, 1);
+    expect(sourced.sample).toEqual([{ group: 4, size: 2, a: "old", b: "new", placeA: { source: "base.idx", ordinal: 6 }, placeB: { source: "", ordinal: 1 } }]);
+    await expect(scanGroups(file("group\tdoc\tordinal\n1\tx\tzz\n"), 5, 1)).rejects.toThrow(/f\d+\.tsv:2: expected group, doc, ordinal/);
   });
 });
 

@@ -31,7 +31,8 @@ describe("report.html of vertdup run", () => {
     expect(stable(two)).toBe(stable(one));
     expect(sampled(one)).toBe(20);
     // Every sampled pair shows both texts.
-    expect(one.match(/<div class="docs">/g)).toHaveLength(20);
+    expect(one.match(/<div class="pair link">/g)).toHaveLength(20);
+    expect(one).not.toContain("text not shown");
   }, 120_000);
 
   it("is written by every method, and not with --no-report", async () => {
@@ -78,6 +79,29 @@ describe("report.html of vertdup run", () => {
     const html = report(out);
     expect(html).toContain("Texts not shown: the corpus was read from standard input and cannot be read again");
     expect(html).not.toContain('<div class="docs">');
+  });
+
+  it("shows where two long documents differ past their 200th token, and samples identical groups as well as pairs", async () => {
+    const words = Array.from({ length: 900 }, (_, k) => `w${k}`);
+    const copy = (id: string, tokens: string[]) => `<doc id="${id}">\n${tokens.join("\n")}\n</doc>\n`;
+    const dir = tempDir();
+    const corpus = join(dir, "long.vert");
+    // long-a and long-b differ in their 700th token only; same-1 … same-3 are exact copies.
+    const same = Array.from({ length: 30 }, (_, k) => `s${k}`);
+    writeFileSync(corpus, copy("long-a", words) + copy("long-b", words.map((w, k) => (k === 700 ? "CHANGED" : w))) + copy("same-1", same) + copy("same-2", same) + copy("same-3", same));
+    const html = report(await run([corpus, "--quiet", "--method", "minhash", "--shingle-size", "1"]));
+    const link = html.match(/<div class="pair link">[\s\S]*?(?=<div class="pair|<\/section>)/g) ?? [];
+    expect(link).toHaveLength(1);
+    expect(link[0]).toContain("<mark>CHANGED</mark>");
+    expect(link[0]).toContain("<mark>w700</mark>");
+    // A window of context, then the whole pair on demand.
+    expect(link[0]).toMatch(/… 688 tokens the same at the start …/);
+    expect(link[0]).toContain("<details><summary>the whole pair</summary>");
+    const group = html.match(/<div class="pair group">[\s\S]*?(?=<div class="pair|<\/section>)/g) ?? [];
+    expect(group).toHaveLength(1);
+    expect(group[0]).toContain("3 identical documents");
+    expect(group[0]).toContain("same-1");
+    expect(group[0]).toContain("The 30 tokens compared are the same in both.");
   });
 
   it("stays small whatever the documents hold: tokens, ids and lists are cut", async () => {

@@ -1,7 +1,5 @@
 import { EdgeList, NO_DOC, type DuplicateGraph } from "../../clusters/duplicate-graph.js";
-import { signatureOfDocument } from "../../output/pairs.js";
 import type { SignatureStore } from "../../runs/signature-store.js";
-import { hammingDistance } from "../../pleb/hamming.js";
 import type { PairVerifier } from "../../pleb/pair-verifier.js";
 import type { PairColumns } from "../../pleb/spanning-forest.js";
 
@@ -12,13 +10,11 @@ import type { PairColumns } from "../../pleb/spanning-forest.js";
  *   store lists a signature's documents in corpus order);
  * - each pair (i, j) becomes an edge between the leaders of i and j, with the relative
  *   Hamming similarity 1 − d/bits (writeGraphOutputs puts edges in corpus order);
- * - similarity(a, b) is computed from the two documents' stored signatures, so every member
- *   of a cluster gets its true similarity to the representative, however it was joined.
  * - with a `verifier` (`--verify`), each edge's exact cosine (DuplicateGraph.cosines).
  * Per document: firstOf and the signature index, 8 bytes.
  */
 export function plebGraph(store: SignatureStore, documents: number, pairs: PairColumns, verifier?: PairVerifier): DuplicateGraph {
-  const { offsets, docs, signatures, words } = store;
+  const { offsets, docs, words } = store;
   const bits = words * 32;
   const leader = (i: number) => docs[offsets[i]];
   const firstOf = new Uint32Array(documents).fill(NO_DOC);
@@ -27,10 +23,8 @@ export function plebGraph(store: SignatureStore, documents: number, pairs: PairC
   }
   const edges = new EdgeList();
   for (let k = 0; k < pairs.i.length; k++) edges.push(leader(pairs.i[k]), leader(pairs.j[k]), 1 - pairs.distance[k] / bits);
-  const sigOf = signatureOfDocument(store, documents);
-  const similarity = (x: number, y: number) => 1 - hammingDistance(signatures, sigOf[x], sigOf[y], words) / bits;
-  if (verifier === undefined) return { documents, firstOf, edges, similarity };
+  if (verifier === undefined) return { documents, firstOf, edges };
   const cosines = new Float64Array(pairs.i.length);
   for (let k = 0; k < pairs.i.length; k++) cosines[k] = verifier.cosine(pairs.i[k], pairs.j[k]);
-  return { documents, firstOf, edges, similarity, cosines };
+  return { documents, firstOf, edges, cosines };
 }

@@ -3,7 +3,7 @@ import { ALL_PAIRS_BUCKET } from "../sets/bucket-candidates.js";
 import { readerIndexOptions } from "../sets/method-index.js";
 import { sampleJaccardPairs } from "../sets/sample-pairs.js";
 import type { SetMethodSpec } from "../sets/set-method.js";
-import { CorpusSets, paragraphGraph, type ParagraphShard } from "./paragraph-sets.js";
+import { paragraphGraph, type ParagraphShard } from "./paragraph-sets.js";
 
 /** paragraphs as a set method: Jaccard of the sets of long-paragraph fingerprints, calibrated against it exactly. */
 export const PARAGRAPH_SETS: SetMethodSpec<ParagraphShard> = {
@@ -12,10 +12,6 @@ export const PARAGRAPH_SETS: SetMethodSpec<ParagraphShard> = {
   emptyDocuments: (shards) => shards.reduce((n, x) => n + x.long.lengths.reduce((m, len) => m + (len === 0 ? 1 : 0), 0), 0),
   indexOptions: (f) => ({ ...readerIndexOptions(f), "--short-tokens": f.shortTokens }),
   search: async (shards, documents, run, { part }) => paragraphGraph(shards, documents, run.search.threshold, ALL_PAIRS_BUCKET, part),
-  pairSimilarity: (shards) => {
-    const sets = new CorpusSets(shards.map((s) => s.long));
-    return (a, b) => sets.jaccard(a, b);
-  },
   calibration: {
     measure: "Jaccard of long paragraphs",
     name: "Jaccard",

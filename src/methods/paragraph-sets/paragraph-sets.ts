@@ -169,7 +169,7 @@ export function setGraph(sets: CorpusSets, documents: number, threshold: number,
     const j = sets.jaccard(candidates[k], candidates[k + 1]);
     if (meetsThreshold(j, threshold)) edges.push(candidates[k], candidates[k + 1], j);
   }
-  return { graph: { documents, firstOf, edges, similarity: (a, b) => sets.jaccard(a, b) }, candidates: candidates.length / 2 };
+  return { graph: { documents, firstOf, edges }, candidates: candidates.length / 2 };
 }
 
 /** The paragraphs method: Jaccard of the sets of long-paragraph fingerprints. */

@@ -33,11 +33,9 @@ export async function outputStep(workdir: string, method: SetMethodSpec, run: Me
   const timings = await phaseTimings(workdir, ["features", "search"]);
   const clock = new PhaseClock();
   clock.start("output");
-  const similarity = method.pairSimilarity?.(docs.shards);
-  const searched = similarity === undefined ? found.graph : { ...found.graph, similarity };
   // The search kept to partitions (SearchPlace.part); the cut is the rule every method's outputs pass through.
   const attr = run.features.partitionAttr;
-  const graph = attr === undefined ? searched : partitionGraph(searched, partitionNumbers(docs.shards.map((x) => x.parts), attr));
+  const graph = attr === undefined ? found.graph : partitionGraph(found.graph, partitionNumbers(docs.shards.map((x) => x.parts), attr));
   const written = await writeGraphOutputs(o.outdir, graph, docs.ids, docs.tokens, { keep: run.keep, pairs: run.pairs ?? DEFAULT_PAIRS, sources: docs.sources });
   clock.stop("output");
   const reader = emptyWarnings();

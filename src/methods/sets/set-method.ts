@@ -37,9 +37,9 @@ export interface MethodRun {
 /** What a features step's files depend on (config.json): the method's chunk task, its feature options and the chunking. */
 export type FeaturesConfig = RunConfig<FeatureOptions & { method: FeaturesTask }>;
 
-/** What a search found: the duplicate graph (without `similarity`, which `pairSimilarity` gives) and its counts for the manifest. */
+/** What a search found: the duplicate graph and its counts for the manifest. */
 export interface Found {
-  graph: Omit<DuplicateGraph, "similarity" | "cosines">;
+  graph: Omit<DuplicateGraph, "cosines">;
   candidates: number;
   /** Candidates verified (minhash with `known` edges: the others were answered by an index). */
   verified?: number;
@@ -97,8 +97,6 @@ export interface SetMethodSpec<S extends ShardBase = ShardBase> {
   keepsEdges?: true;
   /** Candidates from the features, verified: the duplicate graph of `documents` documents. */
   search(shards: readonly S[], documents: number, run: MethodRun, place: SearchPlace): Promise<Found>;
-  /** The similarity of any two documents from their features, where the method has it cheaply (DuplicateGraph.similarity). */
-  pairSimilarity?(shards: readonly S[]): (a: number, b: number) => number;
   /** Absent: `calibrate` and `--estimate-recall` refuse the method. */
   calibration?: SetCalibration<S>;
 }

@@ -7,7 +7,7 @@ import { readRunConfig } from "../../workdir/run-config.js";
 import { readerIndexOptions } from "../sets/method-index.js";
 import { sampleTermCosinePairs } from "../sets/sample-pairs.js";
 import type { FeaturesConfig, SetMethodSpec } from "../sets/set-method.js";
-import { simhashGraph, simhashSimilarity, type SimhashShard } from "./simhash384.js";
+import { simhashGraph, type SimhashShard } from "./simhash384.js";
 
 /**
  * simhash384: 384-bit simhashes of SHA-384 token hashes, pairs within --max-distance bits
@@ -19,7 +19,6 @@ export const SIMHASH384: SetMethodSpec<SimhashShard> = {
   emptyDocuments,
   indexOptions: readerIndexOptions,
   search: async (shards, documents, run, { part }) => simhashGraph(shards, documents, run.search.maxDistance, ALL_PAIRS_BUCKET, part),
-  pairSimilarity: simhashSimilarity,
   calibration: {
     measure: "cosine of the token-count vectors",
     name: "cosine",

@@ -156,15 +156,5 @@ export function simhashGraph(shards: readonly SimhashShard[], documents: number,
     const d = simhashDistance(words, candidates[k] * SIMHASH_WORDS, candidates[k + 1] * SIMHASH_WORDS);
     if (d <= maxDistance) edges.push(candidates[k], candidates[k + 1], 1 - d / SIMHASH_BITS);
   }
-  return { graph: { documents, firstOf, edges, similarity: hammingSimilarity(words) }, candidates: candidates.length / 2 };
-}
-
-/** The relative Hamming similarity of two documents' simhashes (`words`: all documents', in ordinal order). */
-function hammingSimilarity(words: Uint32Array): (a: number, b: number) => number {
-  return (a, b) => 1 - simhashDistance(words, a * SIMHASH_WORDS, b * SIMHASH_WORDS) / SIMHASH_BITS;
-}
-
-/** simhashGraph's `similarity` of the shards' documents. */
-export function simhashSimilarity(shards: readonly SimhashShard[]): (a: number, b: number) => number {
-  return hammingSimilarity(concatU32(shards.map((s) => s.simhashes)));
+  return { graph: { documents, firstOf, edges }, candidates: candidates.length / 2 };
 }
