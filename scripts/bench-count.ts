@@ -33,7 +33,7 @@ for await (const chunk of chunkCorpus([positionals[0]], 1 << 20, readLimits())) 
   bytes += chunk.bytes.length;
   if (bytes >= Number(values.mb) * 1e6) break;
 }
-const options: CountTask["options"] = { column: 0, idAttr: "id", paragraphs: false, lowercase: !values["no-lowercase"], keepNumbers: false, shingleSize: 1 };
+const options: CountTask["options"] = { column: 0, idAttr: "id", paragraphs: false, normalize: "nfc" as const, lowercase: !values["no-lowercase"], keepNumbers: false, shingleSize: 1 };
 const workdir = mkdtempSync(join(tmpdir(), "bench-count-"));
 try {
   mkdirSync(join(workdir, "shards"));

@@ -36,7 +36,7 @@ export async function readCorpusTerms(path: string): Promise<CorpusTerms> {
   const ids: string[] = [];
   const docs: TermCounts[] = [];
   const warnings = emptyWarnings();
-  const topts = { lowercase: true, keepNumbers: false, shingleSize: 1 };
+  const topts = { normalize: "nfc" as const, lowercase: true, keepNumbers: false, shingleSize: 1 };
   for await (const chunk of chunkCorpus([path], 4 << 20)) {
     parseChunk(chunk, { column: 0, idAttr: "id" }, warnings, (doc) => {
       ids.push(doc.id);

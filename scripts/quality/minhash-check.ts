@@ -34,11 +34,11 @@ const { positionals, values } = parseArgs({
 });
 const threshold = Number(values.threshold);
 const workers = Number(values.workers);
-const NORM = { lowercase: true, keepNumbers: false };
+const NORM = { normalize: "nfc" as const, lowercase: true, keepNumbers: false };
 
 function minhashRun(): MethodRun {
   const { bands, rows } = resolveBands(threshold, 128);
-  const features = { column: 0, idAttr: "id", lowercase: true, keepNumbers: false, shingleSize: 5, numPerm: 128, bands, rows, seed: 1, shortTokens: 9 };
+  const features = { column: 0, idAttr: "id", normalize: "nfc" as const, lowercase: true, keepNumbers: false, shingleSize: 5, numPerm: 128, bands, rows, seed: 1, shortTokens: 9 };
   // Every document pair in pairs.tsv, to compare with every exact pair.
   return { method: "minhash", features, search: { threshold, maxDistance: 5, memory: 2 ** 31 }, keep: "longest", pairs: { mode: "all", limit: 0 } };
 }

@@ -1,5 +1,5 @@
 import { pairsOutputFrom, plebOptionsFrom, prepareOptionsFrom, sampleGrowthFrom } from "./options.js";
-import type { CalibrationSampling, ExecutionOptions, PairsOutput, PrepareOptions } from "../core/options.js";
+import type { CalibrationSampling, ExecutionOptions, Normalization, PairsOutput, PrepareOptions } from "../core/options.js";
 import { parseSize } from "../util/size.js";
 import type { KeepPolicy, MethodName } from "../core/method-options.js";
 import { METHODS, type RunRequest } from "../methods/method.js";
@@ -24,6 +24,7 @@ interface ParsedFeatures {
   column: number;
   "id-attr": string;
   "partition-attr"?: string;
+  normalize: Normalization;
   lowercase: boolean;
   "keep-numbers": boolean;
   seed: number;
@@ -35,6 +36,7 @@ export function featuresFrom(a: ParsedFeatures): RunRequest["features"] {
     column: a.column,
     idAttr: a["id-attr"],
     ...(a["partition-attr"] === undefined ? {} : { partitionAttr: a["partition-attr"] }),
+    normalize: a.normalize,
     lowercase: a.lowercase,
     keepNumbers: a["keep-numbers"],
     shingleSize: a["shingle-size"],

@@ -1,4 +1,4 @@
-import { type CalibrationSampling, type Oversize, DEFAULT_CHUNK_BYTES, DEFAULT_COSINE_THRESHOLD, DEFAULT_ITERATIONS_PER_GROUP, DEFAULT_MAX_DOC_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, PROJECTIONS, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "../core/options.js";
+import { type CalibrationSampling, type Oversize, DEFAULT_CHUNK_BYTES, DEFAULT_COSINE_THRESHOLD, DEFAULT_ITERATIONS_PER_GROUP, DEFAULT_MAX_DOC_BYTES, DEFAULT_PAIRS, DEFAULT_PLEB, DEFAULT_PREPARE, SHIFTS_PER_BIT, NORMALIZATIONS, PROJECTIONS, type Normalization, type ExecutionOptions, type PairsOutput, type PlebOptions, type PrepareOptions } from "../core/options.js";
 import { availableParallelism } from "node:os";
 import type { Argv, InferredOptionType, Options } from "yargs";
 import { METHOD_DEFAULTS, METHOD_NAMES, SIMHASH_WORDS, type KeepPolicy, type MethodName } from "../core/method-options.js";
@@ -120,6 +120,7 @@ export const OPTIONS = {
     describe: "attribute of <doc> (e.g. lang) whose value partitions the corpus: documents are compared only with documents of the same value; a document without the attribute has the empty value, like lang=\"\"",
     check: xmlName,
   }),
+  normalize: def({ choices: NORMALIZATIONS, default: DEFAULT_PREPARE.normalize, describe: "Unicode form of terms: nfc (composed, soft hyphens and zero-width characters removed), nfkc (also fullwidth letters and ligatures folded, accents and stress marks dropped), none (docs/methods.md)" }),
   lowercase: def({ type: "boolean", default: DEFAULT_PREPARE.lowercase, describe: "lowercase terms (--no-lowercase keeps case)" }),
   "keep-numbers": def({ type: "boolean", default: DEFAULT_PREPARE.keepNumbers, describe: "keep tokens made only of digits" }),
   "shingle-size": def({ type: "number", default: DEFAULT_PREPARE.shingleSize, describe: "consecutive kept words per term", check: integer(1, 64) }),
@@ -203,7 +204,7 @@ export const OPTIONS = {
  */
 export const METHOD_OPTIONS = [
   "method", "keep", "pairs", "pairs-limit",
-  "column", "id-attr", "partition-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
+  "column", "id-attr", "partition-attr", "normalize", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection",
   "threshold", "beam", "shift-count", "iterations", "iterations-per-group", "verify", "cosine-threshold",
   "num-perm", "bands", "rows", "memory", "max-distance", "short-tokens",
   "chunk-size", "max-doc-bytes", "oversize",
@@ -415,6 +416,7 @@ interface ParsedPrepare {
   "shingle-size": number;
   weighting: "tfidf" | "tf";
   "keep-numbers": boolean;
+  normalize: Normalization;
   lowercase: boolean;
   "min-df": number;
   "max-df"?: number;
@@ -431,6 +433,7 @@ export function prepareOptionsFrom(a: ParsedPrepare): PrepareOptions {
     shingleSize: a["shingle-size"],
     weighting: a.weighting,
     keepNumbers: a["keep-numbers"],
+    normalize: a.normalize,
     lowercase: a.lowercase,
     minDf: a["min-df"],
     maxDf: a["max-df"] ?? Number.POSITIVE_INFINITY,

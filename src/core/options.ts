@@ -15,8 +15,19 @@ export interface ReaderOptions {
 /** What happens to a document longer than --max-doc-bytes: an error, or it is skipped and counted. */
 export type Oversize = "error" | "skip";
 
+/**
+ * Unicode normalisation of terms (docs/methods.md "Unicode forms"): `nfc` composes (NFC) and
+ * removes the invisible default-ignorable characters (soft hyphen, zero-width ones); `nfkc`
+ * also folds compatibility forms (NFKC: fullwidth letters, ligatures) and drops combining
+ * diacritics (accents, stress marks); `none` hashes the tokens as they are (vertdup ≤ 0.6.0).
+ */
+export const NORMALIZATIONS = ["nfc", "nfkc", "none"] as const;
+export type Normalization = (typeof NORMALIZATIONS)[number];
+
 /** How raw token values become terms (the thesis's create_bows options). */
 export interface NormalizeOptions {
+  /** Applied before lowercasing. */
+  normalize: Normalization;
   lowercase: boolean;
   /** Keep tokens made only of digits (the thesis's `save_nums`). */
   keepNumbers: boolean;
@@ -103,6 +114,7 @@ export const DEFAULT_ITERATIONS_PER_GROUP = 10;
 export const DEFAULT_PREPARE: PrepareOptions = {
   column: 0,
   idAttr: "id",
+  normalize: "nfc",
   lowercase: true,
   keepNumbers: false,
   shingleSize: 1,

@@ -1,3 +1,4 @@
+import type { Normalization } from "./options.js";
 /** What a unit's duplicate share counts (over its tokens): see README "Semantics". */
 export const COUNT_RULES = ["ngrams", "tokens", "tokens-any"] as const;
 export type CountRule = (typeof COUNT_RULES)[number];
@@ -24,6 +25,8 @@ export interface ParagraphOptions {
   maxStub: number;
   /** Prefix every line with `1\t` / `0\t` instead of removing duplicates. */
   mark: boolean;
+  /** Unicode form of the tokens (core/options.ts Normalization); `none` with `count` tokens, as onion hashes its tokens as they are. */
+  normalize: Normalization;
 }
 
 export const DEFAULT_PARAGRAPH: ParagraphOptions = {
@@ -35,6 +38,7 @@ export const DEFAULT_PARAGRAPH: ParagraphOptions = {
   docTag: "doc",
   maxStub: 20,
   mark: false,
+  normalize: "nfc",
 };
 
 /**

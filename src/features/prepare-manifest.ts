@@ -45,5 +45,7 @@ export async function readPrepareManifest(workdir: string): Promise<PrepareManif
   const manifest = await readJsonFile<PrepareManifest>(path, "prepare the work directory again (vertdup prepare … -w, or run … -w)");
   // Prepared before --projection existed: float32 vectors.
   manifest.options.projection ??= "float32";
+  // Prepared before --normalize existed (vertdup ≤ 0.6.0): terms as they were.
+  manifest.options.normalize ??= "none";
   return manifest;
 }

@@ -1,7 +1,7 @@
 import type { TermOptions, NormalizeOptions } from "../core/options.js";
 import type { TokenReader } from "../corpus/vertical.js";
 import { finishString, hashSequence, hashString, mixA, mixB, STRING_SEED_A, STRING_SEED_B } from "./hash.js";
-import { normalizeToken } from "./normalize.js";
+import { normalizeToken, normalizeUnicode } from "./normalize.js";
 import { growableF64, growableU32, type GrowableArray } from "../util/typed-arrays.js";
 
 /**
@@ -30,18 +30,33 @@ export function tokenHashes(tokens: readonly string[], opts: NormalizeOptions): 
 }
 
 /**
- * Lowercase of each code point below 0x800 (those of 1- and 2-byte UTF-8), as one code unit;
- * 0 where `toLowerCase` is not one code unit per code point (U+0130 gives two, and Σ
- * depends on its neighbours), which sends the token to the string path.
+ * What each code point below 0x800 (those of 1- and 2-byte UTF-8) becomes in a term under
+ * `opts` (normalised, then lowercased if asked), as one code unit; 0 where the string path
+ * must decide: a combining mark or an invisible character (normalisation joins or removes
+ * it, depending on its neighbours), a code point the form maps to other than one code unit,
+ * one whose lowercase is not one code unit (U+0130 gives two), and Σ, whose lowercase
+ * depends on its neighbours. Other code points change alone, so a token made of them is
+ * normalised code point by code point (test/features/terms.test.ts checks every pair).
  */
-export const LOWER_2BYTE = (() => {
-  const table = new Uint16Array(0x800);
-  for (let c = 1; c < 0x800; c++) {
-    const lower = String.fromCharCode(c).toLowerCase();
-    if (lower.length === 1 && c !== 0x3a3) table[c] = lower.charCodeAt(0);
+export function twoByteTable(opts: Pick<NormalizeOptions, "normalize" | "lowercase">): Uint16Array {
+  const key = `${opts.normalize} ${String(opts.lowercase)}`;
+  let table = twoByteTables.get(key);
+  if (table === undefined) {
+    table = new Uint16Array(0x800);
+    for (let c = 1; c < 0x800; c++) {
+      const s = String.fromCharCode(c);
+      if (/[\p{M}\p{Default_Ignorable_Code_Point}]/u.test(s)) continue;
+      const form = normalizeUnicode(s, opts.normalize);
+      if (form.length !== 1 || (opts.lowercase && form === "Σ")) continue;
+      const term = opts.lowercase ? form.toLowerCase() : form;
+      if (term.length === 1) table[c] = term.charCodeAt(0);
+    }
+    twoByteTables.set(key, table);
   }
   return table;
-})();
+}
+
+const twoByteTables = new Map<string, Uint16Array>();
 
 const TAB = 0x09;
 const NL = 0x0a;
@@ -49,15 +64,19 @@ const NL = 0x0a;
 /**
  * `hashString(normalizeToken(token))`, or DROPPED, straight from the token's UTF-8 bytes.
  * Tokens of 1- and 2-byte characters that contain an ASCII letter (so no Unicode class test
- * is needed) or are all ASCII are decoded, lowercased and hashed code unit by code unit as
- * they are decoded, without a string; any other token is decoded and takes the string path,
- * so the hashes are those of `tokenHashes` exactly.
+ * is needed) or are all ASCII are decoded, normalised and lowercased (`twoByteTable`) and
+ * hashed code unit by code unit as they are decoded, without a string; any other token is
+ * decoded and takes the string path, so the hashes are those of `tokenHashes` exactly.
  */
 export class TokenHasher {
   /** Where the last `hashWord` stopped: at the tab or newline that ends the token, or at the limit. */
   end = 0;
 
-  constructor(private readonly opts: NormalizeOptions) {}
+  private readonly table: Uint16Array;
+
+  constructor(private readonly opts: NormalizeOptions) {
+    this.table = twoByteTable(opts);
+  }
 
   /**
    * The hash of the token that starts at `start` and ends at the first tab or newline before
@@ -86,10 +105,8 @@ export class TokenHasher {
       } else if (c < 0xe0) {
         // A 2-byte sequence (the chunk is valid UTF-8).
         c = ((c & 0x1f) << 6) | (bytes[++i] & 0x3f);
-        if (lowercase) {
-          c = LOWER_2BYTE[c];
-          if (c === 0) return this.viaString(bytes, start, i, limit);
-        }
+        c = this.table[c];
+        if (c === 0) return this.viaString(bytes, start, i, limit);
         ascii = false;
       } else return this.viaString(bytes, start, i, limit);
       a = mixA(a, c);

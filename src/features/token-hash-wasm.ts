@@ -13,7 +13,7 @@ import type { TokenRun } from "../corpus/vertical.js";
 import { WasmKernel, type KernelStatus } from "../util/wasm-kernel.js";
 import type { GrowableArray } from "../util/typed-arrays.js";
 
-import { LOWER_2BYTE } from "./terms.js";
+import { twoByteTable } from "./terms.js";
 import { wasm } from "./token-hash.wat.js";
 
 const tokenHashKernel = new WasmKernel("token-hash", wasm);
@@ -29,7 +29,7 @@ const COUNT_TERMS = 0x182000;
 const COUNT_COUNTS = 0x202000;
 /** The most values `count` takes (its table has 2^17 slots). */
 const COUNT_LIMIT = 1 << 16;
-/** Where the chunk's bytes start in the kernel's memory (after the results, the lowercase table and `count`'s table). */
+/** Where the chunk's bytes start in the kernel's memory (after the results, the 2-byte table and `count`'s table). */
 const INPUT = 0x242000;
 /**
  * The largest chunk the kernel takes: its memory holds 5 bytes per byte of chunk (the chunk,
@@ -54,6 +54,8 @@ interface Instance {
   results: Int32Array;
   terms: Float64Array;
   counts: Uint32Array;
+  /** The twoByteTable in its memory (one per normalisation and lowercasing). */
+  table: Uint16Array | null;
 }
 
 let instance: Instance | null = null;
@@ -85,7 +87,6 @@ export class TokenHashRuns {
     const need = keptByte + 8 * (Math.floor(chunk.length / 2) + 1);
     if (instance === null || instance.bytes.length < need) {
       const memory = tokenHashKernel.memory(Math.ceil(need / PAGE));
-      new Uint16Array(memory.buffer, 64, LOWER_2BYTE.length).set(LOWER_2BYTE);
       const exports = tokenHashKernel.instantiate(memory) as unknown as TokenHashExports;
       instance = {
         exports,
@@ -93,7 +94,13 @@ export class TokenHashRuns {
         results: new Int32Array(memory.buffer, 0, OPENED + 2 * OPEN_LIMIT),
         terms: new Float64Array(memory.buffer, COUNT_TERMS, COUNT_LIMIT),
         counts: new Uint32Array(memory.buffer, COUNT_COUNTS, COUNT_LIMIT),
+        table: null,
       };
+    }
+    const table = twoByteTable(opts);
+    if (instance.table !== table) {
+      new Uint16Array(instance.bytes.buffer, 64, table.length).set(table);
+      instance.table = table;
     }
     instance.bytes.set(chunk, INPUT);
     return new TokenHashRuns(instance, keptByte, chunk.length, opts);

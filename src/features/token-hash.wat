@@ -5,8 +5,9 @@
 ;; `</name>` closing the innermost element the run opened, `<name/>`; not `doc`, nor `p` when
 ;; its ranges are recorded): another line that starts with `<` or is empty,
 ;; a line without its newline at the end of the chunk, a CRLF line end (an error), and a token
-;; whose hash needs the string path (a code point of 3 or 4 bytes, one whose lowercase is not
-;; one code unit, no ASCII letter but a non-ASCII character: Unicode classes decide).
+;; whose hash needs the string path (a code point of 3 or 4 bytes, one the table of the
+;; caller's normalisation and lowercasing sends there, no ASCII letter but a non-ASCII
+;; character: Unicode classes decide).
 ;;
 ;; `newlines` counts a chunk's newlines (chunkExtent of chunker.ts).
 ;; `count` is `countInto` of terms.ts for one document's kept hashes: its distinct terms in
@@ -15,8 +16,8 @@
 ;;
 ;; Memory (imported as e.m): [0, 16) the results of the last run (lines read, the byte offset
 ;; after the last hash written, token lines read, elements it opened and left open, whose
-;; names' byte ranges are at [4224, 4736) as (start, end) pairs, outermost first); [64, 4160) the lowercase table of code points below 0x800
-;; (u16, 0 = string path; written by the caller); from 8192 `count`'s table and output (the
+;; names' byte ranges are at [4224, 4736) as (start, end) pairs, outermost first); [64, 4160) the table of code points below 0x800
+;; (u16: what the code point becomes in a term, 0 = string path; terms.ts twoByteTable, written by the caller); from 8192 `count`'s table and output (the
 ;; offsets below, for up to 2^16 values); the chunk and the hashes where the caller says.
 ;; flags: 1 = lowercase, 2 = keep digit-only tokens, 4 = p elements are the parser's.
 (module
@@ -152,10 +153,9 @@
                 (local.set $c (i32.or
                   (i32.shl (i32.and (local.get $c) (i32.const 0x1f)) (i32.const 6))
                   (i32.and (i32.load8_u offset=1 (local.get $i)) (i32.const 0x3f))))
-                (if (local.get $lower)
-                  (then
-                    (local.set $c (i32.load16_u offset=64 (i32.shl (local.get $c) (i32.const 1))))
-                    (br_if $stop (i32.eqz (local.get $c)))))
+                ;; normalised and lowercased as asked (terms.ts twoByteTable)
+                (local.set $c (i32.load16_u offset=64 (i32.shl (local.get $c) (i32.const 1))))
+                (br_if $stop (i32.eqz (local.get $c)))
                 (local.set $nonAscii (i32.const 1))
                 (local.set $i (i32.add (local.get $i) (i32.const 2)))))
             ;; lane A, then lane B (hash.ts mixA, mixB)

@@ -10,6 +10,8 @@
  */
 
 import { fmix32, lanePower, roll } from "../features/hash.js";
+import { normalizeUnicode } from "../features/normalize.js";
+import type { Normalization } from "../core/options.js";
 
 const MUL_A = 0x9e3779b1;
 const MUL_B = 0x85ebca77;
@@ -42,6 +44,35 @@ export function hashWord(bytes: Uint8Array, start: number, end: number, out: Uin
   }
   out[0] = fmix32(a ^ (i - start));
   out[1] = fmix32(b + Math.imul(i - start, 0x27d4eb2f));
+  return i;
+}
+
+/**
+ * `hashWord` of the token in Unicode form `form` (features/normalize.ts): of its bytes
+ * where the form leaves it as it is (ASCII, and 2-byte characters `stable` keeps), else of
+ * the UTF-8 bytes of its normal form. `stable` is twoByteTable of the form without
+ * lowercasing, which maps a code point that the form leaves alone to itself.
+ */
+export function hashNormalWord(bytes: Uint8Array, start: number, end: number, out: Uint32Array, form: Normalization, stable: Uint16Array): number {
+  let i = start;
+  let plain = true;
+  for (; i < end && bytes[i] !== 0x09 && bytes[i] !== 0x0a; i++) {
+    const c = bytes[i];
+    if (c < 0x80) continue;
+    const cp = ((c & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
+    if (c >= 0xe0 || stable[cp] !== cp) {
+      plain = false;
+      break;
+    }
+    i++;
+  }
+  if (plain) return hashWord(bytes, start, end, out);
+  while (i < end && bytes[i] !== 0x09 && bytes[i] !== 0x0a) i++;
+  const word = Buffer.from(bytes.buffer, bytes.byteOffset + start, i - start).toString("utf8");
+  const normal = normalizeUnicode(word, form);
+  if (normal === word) return hashWord(bytes, start, end, out);
+  const encoded = Buffer.from(normal, "utf8");
+  hashWord(encoded, 0, encoded.length, out);
   return i;
 }
 

@@ -20,7 +20,7 @@ export const PARAGRAPHS_METHOD = "paragraphs";
 
 /** The options that decide which n-gram keys a corpus has (keyed by CLI name, for requireCompatible). */
 export function keyOptions(o: ParagraphOptions): Record<string, unknown> {
-  return { "--ngram": o.ngram, "--boundary": o.boundary, "--doc-tag": o.docTag };
+  return { "--ngram": o.ngram, "--boundary": o.boundary, "--doc-tag": o.docTag, "--normalize": o.normalize };
 }
 
 /** Keys whose high lane starts with the `bits` bits of `prefix` (a bucket, or a part of a split one). */

@@ -3,8 +3,10 @@ import { packLayout } from "./chunk-layout.js";
 import { growableI32, type GrowableArray } from "../util/typed-arrays.js";
 import { LineProblem, type ProblemFound } from "./line-problem.js";
 import { restartsWindow, tagNames, tagRole, TagRole } from "./line-tag.js";
-import { hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
+import { hashNormalWord, hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
 import type { Boundary } from "../core/paragraph-options.js";
+import type { Normalization } from "../core/options.js";
+import { twoByteTable } from "../features/terms.js";
 import { loadStored, type Stored } from "../corpus/stored.js";
 import { badLine, opensLike } from "../corpus/vertical.js";
 
@@ -33,6 +35,8 @@ export interface OccurrenceTask {
   boundary: Boundary;
   structure: string;
   docTag: string;
+  /** The tokens' Unicode form. */
+  normalize: Normalization;
   /** Occurrences in shared memory: the repeats tasks of memory mode read them in place. */
   shared: boolean;
   /** Else a buffer of an earlier chunk's occurrences to write into, when large enough. */
@@ -102,6 +106,8 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   const warnings: LineWarnings = { emptyLine: 0, tagOutsideDoc: 0 };
   const counts = new Uint32Array(BUCKETS + 1);
   const ngram = task.ngram;
+  const form = task.normalize;
+  const stable = twoByteTable({ normalize: form, lowercase: false });
   const { powA, powB } = rollingHash(ngram);
   const ringA = new Int32Array(ngram);
   const ringB = new Int32Array(ngram);
@@ -151,7 +157,7 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       b = 0;
     }
     if (role === TagRole.NotTag) {
-      end = hashWord(bytes, pos, n, th);
+      end = form === "none" ? hashWord(bytes, pos, n, th) : hashNormalWord(bytes, pos, n, th, form, stable);
       while (end < n && bytes[end] !== NL) end++;
       if (bytes[end - 1] === CR) throw new LineProblem(lineNo, badLine.crlf);
       if (!inDoc) throw new LineProblem(lineNo, badLine.tokenOutside(docTag));

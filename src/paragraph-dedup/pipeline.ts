@@ -367,6 +367,7 @@ async function onionRun(inputs: readonly string[], output: string, options: Para
   if (run.workdir !== undefined || (run.against ?? []).length > 0 || run.update === true || run.resume === true) {
     throw new VertdupError("--count tokens (onion 1.2's sequential rule) takes no -w, --against, --update or --resume: use --count tokens-any or ngrams");
   }
+  if (options.normalize !== "none") throw new VertdupError(`--count tokens (onion 1.2 line for line) takes --normalize none only (onion hashes its tokens as they are), not ${options.normalize}: use --count tokens-any or ngrams`);
   const clock = new PhaseClock();
   clock.start("onion");
   const out = await openOutput(output);

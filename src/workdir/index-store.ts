@@ -121,6 +121,9 @@ export async function readIndex(dir: string): Promise<IndexManifest> {
   return manifest;
 }
 
+/** What an index made before an option existed was made with: `--normalize` came in 0.7.0, and terms were not normalised before. */
+const UNRECORDED: Record<string, unknown> = { "--normalize": "none" };
+
 /**
  * Refuses a batch whose method or feature options differ from the index's, naming every
  * difference (`--shingle-size: index 5, this run 3`).
@@ -128,10 +131,12 @@ export async function readIndex(dir: string): Promise<IndexManifest> {
 export function requireCompatible(dir: string, index: IndexManifest, method: string, options: Record<string, unknown>): void {
   if (index.method !== method) throw new VertdupError(`${dir}: an index of --method ${index.method}, not ${method}: give the same method as the index`);
   const names = [...new Set([...Object.keys(index.options), ...Object.keys(options)])].sort();
-  const differ = names.filter((name) => JSON.stringify(index.options[name]) !== JSON.stringify(options[name]));
+  const recorded = (name: string) => index.options[name] ?? (name in options ? UNRECORDED[name] : undefined);
+  const differ = names.filter((name) => JSON.stringify(recorded(name)) !== JSON.stringify(options[name]));
   if (differ.length > 0) {
     const show = (v: unknown) => (v === undefined ? "unset" : JSON.stringify(v));
-    const list = differ.map((name) => `${name}: index ${show(index.options[name])}, this run ${show(options[name])}`).join("; ");
+    const older = (name: string) => (name in UNRECORDED && !(name in index.options) ? ` (not recorded: made by vertdup 0.6.0 or earlier)` : "");
+    const list = differ.map((name) => `${name}: index ${show(recorded(name))}${older(name)}, this run ${show(options[name])}`).join("; ");
     throw new VertdupError(`${dir}: options incompatible with the index (${list}): give the index's values or build a new index`);
   }
 }

@@ -66,6 +66,8 @@ function deserialize<P extends object>(path: string, text: string): RunConfig<P>
   const config = parseJsonFile<RunConfig<P>>(path, text, WORKDIR_ADVICE, infinity);
   // Work directories made before --projection existed were signed with float32 vectors.
   if ("bits" in config.prepare && !("method" in config.prepare)) (config.prepare as Partial<PrepareOptions>).projection ??= "float32";
+  // Terms were not normalised before --normalize existed (vertdup ≤ 0.6.0).
+  if ("lowercase" in config.prepare || "ngram" in config.prepare) (config.prepare as Partial<PrepareOptions>).normalize ??= "none";
   return config;
 }
 
@@ -73,7 +75,9 @@ export function fingerprint(config: RunConfig<object>): string {
   // A size limit that only stops the reading changes no file: a resume may raise it. One
   // that skips documents decides which documents have content.
   const limit = config.oversize === "skip" ? config.maxDocBytes : undefined;
-  return createHash("sha256").update(serialize({ ...config, maxDocBytes: limit })).digest("hex").slice(0, 16);
+  // In key order: an option filled in for an older directory (deserialize) comes last there.
+  const prepare = Object.fromEntries(Object.entries(config.prepare).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return createHash("sha256").update(serialize({ ...config, prepare, maxDocBytes: limit })).digest("hex").slice(0, 16);
 }
 
 /** How the int8 vectors of a projection format were drawn, for messages. */
@@ -104,7 +108,9 @@ function differences<P extends object>(a: RunConfig<P>, b: RunConfig<P>): string
   if (JSON.stringify(a.inputs) !== JSON.stringify(b.inputs)) out.push(`inputs (${inputDifferences(a.inputs, b.inputs).join("; ")})`);
   // Both sides' keys: an option given only now or only there (--partition-attr) is absent from the other.
   for (const key of new Set([...Object.keys(a.prepare), ...Object.keys(b.prepare)]) as Set<keyof P & string>) {
-    if (a.prepare[key] !== b.prepare[key]) out.push(`--${key} (${String(b.prepare[key])} there, ${String(a.prepare[key])} now)`);
+    if (a.prepare[key] === b.prepare[key]) continue;
+    const older = key === "normalize" ? "; vertdup 0.6.0 and earlier read as none" : "";
+    out.push(`--${key} (${String(b.prepare[key])} there, ${String(a.prepare[key])} now${older})`);
   }
   const projection = (a.prepare as Partial<PrepareOptions>).projection;
   if (a.projectionFormat !== b.projectionFormat && projection === (b.prepare as Partial<PrepareOptions>).projection) {
@@ -134,7 +140,7 @@ export async function adoptRunConfig<P extends object>(workdir: string, config: 
     }
     const previous = deserialize<P>(path, await readFile(path, "utf8"));
     if (fingerprint(previous) !== fingerprint(config)) {
-      throw new VertdupError(`${workdir}: refusing to resume: the work directory was made with other ${differences(config, previous).join(", ")}`);
+      throw new VertdupError(`${workdir}: refusing to resume: the work directory was made with other ${differences(config, previous).join(", ")}: give the options it was made with, or run without --resume to start anew`);
     }
     return true;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalizeToken } from "../../src/features/normalize.js";
 
-const DEF = { lowercase: true, keepNumbers: false };
+const DEF = { normalize: "nfc" as const, lowercase: true, keepNumbers: false };
 
 describe("normalizeToken", () => {
   it("lowercases by default (Unicode-aware, locale-independent)", () => {
@@ -19,7 +19,7 @@ describe("normalizeToken", () => {
   it("drops tokens with no letter or digit", () => {
     for (const t of ["", ",", ".", "...", "<", "<>", "—", "„“", "!?", " ", "\t", "€", "😀", "-_-"]) {
       expect(normalizeToken(t, DEF)).toBeNull();
-      expect(normalizeToken(t, { lowercase: false, keepNumbers: true })).toBeNull();
+      expect(normalizeToken(t, { normalize: "nfc", lowercase: false, keepNumbers: true })).toBeNull();
     }
   });
 
@@ -49,5 +49,32 @@ describe("normalizeToken", () => {
       expect(normalizeToken(t, DEF)).toBe(n);
       expect(normalizeToken(t, { ...DEF, keepNumbers: true })).toBe(n);
     }
+  });
+});
+
+describe("normalizeToken's Unicode forms", () => {
+  const form = (normalize: "nfc" | "nfkc" | "none") => ({ ...DEF, normalize });
+
+  it("nfc (the default) gives one term to NFC and NFD, and removes soft hyphens and zero-width characters", () => {
+    for (const variant of ["café", "cafe\u0301", "ca\u00adfé", "caf\u200be\u0301", "\ufeffca\u2060fé", "ca\u200c\u200dfé"]) expect(normalizeToken(variant, DEF), variant).toBe("café");
+    expect(normalizeToken("\u00ad\u200b", DEF)).toBeNull();
+    // What only the stronger form folds stays apart.
+    expect(normalizeToken("моло\u0301ко", DEF)).toBe("моло\u0301ко");
+    expect(normalizeToken("ﬁnal", DEF)).toBe("ﬁnal");
+  });
+
+  it("nfkc also folds fullwidth letters, ligatures and compatibility digits, and drops accents and stress marks", () => {
+    expect(normalizeToken("моло\u0301ко", form("nfkc"))).toBe("молоко");
+    expect(normalizeToken("Ｐｒａｈａ", form("nfkc"))).toBe("praha");
+    expect(normalizeToken("ﬁnal", form("nfkc"))).toBe("final");
+    expect(normalizeToken("Café", form("nfkc"))).toBe("cafe");
+    expect(normalizeToken("１２", form("nfkc"))).toBeNull();
+    // Script-specific marks spell words: an Indic vowel sign stays.
+    expect(normalizeToken("कि", form("nfkc"))).toBe("कि");
+  });
+
+  it("none hashes tokens as they are (vertdup 0.6.0)", () => {
+    expect(normalizeToken("cafe\u0301", form("none"))).toBe("cafe\u0301");
+    expect(normalizeToken("ca\u00adfé", form("none"))).toBe("ca\u00adfé");
   });
 });

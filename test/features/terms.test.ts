@@ -1,16 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { NORMALIZATIONS } from "../../src/core/options.js";
 import { hashSequence, hashString } from "../../src/features/hash.js";
 import { countTerms, DROPPED, shingles, termCounts, termHash, tokenHash, TokenHasher, tokenHashes } from "../../src/features/terms.js";
 import { documentFrequencies } from "../../src/features/count-shard.js";
 
-const DEF = { lowercase: true, keepNumbers: false };
+const DEF = { normalize: "nfc" as const, lowercase: true, keepNumbers: false };
 
 describe("tokenHashes", () => {
   it("hashes the normalised kept tokens, in order", () => {
     const tokens = ["Psi", ",", "štěkají", "42", "<", "<3", "PSI", "..."];
     expect(tokenHashes(tokens, DEF)).toEqual(["psi", "štěkají", "<3", "psi"].map(hashString));
-    expect(tokenHashes(tokens, { lowercase: false, keepNumbers: true })).toEqual(
+    expect(tokenHashes(tokens, { normalize: "nfc" as const, lowercase: false, keepNumbers: true })).toEqual(
       ["Psi", "štěkají", "42", "<3", "PSI"].map(hashString),
     );
   });
@@ -64,7 +65,7 @@ describe("termCounts", () => {
   });
 
   it("k = 1 with keepNumbers and without lowercasing", () => {
-    const r = termCounts(tokens, { lowercase: false, keepNumbers: true, shingleSize: 1 });
+    const r = termCounts(tokens, { normalize: "nfc" as const, lowercase: false, keepNumbers: true, shingleSize: 1 });
     expect(r).toEqual({
       terms: ["The", "cat", "the", "2024", "CAT"].map(hashString),
       counts: [1, 2, 2, 1, 1],
@@ -98,15 +99,19 @@ describe("tokenHash (on bytes)", () => {
   // ASCII, 2-byte letters with and without case, Σ (contextual lowercase), İ (two code
   // units lowercased), digits of other scripts, 3- and 4-byte characters, empty.
   const TOKENS = ["Psi", "PSI", "štěkají", "ŠTĚKAJÍ", "42", "4a", "1.5", "٣", "x٣", "ΟΔΟΣ", "Σ", "ΣΑΣ", "İstanbul", "İ", "ǅ", "ẞ", "ß", "Ÿ",
-    "µ", "„", "–", "...", ",", "<", "<3", "č", "Č1", "1č", "日本", "😀", "a😀", "", "Ω", "Å", "K", "a\u00a0b", "\ufeffx", "１２", "Ⅻ", "A-Z_0"];
+    "µ", "„", "–", "...", ",", "<", "<3", "č", "Č1", "1č", "日本", "😀", "a😀", "", "Ω", "Å", "K", "a\u00a0b", "\ufeffx", "１２", "Ⅻ", "A-Z_0",
+    // Unicode variants of one word: NFD, soft hyphen, zero-width characters, stress mark, fullwidth, ligature, a mark alone.
+    "cafe\u0301", "café", "Cafe\u0301", "ko\u00adme", "\u00ad", "ko\u200bme", "\u200dx\u2060", "моло\u0301ко", "Ｐｒａｈａ", "ﬁnal", "\u0301", "e\u0301\u0323", "ς\u0301", "Σ\u00ad"];
   it("equals termHash of the decoded token for every option", () => {
-    for (const lowercase of [true, false]) {
-      for (const keepNumbers of [true, false]) {
-        const opts = { lowercase, keepNumbers };
-        const read = tokenHash(opts);
-        for (const t of TOKENS) {
-          const bytes = Buffer.from(`\t${t}\n`);
-          expect(read(bytes, 1, bytes.length - 1), t).toBe(termHash(t, opts));
+    for (const normalize of NORMALIZATIONS) {
+      for (const lowercase of [true, false]) {
+        for (const keepNumbers of [true, false]) {
+          const opts = { normalize, lowercase, keepNumbers };
+          const read = tokenHash(opts);
+          for (const t of TOKENS) {
+            const bytes = Buffer.from(`\t${t}\n`);
+            expect(read(bytes, 1, bytes.length - 1), t).toBe(termHash(t, opts));
+          }
         }
       }
     }
@@ -114,11 +119,14 @@ describe("tokenHash (on bytes)", () => {
 
   // Characters where lowercasing or the Unicode classes are special, mixed with code points of
   // every UTF-8 length (1 to 4 bytes: the byte path decodes 1 and 2, hands the rest to the string path).
-  const special = fc.constantFrom(..."AZaz09ŠšΣσςİıǅẞßŸµÅKΩ٣１Ⅻ\u00a0\ufeff<>-_.,😀日");
+  // Also what normalisation changes: combining marks (2- and 3-byte), soft hyphen, zero-width and other invisible characters, fullwidth letters, ligatures, precomposed letters.
+  const special = fc.constantFrom(..."AZaz09ŠšΣσςİıǅẞßŸµÅKΩ٣１Ⅻ\u00a0\ufeff<>-_.,😀日\u0301\u0300\u0308\u0323\u0327\u0345\u05b0\u0653\u20d7\u00ad\u034f\u061c\u200b\u200c\u200d\u2060\ufe0fＡｚ１ﬁﬀǆéÉèыЁ²ϹΐᾳǱ");
   const inRange = (min: number, max: number) => fc.integer({ min, max }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c));
-  const char = fc.oneof({ arbitrary: special, weight: 6 }, inRange(0x00, 0x7f), inRange(0x80, 0x7ff), inRange(0x800, 0xffff), inRange(0x10000, 0x10ffff));
+  // Letters followed by the combining mark that NFC composes with them.
+  const composing = fc.constantFrom("e\u0301", "A\u0308", "c\u030c", "о\u0301", "и\u0306", "ß\u0301", "Σ\u0301");
+  const char = fc.oneof({ arbitrary: composing, weight: 2 }, { arbitrary: special, weight: 6 }, inRange(0x00, 0x7f), inRange(0x80, 0x7ff), inRange(0x800, 0xffff), inRange(0x10000, 0x10ffff));
   const token = fc.array(char, { maxLength: 12 }).map((cs) => cs.join("").replace(/[\t\n]/g, ""));
-  const options = fc.record({ lowercase: fc.boolean(), keepNumbers: fc.boolean() });
+  const options = fc.record({ normalize: fc.constantFrom(...NORMALIZATIONS), lowercase: fc.boolean(), keepNumbers: fc.boolean() });
 
   it("equals termHash of the decoded token for arbitrary Unicode tokens (property)", () => {
     fc.assert(
@@ -146,7 +154,7 @@ describe("tokenHash (on bytes)", () => {
     const bytes = Buffer.from("7,");
     expect(tokenHash(DEF)(bytes, 0, 1)).toBe(DROPPED);
     expect(tokenHash(DEF)(bytes, 1, 2)).toBe(DROPPED);
-    expect(tokenHash({ lowercase: true, keepNumbers: true })(bytes, 0, 1)).toBe(hashString("7"));
+    expect(tokenHash({ normalize: "nfc" as const, lowercase: true, keepNumbers: true })(bytes, 0, 1)).toBe(hashString("7"));
   });
 });
 

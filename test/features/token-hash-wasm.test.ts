@@ -1,5 +1,5 @@
 import { type Chunk, emptyWarnings } from "../../src/corpus/vertical.js";
-import type { TermOptions } from "../../src/core/options.js";
+import { NORMALIZATIONS, type TermOptions } from "../../src/core/options.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
@@ -7,11 +7,14 @@ import { countChunk, type ShardCounter } from "../../src/features/count-shard.js
 import { tokenHashKernelStatus, TokenHashRuns } from "../../src/features/token-hash-wasm.js";
 import { countByte } from "../../src/util/count-byte.js";
 
-// Characters where lowercasing or the Unicode classes are special, and code points of every
-// UTF-8 length (the kernel decodes 1 and 2 bytes and leaves longer ones to TokenHasher).
-const special = fc.constantFrom(..."AZaz09ŠšĚěΣσςİıǅẞßŸµÅKΩ٣１Ⅻ\u00a0\ufeff<>/-_.,😀日\r");
+// Characters where lowercasing, normalisation (combining marks, soft hyphen, zero-width and
+// other invisible characters, fullwidth letters, ligatures, precomposed letters) or the Unicode
+// classes are special, and code points of every UTF-8 length (the kernel decodes 1 and 2 bytes and leaves longer ones to TokenHasher).
+const special = fc.constantFrom(..."AZaz09ŠšĚěΣσςİıǅẞßŸµÅKΩ٣１Ⅻ\u00a0\ufeff<>/-_.,😀日\r\u0301\u0300\u0308\u0323\u0327\u0345\u05b0\u0653\u20d7\u00ad\u034f\u061c\u200b\u200c\u200d\u2060\ufe0fＡｚ１ﬁﬀǆéÉèыЁ²ϹΐᾳǱ");
 const inRange = (min: number, max: number) => fc.integer({ min, max }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c));
-const char = fc.oneof({ arbitrary: special, weight: 8 }, inRange(0x00, 0x7f), inRange(0x80, 0x7ff), inRange(0x800, 0xffff), inRange(0x10000, 0x10ffff));
+// Letters followed by the combining mark that NFC composes with them.
+const composing = fc.constantFrom("e\u0301", "A\u0308", "c\u030c", "о\u0301", "и\u0306", "ß\u0301", "Σ\u0301");
+const char = fc.oneof({ arbitrary: composing, weight: 2 }, { arbitrary: special, weight: 8 }, inRange(0x00, 0x7f), inRange(0x80, 0x7ff), inRange(0x800, 0xffff), inRange(0x10000, 0x10ffff));
 const token = fc.array(char, { maxLength: 10 }).map((cs) => cs.join("").replace(/[\t\n]/g, ""));
 // Token lines (with more columns or not), structure lines, empty lines, CRLF.
 const line = fc.oneof(
@@ -31,7 +34,7 @@ const chunkText = fc.tuple(fc.array(doc, { minLength: 1, maxLength: 5 }), fc.boo
   const text = docs.map((lines, d) => [`<doc id="d${d}">`, ...lines, "</doc>"].join("\n")).join("\n");
   return { text: finalNewline ? `${text}\n` : text, docs: docs.length };
 });
-const options = fc.record({ lowercase: fc.boolean(), keepNumbers: fc.boolean(), shingleSize: fc.constantFrom(1, 2), paragraphs: fc.boolean() });
+const options = fc.record({ normalize: fc.constantFrom(...NORMALIZATIONS), lowercase: fc.boolean(), keepNumbers: fc.boolean(), shingleSize: fc.constantFrom(1, 2), paragraphs: fc.boolean() });
 
 function chunkOf(text: string, docCount: number): Chunk {
   return { index: 0, file: "test.vert", firstLine: 1, firstDoc: 0, docCount, bytes: Buffer.from(text) };
@@ -69,14 +72,14 @@ describe("the token-hash kernel", () => {
   it("counts documents longer than its table holds (2^16 kept tokens) as TokenHasher alone does", () => {
     const words = Array.from({ length: 70_000 }, (_, i) => `w${(i * 7919) % 50_000}`);
     const chunk = chunkOf(`<doc id="long">\n${words.join("\n")}\n</doc>\n<doc id="short">\nw1\n</doc>\n`, 2);
-    const opts = { lowercase: true, keepNumbers: false, shingleSize: 1 };
+    const opts = { normalize: "nfc" as const, lowercase: true, keepNumbers: false, shingleSize: 1 };
     const kernel = counted(chunk, opts, true) as { arrays: number[][] };
     expect(kernel.arrays[1]).toEqual([50_000, 1]);
     expect(kernel).toEqual(counted(chunk, opts, false));
   });
 
   it("gives the same hash to a term wherever it occurs: in a run, after a tag, before another column, in any case", () => {
-    const opts = { lowercase: true, keepNumbers: false, shingleSize: 1 };
+    const opts = { normalize: "nfc" as const, lowercase: true, keepNumbers: false, shingleSize: 1 };
     const text = '<doc id="a">\nŠtěkají\n<g/>\nštěkají\nPsi\n</doc>\n<doc id="b">\npsi\nštěKají\tx\n</doc>\n<doc id="c">\nŠTĚKAJÍ\n</doc>\n';
     const { arrays, error } = counted(chunkOf(text, 3), opts, true) as { arrays: number[][]; error?: string };
     expect(error).toBeUndefined();
@@ -95,7 +98,7 @@ describe("the token-hash kernel", () => {
       fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(15), (body, skip) => {
         // Newlines often, and bytes that differ from 10 in one bit.
         const bytes = Buffer.from(body.map((b) => (b % 3 === 0 ? 10 : b % 5 === 0 ? 10 ^ (1 << (b % 8)) : b))).subarray(Math.min(skip, body.length));
-        const runs = TokenHashRuns.load(bytes, { lowercase: true, keepNumbers: false });
+        const runs = TokenHashRuns.load(bytes, { normalize: "nfc" as const, lowercase: true, keepNumbers: false });
         expect(runs?.newlines()).toBe(countByte(bytes, 10));
       }),
       { numRuns: 500 },

@@ -6,7 +6,7 @@ import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
 import { bruteFirstOf, shardsOf } from "./features.js";
 
 afterAll(cleanupVerts);
-const NORM = { lowercase: true, keepNumbers: false };
+const NORM = { normalize: "nfc" as const, lowercase: true, keepNumbers: false };
 
 describe("exact", () => {
   it("digests the normalised stream: case, punctuation and glue do not matter, order does", () => {

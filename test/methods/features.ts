@@ -7,7 +7,7 @@ import { collectChunks } from "../helpers/vert.js";
 export const FEATURES: FeatureOptions = {
   column: 0,
   idAttr: "id",
-  lowercase: true,
+  normalize: "nfc" as const, lowercase: true,
   keepNumbers: false,
   shingleSize: 5,
   numPerm: 128,

@@ -16,7 +16,7 @@ import { runSetMethod } from "../helpers/set-method.js";
 const dir = mkdtempSync(join(tmpdir(), "vertdup-calibrate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const NORM = { lowercase: true, keepNumbers: false };
+const NORM = { normalize: "nfc" as const, lowercase: true, keepNumbers: false };
 const SAMPLE = 400;
 const corpus = join(dir, "gen.vert");
 

@@ -18,7 +18,7 @@ import { sortedJaccard, sortedSet } from "../../src/methods/sets/jaccard.js";
 import { MinhashWasm } from "../../src/methods/minhash/minhash-wasm.js";
 import { VertdupError } from "../../src/core/errors.js";
 
-const NORM = { lowercase: true, keepNumbers: false };
+const NORM = { normalize: "nfc" as const, lowercase: true, keepNumbers: false };
 
 function lows(values: Float64Array): Int32Array {
   const out = new Int32Array(values.length);

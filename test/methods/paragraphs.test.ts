@@ -8,7 +8,7 @@ import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
 import { bruteClusters, bruteFirstOf, bruteLeaderClusters, brutePairs, edgeStrings, firstOfByKey, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";
 
 afterAll(cleanupVerts);
-const NORM = { lowercase: true, keepNumbers: false };
+const NORM = { normalize: "nfc" as const, lowercase: true, keepNumbers: false };
 
 function parseOne(text: string): VerticalDoc {
   const docs: VerticalDoc[] = [];

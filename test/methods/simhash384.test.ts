@@ -10,7 +10,7 @@ import { cleanupVerts, writeVert } from "../helpers/vert.js";
 import { bruteClusters, bruteLeaderClusters, firstOfByKey, bruteFirstOf, brutePairs, edgeStrings, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";
 
 afterAll(cleanupVerts);
-const NORM = { lowercase: true, keepNumbers: false };
+const NORM = { normalize: "nfc" as const, lowercase: true, keepNumbers: false };
 
 describe("simhash384", () => {
   it("is the sign of the summed ±1 bits of the tokens' SHA-384", () => {

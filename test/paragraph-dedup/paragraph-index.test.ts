@@ -136,7 +136,7 @@ describe("vertdup paragraphs -w: the work directory becomes an index", () => {
     const { index } = await incremental(parts, {});
     const manifest = await readIndex(index);
     expect(manifest.method).toBe("paragraphs");
-    expect(manifest.options).toEqual({ "--ngram": 7, "--boundary": "doc", "--doc-tag": "doc" });
+    expect(manifest.options).toEqual({ "--ngram": 7, "--boundary": "doc", "--doc-tag": "doc", "--normalize": "nfc" });
     const docs = parts.map((p) => p.split("\n").filter((l) => l.startsWith("<doc ")).length);
     expect(manifest.batches.map((b) => [b.batch, b.documents, b.firstOrdinal])).toEqual([
       [0, docs[0], 0],

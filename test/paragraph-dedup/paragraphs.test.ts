@@ -179,7 +179,7 @@ describe("vertdup paragraphs: counting rules and sentence boundaries", () => {
     const input = seen + v(...doc("4", ["a", "b", "c", "d", "e", "f", "g", "h", "i", "z"]));
     const opts = { ngram: 3, maxStub: -1 };
     expect((await dedup(writeVert(input), { ...opts, count: "ngrams" }, { inProcess: true })).report.counts.duplicates).toBe(0);
-    const tokens = await dedup(writeVert(input), { ...opts, count: "tokens" }, { inProcess: true });
+    const tokens = await dedup(writeVert(input), { ...opts, count: "tokens", normalize: "none" }, { inProcess: true });
     expect(tokens.report.counts.duplicates).toBe(1);
     expect(tokens.text).toBe(seen);
   });
@@ -187,9 +187,9 @@ describe("vertdup paragraphs: counting rules and sentence boundaries", () => {
   it("tokens: an n-gram that starts in the paragraph before covers only its tokens in this one", async () => {
     // "x a b" repeats and ends at the second paragraph's first token: 1 of its 4 tokens is covered.
     const input = v(...doc("1", ["x", "a", "b"]), ...doc("2", ["x", "a"], ["b", "q", "r", "s"]));
-    const r = await dedup(writeVert(input), { ngram: 3, maxStub: -1, threshold: 0.3, count: "tokens" }, { inProcess: true });
+    const r = await dedup(writeVert(input), { ngram: 3, maxStub: -1, threshold: 0.3, count: "tokens", normalize: "none" }, { inProcess: true });
     expect(r.report.counts.duplicates).toBe(0);
-    const lower = await dedup(writeVert(input), { ngram: 3, maxStub: -1, threshold: 0.2, count: "tokens" }, { inProcess: true });
+    const lower = await dedup(writeVert(input), { ngram: 3, maxStub: -1, threshold: 0.2, count: "tokens", normalize: "none" }, { inProcess: true });
     expect(lower.report.counts.duplicates).toBe(1);
   });
 
@@ -212,11 +212,11 @@ describe("vertdup paragraphs: counting rules and sentence boundaries", () => {
     expect(across.report.counts.duplicates).toBe(1);
     // Only "p q r" is an n-gram: 1 repeated of 15 tokens (ngrams), 3 covered of 15 (tokens).
     for (const count of COUNT_RULES) {
-      const bounded = await dedup(writeVert(input), { ...opts, boundary: "s", count }, { inProcess: true });
+      const bounded = await dedup(writeVert(input), { ...opts, boundary: "s", count, ...(count === "tokens" ? { normalize: "none" as const } : {}) }, { inProcess: true });
       expect(bounded.report.counts.duplicates).toBe(0);
       expect(bounded.text).toBe(input);
     }
-    const low = await dedup(writeVert(input), { ...opts, boundary: "s", count: "tokens", threshold: 0.19 }, { inProcess: true });
+    const low = await dedup(writeVert(input), { ...opts, boundary: "s", count: "tokens", normalize: "none", threshold: 0.19 }, { inProcess: true });
     expect(low.report.counts.duplicates).toBe(1);
   });
 
@@ -258,7 +258,7 @@ describe("vertdup paragraphs: counting rules and sentence boundaries", () => {
   it("chooses by size: a small input runs in process; the report records the options", async () => {
     const text = randomCorpus(4, 30);
     const output = missingPath(".vert");
-    const report = await paragraphs([writeVert(text)], output, { ...DEFAULT_PARAGRAPH, count: "tokens", boundary: "s" }, { workers: 2, chunkBytes: 1 << 20, quiet: true });
+    const report = await paragraphs([writeVert(text)], output, { ...DEFAULT_PARAGRAPH, count: "tokens", normalize: "none", boundary: "s" }, { workers: 2, chunkBytes: 1 << 20, quiet: true });
     expect(report.inProcess).toBe(true);
     expect(report.options).toMatchObject({ count: "tokens", boundary: "s" });
   });

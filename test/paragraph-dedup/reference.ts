@@ -1,4 +1,5 @@
 import { TAG } from "../../src/corpus/vertical.js";
+import { normalizeUnicode } from "../../src/features/normalize.js";
 import type { ParagraphOptions } from "../../src/core/paragraph-options.js";
 
 /**
@@ -67,7 +68,7 @@ export function referenceParagraphs(text: string, o: ParagraphOptions, variant: 
     if (tag !== null && o.boundary === "s" && tag[2] === "s") window = [];
     if (tag !== null || line === "") return;
     u.tokens++;
-    window.push(line.split("\t")[0]);
+    window.push(normalizeUnicode(line.split("\t")[0], o.normalize));
     if (window.length > o.ngram) window.shift();
     u.grams.push(window.length === o.ngram ? window.join("\u0001") : null);
   });

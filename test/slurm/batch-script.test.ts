@@ -444,7 +444,7 @@ function lshAgainstSettings(update: boolean, outdir: string): LshCosineSettings 
   return { ...lshSettings(8, 20), keep: "older", resume: false, against: ["/shared/index"], inputs: ["/shared/batch.vert"], update, outdir };
 }
 
-const FEATURES = { column: 0, idAttr: "id", lowercase: true, keepNumbers: false, shingleSize: 5, numPerm: 128, bands: 16, rows: 8, seed: 1, shortTokens: 9 };
+const FEATURES = { column: 0, idAttr: "id", normalize: "nfc" as const, lowercase: true, keepNumbers: false, shingleSize: 5, numPerm: 128, bands: 16, rows: 8, seed: 1, shortTokens: 9 };
 
 function setRun(method: SetMethod): MethodRun {
   return { method, features: FEATURES, search: { threshold: 0.8, maxDistance: 5, memory: 1 << 30 }, keep: "longest" };

@@ -2,21 +2,31 @@ import type { Argv } from "yargs";
 import { executionOptionsFrom, fraction, inputPaths, withOptions } from "../options.js";
 import { DEFAULT_PARAGRAPH, DEFAULT_MEMORY, type Boundary, type CountRule, type ParagraphOptions } from "../../core/paragraph-options.js";
 import { parseSize } from "../../util/size.js";
+import type { Normalization } from "../../core/options.js";
+import { VertdupError } from "../../core/errors.js";
 
 /** The options that decide what the paragraph job writes, shared with `slurm paragraphs`. */
-export const PARAGRAPH_OPTIONS = ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "memory", "report", "against", "update", "chunk-size", "max-doc-bytes", "oversize"] as const;
+export const PARAGRAPH_OPTIONS = ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "normalize", "memory", "report", "against", "update", "chunk-size", "max-doc-bytes", "oversize"] as const;
 
 export const PARAGRAPH_OPTION_VARIANTS = {
   output: { describe: "output corpus (.vert, .gz, .zst; - for stdout)" },
   threshold: { default: DEFAULT_PARAGRAPH.threshold, describe: "duplicate when the repeated share (--count) of the unit's tokens exceeds this", check: fraction(true) },
   against: { describe: "saved index (a completed run's -w; repeatable): its n-grams count as seen before the inputs', whose output is then what one run over the indices' corpora and the inputs would write for them" },
   update: { describe: "append the inputs' n-grams to the --against index (only one) atomically once the output is written" },
+  normalize: {
+    default: undefined,
+    describe: "Unicode form of the tokens: nfc, nfkc or none (as for run; docs/methods.md) [default: nfc; none with --count tokens, which takes no other: onion hashes its tokens as they are]",
+    check: (_name: string, value: Normalization, argv: Readonly<Record<string, unknown>>) => {
+      if (argv.count === "tokens" && value !== "none") throw new VertdupError(`--normalize ${value} does not apply to --count tokens (onion 1.2 line for line: onion hashes its tokens as they are): use --count tokens-any or ngrams`);
+    },
+  },
   memory: { default: `${DEFAULT_MEMORY / 1024 ** 2}M`, describe: "memory for n-grams (and chunks of compressed input) before they go to disk; in external mode, what the bucket tables share (16M to 1T)" },
 };
 
 /** The paragraph options given on a command line. */
-export function paragraphOptionsFrom(a: { ngram: number; threshold: number; count: CountRule; boundary: Boundary; structure: string; "doc-tag": string; "max-stub": number; mark: boolean }): ParagraphOptions {
-  return { ngram: a.ngram, threshold: a.threshold, count: a.count, boundary: a.boundary, structure: a.structure, docTag: a["doc-tag"], maxStub: a["max-stub"], mark: a.mark };
+export function paragraphOptionsFrom(a: { ngram: number; threshold: number; count: CountRule; boundary: Boundary; structure: string; "doc-tag": string; "max-stub": number; mark: boolean; normalize?: Normalization }): ParagraphOptions {
+  const normalize = a.normalize ?? (a.count === "tokens" ? "none" : DEFAULT_PARAGRAPH.normalize);
+  return { ngram: a.ngram, threshold: a.threshold, count: a.count, boundary: a.boundary, structure: a.structure, docTag: a["doc-tag"], maxStub: a["max-stub"], mark: a.mark, normalize };
 }
 
 /** The report's default place: beside the output (none for standard output). */

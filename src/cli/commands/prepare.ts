@@ -4,7 +4,7 @@ import { executionOptionsFrom, inputPaths, prepareOptionsFrom, withOptions } fro
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["workdir", "resume", "column", "id-attr", "partition-attr", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection", "workers", "chunk-size", "max-doc-bytes", "oversize", "memory", "quiet"],
+    ["workdir", "resume", "column", "id-attr", "partition-attr", "normalize", "lowercase", "keep-numbers", "shingle-size", "bits", "weighting", "min-df", "max-df", "seed", "projection", "workers", "chunk-size", "max-doc-bytes", "oversize", "memory", "quiet"],
   );
 
 type Args = Awaited<ReturnType<typeof builder>["argv"]>;

@@ -8,7 +8,7 @@ import { METHODS_WORKERS } from "../../methods/sets/methods-entry.js";
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["outdir", "threshold", "short-tokens", "column", "id-attr", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "pairs-limit", "quiet"],
+    ["outdir", "threshold", "short-tokens", "column", "id-attr", "normalize", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "pairs-limit", "quiet"],
     {
       outdir: { describe: "output directory (short-long.tsv)" },
       threshold: { default: METHOD_DEFAULTS.paragraphs.threshold, describe: "similar: Jaccard of paragraph sets at least this" },

@@ -63,6 +63,7 @@ export function lshIndexOptions(o: PrepareOptions, format = projectionFormat(o.p
     "--projection": o.projection,
     "--weighting": o.weighting,
     "--column": o.column,
+    "--normalize": o.normalize,
     "--lowercase": o.lowercase,
     "--keep-numbers": o.keepNumbers,
     "--shingle-size": o.shingleSize,

@@ -120,5 +120,5 @@ export function loadKnownEdges(indices: readonly { dir: string; manifest: IndexM
 
 /** The reader options every set method's features depend on, by command-line name (SetMethodSpec.indexOptions). */
 export function readerIndexOptions(f: FeatureOptions): Record<string, unknown> {
-  return { "--column": f.column, "--lowercase": f.lowercase, "--keep-numbers": f.keepNumbers, ...partitionIndexOption(f) };
+  return { "--column": f.column, "--normalize": f.normalize, "--lowercase": f.lowercase, "--keep-numbers": f.keepNumbers, ...partitionIndexOption(f) };
 }

@@ -214,7 +214,7 @@ export const SET_METHOD: MethodRunner<SetMethodSettings> = {
     const { threshold } = r.search;
     const { bands, rows } = SET_METHODS[r.method].banding?.(threshold, r.features.numPerm, r.features.bands, r.features.rows) ?? { bands: 1, rows: 1 };
     const f = r.features;
-    const features = { column: f.column, idAttr: f.idAttr, ...(f.partitionAttr === undefined ? {} : { partitionAttr: f.partitionAttr }), lowercase: f.lowercase, keepNumbers: f.keepNumbers, shingleSize: f.shingleSize, numPerm: f.numPerm, bands, rows, seed: f.seed, shortTokens: f.shortTokens };
+    const features = { column: f.column, idAttr: f.idAttr, ...(f.partitionAttr === undefined ? {} : { partitionAttr: f.partitionAttr }), normalize: f.normalize, lowercase: f.lowercase, keepNumbers: f.keepNumbers, shingleSize: f.shingleSize, numPerm: f.numPerm, bands, rows, seed: f.seed, shortTokens: f.shortTokens };
     const run: MethodRun = {
       method: r.method,
       features,

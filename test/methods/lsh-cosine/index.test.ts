@@ -257,7 +257,7 @@ describe("lsh-cosine index: tf-idf weights frozen at the base", () => {
     await run([write(dir, "base.vert", base), "-w", index, "-o", join(dir, "o0"), ...common]);
     await run([write(dir, "new.vert", fresh), "-w", join(dir, "w1"), "-o", join(dir, "o1"), "--against", index, ...common]);
 
-    const opts = { lowercase: true, keepNumbers: false, column: 0 };
+    const opts = { normalize: "nfc" as const, lowercase: true, keepNumbers: false, column: 0 };
     const df = new Map<number, number>();
     for (const d of base) for (const t of new Set(tokenHashes(d.words, opts))) df.set(t, (df.get(t) ?? 0) + 1);
     const n0 = base.length;

@@ -15,7 +15,7 @@ afterAll(() => {
   cleanupVerts();
 });
 const EXEC = { workers: 2, chunkBytes: 1 << 16 };
-const NORM = { lowercase: true, keepNumbers: false };
+const NORM = { normalize: "nfc" as const, lowercase: true, keepNumbers: false };
 
 function run(method: MethodRun["method"], threshold = 0.8, memory = 2 ** 31, pairs: MethodRun["pairs"] = { mode: "edges", limit: 0 }): MethodRun {
   return { method, features: FEATURES, search: { threshold, maxDistance: 5, memory }, keep: "longest", pairs };
