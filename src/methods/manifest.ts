@@ -110,8 +110,12 @@ export interface GroupEstimate {
   high: number;
 }
 
-/** The files of an output directory its manifest names (report.html, written after the manifest from these, is not read back). */
-const VOUCHED_FILES = [PAIRS_FILE, GROUPS_FILE, CLUSTERS_FILE, "pleb-log.tsv", CALIBRATION_FILE];
+/**
+ * The files of an output directory its manifest names: not report.html (written after the
+ * manifest from these, never read back), nor pleb-log.tsv (a log whose seconds would make the
+ * manifest differ between runs of the same outputs).
+ */
+const VOUCHED_FILES = [PAIRS_FILE, GROUPS_FILE, CLUSTERS_FILE, CALIBRATION_FILE];
 
 /**
  * Writes manifest.json into `outdir`, atomically, after the other outputs: it names their

@@ -86,8 +86,11 @@ function valueHtml(v: unknown): string {
   return typeof v === "number" ? count(v) : typeof v === "string" ? text(v) : text(JSON.stringify(v) ?? "");
 }
 
-/** Manifest entries that vary with --workers, --chunk-size or the clock: shown in #timings only. */
-const VARYING = ["created", "phases"];
+/**
+ * Manifest entries that vary with --workers, --chunk-size or the clock: shown in #timings only;
+ * `files`, the checksums readers check the output set by (pleb-log.tsv's with its seconds), not at all.
+ */
+const VARYING = ["created", "phases", "files"];
 const VARYING_COUNTS = ["shards"];
 
 function parametersSection(m: Record<string, unknown>): string {

@@ -38,15 +38,20 @@ export async function takeWorkdir(workdir: string, use: WorkdirUse): Promise<Wor
   if (use.create) await claimWorkdir(workdir);
   else if (!existsSync(workdir)) throw new VertdupError(`${workdir}: no such work directory`);
   const lock = await lockWorkdir(workdir, use);
+  // Said once, by the exit hook or by the release an interruption unwinds to (workers stop first).
+  const sayKept = () => {
+    if (interruptedBy() !== null) process.stderr.write(`vertdup: the work directory ${workdir} is kept: ${use.continueWith ?? `continue with --resume -w ${workdir}`}\n`);
+  };
   const forget = atExit(() => {
     removeOwnTemporaries(workdir);
-    if (interruptedBy() !== null) process.stderr.write(`vertdup: the work directory ${workdir} is kept: ${use.continueWith ?? `continue with --resume -w ${workdir}`}\n`);
+    sayKept();
   });
   return {
     token: lock.token,
     async release() {
       forget();
       removeOwnTemporaries(workdir);
+      sayKept();
       await lock.release();
     },
   };

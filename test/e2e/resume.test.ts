@@ -182,7 +182,7 @@ describe("runs killed with SIGKILL resume to the same outputs", () => {
     expect(prepared.projectionFormat).toBe(2);
     const other = vertdup(["prepare", small, "-w", work, "--quiet", "--resume", "--projection", "float32"]);
     expect(other.status).toBe(1);
-    expect(other.stderr).toMatch(/vertdup: error: .*refusing to resume: the work directory was made with other --projection \(int8 there, float32 now\)$/m);
+    expect(other.stderr).toMatch(/vertdup: error: .*refusing to resume: the work directory was made with other --projection \(int8 there, float32 now\): give the options it was made with, or run without --resume to start anew$/m);
     // A work directory of vertdup 0.3.0's int8 vectors: no projectionFormat in config.json.
     const int8Config = JSON.parse(readFileSync(join(work, "config.json"), "utf8"));
     expect(int8Config.projectionFormat).toBe(2);
