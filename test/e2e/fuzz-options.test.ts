@@ -3,8 +3,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { vertdupCommandLine } from "../../src/cli/program.js";
-import { VertdupError } from "../../src/core/errors.js";
-import { describeSystemError, errorCode } from "../../src/util/atomic.js";
+import { systemErrorForUser } from "../../src/util/atomic.js";
 import { CLI, removeTempDirs, tempDir, type CliResult } from "../helpers/cli.js";
 import { makeCorpus } from "../helpers/vert.js";
 
@@ -38,12 +37,9 @@ async function inProcess(args: string[]): Promise<CliResult> {
     if (e instanceof UsageFailure) {
       status = 2;
       stderr += `vertdup: ${e.message}\n`;
-    } else if (e instanceof VertdupError) {
+    } else if (systemErrorForUser(e) !== null) {
       status = 1;
-      stderr += `vertdup: error: ${e.message}\n`;
-    } else if (errorCode(e) !== undefined && (e as NodeJS.ErrnoException).path !== undefined) {
-      status = 1;
-      stderr += `vertdup: error: ${(e as NodeJS.ErrnoException).path}: ${describeSystemError(e)}\n`;
+      stderr += `vertdup: error: ${systemErrorForUser(e)?.message}\n`;
     } else {
       status = 70;
       stderr += `vertdup: internal error: ${e instanceof Error ? e.stack : String(e)}\n`;
