@@ -185,7 +185,7 @@ async function cleanInput(input: string, first: number, opts: CleanOptions, rows
       throw new InputError(file, line, `document ${doc + 1} is in ${CLUSTERS_FILE} but its <doc> line is longer than --max-doc-bytes: cannot check or mark it`);
     }
     if (row !== undefined && docLine !== null) {
-      const id = attributeValue(docLine.toString("utf8"), idAttr) ?? String(doc + 1);
+      const id = attributeValue(docLine.toString("utf8"), idAttr, { file, line }) ?? String(doc + 1);
       if (id !== row.id) {
         throw new InputError(file, line, `document ${doc + 1} is "${id}" but ${CLUSTERS_FILE} names "${row.id}" (not the corpus of ${opts.from}?)`);
       }

@@ -7,7 +7,24 @@ import type { ReaderWarnings } from "./vertical.js";
  * contain, and the documents skipped for their size (--oversize skip), which no pair can
  * contain either and are not counted among the former.
  */
-export type RunWarnings = ReaderWarnings & { documentsWithoutFeatures?: number; oversizeSkipped?: SkippedDocs };
+export type RunWarnings = ReaderWarnings & { documentsWithoutFeatures?: number; oversizeSkipped?: SkippedDocs; repeatedIds?: RepeatedIds };
+
+/** Documents whose id (or ordinal, for a document without one) an earlier document has, and the first such id. */
+export interface RepeatedIds {
+  documents: number;
+  first: string;
+}
+
+/**
+ * The warning for stderr when ids name more than one document, or undefined: pairs.tsv,
+ * groups.tsv and clusters.tsv name documents by id (clean goes by position and is not misled).
+ */
+export function repeatedIdsWarning(w: { repeatedIds?: RepeatedIds }, idAttr: string): string | undefined {
+  const r = w.repeatedIds;
+  if (r === undefined) return undefined;
+  const n = r.documents === 1 ? "1 document has" : `${r.documents} documents have`;
+  return `warning: ${n} the name of an earlier document (the first: "${r.first}"; a document without ${idAttr}= is named by its position): the outputs name both alike; give each <doc> a distinct ${idAttr}`;
+}
 
 /** `emptyDocuments` counts the skipped documents too (they are read as empty). */
 export function runWarnings(reader: ReaderWarnings, emptyDocuments: number, skipped?: SkippedDocs): RunWarnings {

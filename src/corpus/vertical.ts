@@ -79,17 +79,24 @@ function checkUtf8(chunk: Chunk): void {
 }
 
 /** A document's `--partition-attr` value: the empty value when its `<doc>` has no such attribute. */
-export function partitionValue(tagLine: string, name: string): string {
-  return attributeValue(tagLine, name) ?? "";
+export function partitionValue(tagLine: string, name: string, where: LinePlace): string {
+  return attributeValue(tagLine, name, where) ?? "";
+}
+
+/** A line of an input, for the error a malformed tag gives. */
+export interface LinePlace {
+  file: string;
+  line: number;
 }
 
 /**
  * The value of attribute `name` of a tag line (`<doc id="a" title='b'>`), its attributes read
  * one after the other as XML has them: `name = "v"`, `name='v'`, and the unquoted `name=v` of
  * SGML-style corpora; text inside another attribute's value is never taken for an attribute.
- * Undefined when the tag has no such attribute, or when the tag is cut before its value ends.
+ * Undefined when the tag has no such attribute. A quote that never closes (`id="x'`) is bad
+ * input at `where`: the rest of the line is inside the value, so no later attribute can be read.
  */
-export function attributeValue(tagLine: string, name: string): string | undefined {
+export function attributeValue(tagLine: string, name: string, where: LinePlace): string | undefined {
   const n = tagLine.length;
   let i = tagLine.indexOf("<") + 1;
   // The tag's name.
@@ -112,7 +119,7 @@ export function attributeValue(tagLine: string, name: string): string | undefine
     const quote = tagLine[i];
     if (quote === '"' || quote === "'") {
       const end = tagLine.indexOf(quote, i + 1);
-      if (end === -1) return undefined;
+      if (end === -1) throw new InputError(where.file, where.line, `the value of ${attr}= opens with ${quote} and never closes`);
       value = tagLine.slice(i + 1, end);
       i = end + 1;
     } else {
@@ -451,11 +458,12 @@ export function scanChunk(chunk: Chunk, opts: ReaderOptions, warnings: ReaderWar
       } else {
         if (docLine >= 0) throw new InputError(file, lineNo, badLine.nestedOpen(docLine));
         const tagLine = bytes.toString("utf8", start, end);
-        const id = attributeValue(tagLine, opts.idAttr) ?? String(ordinal + 1);
+        const where = { file, line: lineNo };
+        const id = attributeValue(tagLine, opts.idAttr, where) ?? String(ordinal + 1);
         docLine = lineNo;
         docTokens = 0;
         paragraphs = opts.paragraphs ? [] : undefined;
-        sink.open(ordinal++, id, lineNo, opts.partitionAttr === undefined ? undefined : partitionValue(tagLine, opts.partitionAttr));
+        sink.open(ordinal++, id, lineNo, opts.partitionAttr === undefined ? undefined : partitionValue(tagLine, opts.partitionAttr, where));
       }
       continue;
     }

@@ -116,8 +116,25 @@ export class DocIds {
     }
   }
 
-  /** Adds ordinal k unless an equal id is in the table (the first one answers). */
-  private insert(k: number): void {
+  /**
+   * The documents whose id an earlier document has, and the first of them: ids should name
+   * one document each, but a corpus may repeat one, and a document without an id is named by
+   * its ordinal, which another's id may be.
+   */
+  repeats(): { documents: number; first?: number } {
+    let documents = 0;
+    let first: number | undefined;
+    this.table = new Uint32Array(Math.max(16, 2 ** Math.ceil(Math.log2(2 * this.count + 1)))).fill(EMPTY);
+    for (let k = 0; k < this.count; k++) {
+      if (this.insert(k)) continue;
+      documents++;
+      first ??= k;
+    }
+    return first === undefined ? { documents } : { documents, first };
+  }
+
+  /** Adds ordinal k unless an equal id is in the table (the first one answers): whether it was added. */
+  private insert(k: number): boolean {
     const table = this.table as Uint32Array;
     const mask = table.length - 1;
     const from = this.startOf(k);
@@ -126,10 +143,10 @@ export class DocIds {
       const j = table[slot];
       if (j === EMPTY) {
         table[slot] = k;
-        return;
+        return true;
       }
       const at = this.startOf(j);
-      if (this.ends[j] - at === size && this.bytes.compare(this.bytes, from, this.ends[k], at, this.ends[j]) === 0) return;
+      if (this.ends[j] - at === size && this.bytes.compare(this.bytes, from, this.ends[k], at, this.ends[j]) === 0) return false;
     }
   }
 

@@ -7,6 +7,7 @@ import type { KeepPolicy } from "../core/method-options.js";
 import type { PairsOutput } from "../core/options.js";
 import type { DocSources } from "./doc-sources.js";
 import { VertdupError } from "../core/errors.js";
+import type { RepeatedIds } from "../corpus/run-warnings.js";
 import type { DocIds } from "./doc-ids.js";
 import { DocNames } from "./doc-names.js";
 import { GROUPS_FILE, groupLines, groupsHeader } from "./groups-tsv.js";
@@ -25,6 +26,8 @@ export interface GraphOutputCounts {
   /** Lines of pairs.tsv (edges, or with --pairs all every document pair). */
   pairLines: number;
   clusters: ClusterCounts;
+  /** Documents whose id an earlier document has (DocIds.repeats), and the first such id; absent when none. */
+  repeatedIds?: RepeatedIds;
 }
 
 export interface GraphOutputOptions {
@@ -49,11 +52,13 @@ export interface GraphOutputOptions {
 export async function writeGraphOutputs(outdir: string, graph: DuplicateGraph, ids: DocIds, tokens: ArrayLike<number>, opts: GraphOutputOptions): Promise<GraphOutputCounts> {
   if (ids.length !== graph.documents) throw new RangeError(`${ids.length} ids for ${graph.documents} documents`);
   const names = new DocNames(ids, opts.sources);
+  const repeats = ids.repeats();
+  const repeatedIds = repeats.first === undefined ? {} : { repeatedIds: { documents: repeats.documents, first: ids.get(repeats.first) } };
   if (opts.sources === undefined) {
     const written = await writeGroupsAndPairs(outdir, graph, names, opts.pairs);
     const clusters = new GraphClusters(graph, tokens, opts.keep);
     await writeLines(join(outdir, CLUSTERS_FILE), CLUSTERS_HEADER, clusterLines(clusters, names));
-    return { ...written, clusters: clusters.counts };
+    return { ...written, clusters: clusters.counts, ...repeatedIds };
   }
   if (opts.sources.documents !== graph.documents) throw new RangeError(`${opts.sources.documents} sourced documents for ${graph.documents}`);
   // The clusters come first here: they decide which groups and edges are written.
@@ -61,7 +66,7 @@ export async function writeGraphOutputs(outdir: string, graph: DuplicateGraph, i
   const { keepCluster, counts } = newClusters(clusters, opts.sources, opts.keep);
   const written = await writeGroupsAndPairs(outdir, graph, names, opts.pairs, (d) => keepCluster[clusters.clusterOf[d]] === 1);
   await writeLines(join(outdir, CLUSTERS_FILE), CLUSTERS_SOURCES_HEADER, clusterLines(clusters, names, keepCluster));
-  return { ...written, clusters: counts };
+  return { ...written, clusters: counts, ...repeatedIds };
 }
 
 /** The clusters holding a new document (`keepCluster[c]` 1; index 0, no cluster, stays 0), and their counts. */

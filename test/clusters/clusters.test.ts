@@ -159,3 +159,19 @@ describe("clusters.tsv", () => {
     await expect(readClustersTsv(path)).rejects.toThrow(/against.tsv:2: malformed/);
   });
 });
+
+describe("DocIds.repeats", () => {
+  it("counts the documents whose id an earlier document has, as brute force does (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("1", "2", "a", "é", ""), { maxLength: 30 }), fc.boolean(), (list, looked) => {
+        const ids = DocIds.fromLists([list]);
+        // A table made earlier by a lookup does not change the answer.
+        if (looked) ids.ordinalOf("a");
+        const firsts = list.filter((id, k) => list.indexOf(id) !== k);
+        const first = list.findIndex((id, k) => list.indexOf(id) !== k);
+        expect(ids.repeats()).toEqual(first === -1 ? { documents: 0 } : { documents: firsts.length, first });
+        expect(ids.ordinalOf("a")).toBe(list.includes("a") ? list.indexOf("a") : undefined);
+      }),
+    );
+  });
+});

@@ -329,28 +329,31 @@ describe("lenient irregularities are counted in warnings", () => {
   });
 });
 
+const AT = { file: "t.vert", line: 7 };
+
 describe("attributeValue", () => {
   it("reads double- and single-quoted values, and undefined when absent", () => {
-    expect(attributeValue('<doc id="a b" lang="cs">', "id")).toBe("a b");
-    expect(attributeValue("<doc id='x'>", "id")).toBe("x");
-    expect(attributeValue('<doc id="">', "id")).toBe("");
-    expect(attributeValue('<doc lang="cs">', "id")).toBeUndefined();
-    expect(attributeValue('<doc xml:id="q">', "xml:id")).toBe("q");
-    expect(attributeValue('<doc a.b="q">', "a.b")).toBe("q");
-    expect(attributeValue('<doc axb="no" a.b="q">', "a.b")).toBe("q");
+    expect(attributeValue('<doc id="a b" lang="cs">', "id", AT)).toBe("a b");
+    expect(attributeValue("<doc id='x'>", "id", AT)).toBe("x");
+    expect(attributeValue('<doc id="">', "id", AT)).toBe("");
+    expect(attributeValue('<doc lang="cs">', "id", AT)).toBeUndefined();
+    expect(attributeValue('<doc xml:id="q">', "xml:id", AT)).toBe("q");
+    expect(attributeValue('<doc a.b="q">', "a.b", AT)).toBe("q");
+    expect(attributeValue('<doc axb="no" a.b="q">', "a.b", AT)).toBe("q");
   });
 
   it("reads the tag's attributes as attributes: never from inside another's value (#31 item 3)", () => {
-    expect(attributeValue(`<doc title="see id='fake'" id="real1">`, "id")).toBe("real1");
-    expect(attributeValue(`<doc title='a id="fake"'>`, "id")).toBeUndefined();
-    expect(attributeValue('<doc note="x id=y" id=z>', "id")).toBe("z");
-    expect(attributeValue('<doc id = "x">', "id")).toBe("x");
-    expect(attributeValue("<doc id=x>", "id")).toBe("x");
-    expect(attributeValue("<doc id=x/>", "id")).toBe("x");
-    expect(attributeValue('<doc checked id="x">', "id")).toBe("x");
-    expect(attributeValue('<doc xid="no" id="x">', "id")).toBe("x");
-    // A value cut before its quote ends: no value.
-    expect(attributeValue(`<doc id="x'>`, "id")).toBeUndefined();
+    expect(attributeValue(`<doc title="see id='fake'" id="real1">`, "id", AT)).toBe("real1");
+    expect(attributeValue(`<doc title='a id="fake"'>`, "id", AT)).toBeUndefined();
+    expect(attributeValue('<doc note="x id=y" id=z>', "id", AT)).toBe("z");
+    expect(attributeValue('<doc id = "x">', "id", AT)).toBe("x");
+    expect(attributeValue("<doc id=x>", "id", AT)).toBe("x");
+    expect(attributeValue("<doc id=x/>", "id", AT)).toBe("x");
+    expect(attributeValue('<doc checked id="x">', "id", AT)).toBe("x");
+    expect(attributeValue('<doc xid="no" id="x">', "id", AT)).toBe("x");
+    // A value whose quote never closes: bad input at its line, not a document silently named by its ordinal.
+    expect(() => attributeValue(`<doc id="x'>`, "id", AT)).toThrow(`t.vert:7: the value of id= opens with " and never closes`);
+    expect(() => attributeValue(`<doc title='x id="y">`, "id", AT)).toThrow(`t.vert:7: the value of title= opens with ' and never closes`);
   });
 
   it("finds every attribute of a generated tag by its name (property)", () => {
@@ -360,7 +363,7 @@ describe("attributeValue", () => {
     fc.assert(
       fc.property(attrs, (list) => {
         const line = `<doc${list.map(([n, v, q, sp]) => ` ${n}${sp}=${sp}${q}${v}${q}`).join("")}>`;
-        for (const [n, v] of list) expect(attributeValue(line, n)).toBe(v);
+        for (const [n, v] of list) expect(attributeValue(line, n, AT)).toBe(v);
       }),
     );
   });

@@ -222,3 +222,27 @@ describe("#31 item 16: --resume with a changed input names which input changed a
     expectRefused(["run", corpus, "-o", out, "-w", w, "--resume", "--quiet"], /other inputs \(.*c\.vert changed: modified \S+ there, 2031-01-01T00:00:00\.000Z now\)/);
   });
 });
+
+describe("#31 item 3: a document's id", () => {
+  it("a quote that never closes is bad input at its line, not a document named by its ordinal", () => {
+    const bad = join(dir, "quote.vert");
+    writeFileSync(bad, GOOD.replace('<doc id="c">', `<doc id="c'>`));
+    const out = join(dir, "quote-out");
+    expectRefused(["run", bad, "-o", out, "--method", "exact"], /quote\.vert:15: the value of id= opens with " and never closes/, join(out, "clusters.tsv"));
+  });
+
+  it("a name two documents have (an id, or the ordinal of a document without one) is counted and said", () => {
+    const clash = join(dir, "clash.vert");
+    writeFileSync(clash, GOOD.replace('<doc id="a">', '<doc id="2">').replace('<doc id="b">', "<doc>"));
+    const out = join(dir, "clash-out");
+    const r = vertdup(["run", clash, "-o", out, "--method", "exact", "--quiet"]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('warning: 1 document has the name of an earlier document (the first: "2"; a document without id= is named by its position)');
+    const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
+    expect(manifest.warnings.repeatedIds).toEqual({ documents: 1, first: "2" });
+    // A corpus whose names are distinct says nothing of them.
+    const fine = vertdup(["run", input, "-o", join(dir, "fine-out"), "--method", "exact", "--quiet"]);
+    expect(fine.stderr).not.toContain("name of an earlier document");
+    expect(JSON.parse(readFileSync(join(dir, "fine-out", "manifest.json"), "utf8")).warnings.repeatedIds).toBeUndefined();
+  });
+});

@@ -36,7 +36,10 @@ describe("clean --mark: dup_of and dup_sim of a run whose cluster is a chain", (
       readFileSync(marked, "utf8")
         .split("\n")
         .filter((l) => l.startsWith("<doc"))
-        .map((l) => [attributeValue(l, "id"), ["dup_of", "dup_sim", "dup_measure"].map((name) => attributeValue(l, name))]),
+        .map((l, k) => {
+          const at = { file: marked, line: k + 1 };
+          return [attributeValue(l, "id", at), ["dup_of", "dup_sim", "dup_measure"].map((name) => attributeValue(l, name, at))];
+        }),
     );
     expect(marks.get("a")).toEqual([undefined, undefined, undefined]);
     expect(marks.get("b")).toEqual(["a", cosine.get("a b"), "cosine"]);

@@ -4,6 +4,7 @@ import type { Argv } from "yargs";
 import { HTML_REPORT_OPTION, METHOD_OPTIONS, METHOD_OPTION_VARIANTS, executionOptionsFrom, inputPaths, withOptions } from "../options.js";
 import { DEFAULT_TARGET_RECALL, type ExecutionOptions } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
+import { repeatedIdsWarning } from "../../corpus/run-warnings.js";
 import { checkAgainstUse } from "../../workdir/index-store.js";
 import { CALIBRATION_FILE } from "../../eval/calibration.js";
 import { CALIBRATED_METHODS, METHODS, refuseUncalibrated, type RunRequest } from "../../methods/method.js";
@@ -55,7 +56,10 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
     const lock = (await realpath(a.o)) === (await realpath(workdir)) ? null : await lockWorkdir(a.o, { kind: "output directory (-o)" });
     try {
       await runLocally(pipelineOf(workdir, job), exec.workers, exec.quiet === true);
-      return finishedRun(job);
+      const result = await finishedRun(job);
+      const repeated = repeatedIdsWarning(result.manifest.warnings, a["id-attr"]);
+      if (repeated !== undefined) process.stderr.write(`vertdup: ${repeated}\n`);
+      return result;
     } finally {
       await lock?.release();
     }

@@ -140,7 +140,7 @@ export async function outputStep(
     },
     ...(recall === undefined ? {} : { recallEstimate: recallEstimate(recall, seconds.length, estimates) }),
     clusters: written.clusters,
-    warnings: prepared.warnings,
+    warnings: { ...prepared.warnings, ...(written.repeatedIds === undefined ? {} : { repeatedIds: written.repeatedIds }) },
     phases: { ...prepared.phases, ...(pleb === undefined ? {} : { pleb }), ...clock.timings() },
     kernels: { ...prepared.kernels, "beam-scan": beamScanKernelStatus((m) => process.stderr.write(`vertdup: ${m}\n`)) },
   };

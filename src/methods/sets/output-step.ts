@@ -67,7 +67,7 @@ export async function outputStep(workdir: string, method: SetMethodSpec, run: Me
       pairs: written.pairLines,
     },
     clusters: written.clusters,
-    warnings: runWarnings(reader, empty, skipped),
+    warnings: { ...runWarnings(reader, empty, skipped), ...(written.repeatedIds === undefined ? {} : { repeatedIds: written.repeatedIds }) },
     ...(kernels === undefined ? {} : { kernels }),
     phases: { ...timings, ...clock.timings() },
   };
