@@ -30,6 +30,8 @@ export interface WorkdirLock {
   token: string;
   /** Gives the lock up (also done at exit); a Slurm lock stays for the run's jobs. */
   release(): Promise<void>;
+  /** Gives the lock up, a Slurm lock too: no job that carries its token was submitted. */
+  abandon(): Promise<void>;
 }
 
 export interface LockOptions {
@@ -129,6 +131,10 @@ export async function lockWorkdir(workdir: string, options: LockOptions = {}): P
       forget();
       if (!holder.slurm) drop();
     },
+    async abandon() {
+      forget();
+      drop();
+    },
   };
 }
 
@@ -147,7 +153,7 @@ export async function lockWorkdirs(dirs: readonly string[]): Promise<WorkdirLock
     await release();
     throw err;
   }
-  return { token: taken.map((l) => l.token).join(","), release };
+  return { token: taken.map((l) => l.token).join(","), release, abandon: release };
 }
 
 /** Runs `body` holding the locks of `dirs` (the indices of `--against`): no other run changes them while it reads or appends. */

@@ -1,8 +1,9 @@
 import { existsSync, rmSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeSystemError, removeOwnTemporaries } from "../util/atomic.js";
+import { ensureWritableDir } from "../util/output-dir.js";
 import { VertdupError } from "../core/errors.js";
 import { atExit, interruptedBy } from "../util/exit-cleanup.js";
 import { claimWorkdir } from "./layout.js";
@@ -54,6 +55,11 @@ export async function takeWorkdir(workdir: string, use: WorkdirUse): Promise<Wor
       sayKept();
       await lock.release();
     },
+    async abandon() {
+      forget();
+      removeOwnTemporaries(workdir);
+      await lock.abandon();
+    },
   };
 }
 
@@ -78,4 +84,15 @@ export async function useWorkdir<T>(given: string | undefined, tmpDir: string | 
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * Locks the output directory `outdir` of a run in `workdir` (made if missing), so that a
+ * second run into it is refused instead of leaving a mix of both runs' files; null when it is
+ * the work directory, locked already.
+ */
+export async function lockOutdir(outdir: string, workdir: string): Promise<WorkdirLock | null> {
+  await ensureWritableDir(outdir);
+  if ((await realpath(outdir)) === (await realpath(workdir))) return null;
+  return lockWorkdir(outdir, { kind: "output directory (-o)" });
 }

@@ -14,6 +14,8 @@ const NO_STACK = /\n\s+at /;
 describe("#31 item 4: one run at a time into an -o, and a reader refuses a mixed set", () => {
   it("a second run into the same -o is refused while the first runs; the first finishes", async () => {
     const out = join(tempDir(), "o");
+    const prepared = join(tempDir(), "w");
+    expect(vertdup(["prepare", CORPUS, "-w", prepared, "--quiet"]).status).toBe(0);
     const first = spawn(process.execPath, [CLI, "run", CORPUS, "-o", out, "--quiet"], { stdio: "ignore" });
     const ended = new Promise<number | null>((done) => first.on("exit", done));
     while (!existsSync(join(out, "vertdup.lock"))) await new Promise((r) => setTimeout(r, 10));
@@ -21,6 +23,10 @@ describe("#31 item 4: one run at a time into an -o, and a reader refuses a mixed
     const second = vertdup(["run", CORPUS, "-o", out, "--method", "minhash", "--quiet"]);
     expect(second.status).toBe(1);
     expect(second.stderr).toMatch(/o: in use by another vertdup run \(pid \d+@.*\): wait for it to end or give another output directory \(-o\)/);
+    // pleb writes the same set of outputs.
+    const pleb = vertdup(["pleb", "-w", prepared, "-o", out, "--quiet"]);
+    expect(pleb.status).toBe(1);
+    expect(pleb.stderr).toMatch(/o: in use by another vertdup run/);
     expect(await ended).toBe(0);
     expect(JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")).method).toBe("lsh-cosine");
     expect(existsSync(join(out, "vertdup.lock"))).toBe(false);

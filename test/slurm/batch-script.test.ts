@@ -119,6 +119,19 @@ describe("batch scripts", () => {
     expect(headerArgs(readFileSync(join(workdir, "slurm", "2-count.sbatch"), "utf8")).slice(-4)).toEqual(["--qos", "normal", "--account=x", "--comment=c"]);
   });
 
+  it("vertdup slurm run that fails before any script is written leaves no lock for jobs that never come", () => {
+    const base = tempDir();
+    const workdir = join(base, "w");
+    const r = vertdup(["slurm", "run", join(base, "missing.vert"), "-w", workdir, "-o", join(base, "out"), "--dry-run"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/missing\.vert/);
+    expect(existsSync(join(workdir, "vertdup.lock"))).toBe(false);
+    // The same command with the input there runs as if the first had never been.
+    const again = vertdup(["slurm", "run", "data-samples/sample.vert.gz", "-w", workdir, "-o", join(base, "out"), "--dry-run"]);
+    expect(again.stderr).toBe("");
+    expect(again.status).toBe(0);
+  });
+
   it("vertdup slurm run --method writes the method's scripts and takes its options as run does", () => {
     const base = tempDir();
     const workdir = join(base, "w");

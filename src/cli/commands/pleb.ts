@@ -24,7 +24,7 @@ export const plebCommand = {
   builder: (y: Argv) => builder(y).example("vertdup pleb -w work -o out-beam80 --beam 80", "PLEB again on a prepared work directory, other settings"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ lshCosinePipeline, PLEB_STEPS }, { runLocally }, { readPrepareManifest }, { takeWorkdir }, { checkOutputs }] = await Promise.all([
+    const [{ lshCosinePipeline, PLEB_STEPS }, { runLocally }, { readPrepareManifest }, { takeWorkdir, lockOutdir }, { checkOutputs }] = await Promise.all([
       import("../../methods/lsh-cosine/pipeline.js"),
       import("../../executor/pipeline.js"),
       import("../../features/prepare-manifest.js"),
@@ -35,7 +35,9 @@ export const plebCommand = {
     await checkOutputs(RUN_OUTPUTS.map((f) => join(a.o, f)), a.reference === undefined ? [] : [a.reference]);
     const { workers, quiet, tmpDir: _tmpDir, ...exec } = executionOptionsFrom(a);
     const lock = await takeWorkdir(a.w, { create: false });
+    let outLock = null;
     try {
+      outLock = await lockOutdir(a.o, a.w);
       const prepared = await readPrepareManifest(a.w);
       const calibrate = a["estimate-recall"] ? { targetRecall: a["target-recall"] ?? DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } : undefined;
       // The PLEB steps of lsh-cosine's pipeline, on the signatures `prepare` left.
@@ -44,6 +46,7 @@ export const plebCommand = {
       const manifest = await readManifest<RunManifest>(a.o);
       process.stdout.write(runSummary(a.o, manifest) + "\n");
     } finally {
+      await outLock?.release();
       await lock.release();
     }
   },

@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { realpath } from "node:fs/promises";
 import type { Argv } from "yargs";
 import { HTML_REPORT_OPTION, METHOD_OPTIONS, METHOD_OPTION_VARIANTS, executionOptionsFrom, inputPaths, withOptions } from "../options.js";
 import { DEFAULT_TARGET_RECALL, type ExecutionOptions } from "../../core/options.js";
@@ -32,9 +31,8 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
  */
 export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ useWorkdir }, { lockWorkdir }, { runLocally }, { runRequestFrom }, { checkMethodJob, finishedRun, methodJob, pipelineOf }, { ensureWritableDir, checkOutputs }] = await Promise.all([
+  const [{ useWorkdir, lockOutdir }, { runLocally }, { runRequestFrom }, { checkMethodJob, finishedRun, methodJob, pipelineOf }, { checkOutputs }] = await Promise.all([
     import("../../workdir/use.js"),
-    import("../../workdir/lock.js"),
     import("../../executor/pipeline.js"),
     import("../method-options.js"),
     import("../../methods/registry.js"),
@@ -51,9 +49,7 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
   const job = methodJob(request);
   await checkMethodJob(job);
   return useWorkdir(a.w, exec.tmpDir, async (workdir) => {
-    await ensureWritableDir(a.o);
-    // A second run into the same -o is refused; -o that is -w is locked already.
-    const lock = (await realpath(a.o)) === (await realpath(workdir)) ? null : await lockWorkdir(a.o, { kind: "output directory (-o)" });
+    const lock = await lockOutdir(a.o, workdir);
     try {
       await runLocally(pipelineOf(workdir, job), exec.workers, exec.quiet === true);
       const result = await finishedRun(job);

@@ -90,9 +90,16 @@ export async function submitPipeline(pipeline: Pipeline, settings: (token: strin
     slurmRunOver: async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0,
   });
   const { stages, jobs, texts } = render(lock.token);
-  await prepare();
-  await writeSlurmSettings(workdir, settings(lock.token));
-  const scripts = await writeBatchScripts(workdir, jobs, texts);
+  let scripts: string[];
+  try {
+    await prepare();
+    await writeSlurmSettings(workdir, settings(lock.token));
+    scripts = await writeBatchScripts(workdir, jobs, texts);
+  } catch (err) {
+    // Nothing carries the lock's token yet: it must not outlive this process (a missing input).
+    await lock.abandon();
+    throw err;
+  }
   if (dryRun) {
     process.stdout.write(`batch scripts written (not submitted):\n${scripts.join("\n")}\n`);
     return;
