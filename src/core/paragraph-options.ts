@@ -27,6 +27,8 @@ export interface ParagraphOptions {
   mark: boolean;
   /** Unicode form of the tokens (core/options.ts Normalization); `none` with `count` tokens, as onion hashes its tokens as they are. */
   normalize: Normalization;
+  /** `--partition-attr`: n-grams count as seen only within documents of one value of this `<doc>` attribute (absent: the empty value). */
+  partitionAttr?: string;
 }
 
 export const DEFAULT_PARAGRAPH: ParagraphOptions = {

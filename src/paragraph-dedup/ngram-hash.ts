@@ -9,7 +9,10 @@
  * colliding pairs.
  */
 
-import { fmix32, lanePower, roll } from "../features/hash.js";
+import { fmix32, hashString, lanePower, mix53to32, roll } from "../features/hash.js";
+import { InputError } from "../core/errors.js";
+import { partitionValue } from "../corpus/vertical.js";
+import { LineProblem } from "./line-problem.js";
 import { normalizeUnicode } from "../features/normalize.js";
 import type { Normalization } from "../core/options.js";
 
@@ -90,4 +93,25 @@ export function keyLo(a: number): number {
 /** The key's high lane; its top bits choose the bucket. (a, b) ↦ (lo, hi) is a bijection. */
 export function keyHi(lo: number, b: number): number {
   return fmix32(b ^ lo);
+}
+
+/**
+ * The two lanes a document's n-gram keys are mixed with under `--partition-attr`: of the
+ * attribute's value on its `<doc>` line `tagLine` (the empty value without it), into `out`.
+ * Keys of one n-gram in two partitions then differ as two n-grams do.
+ */
+export function partitionLanes(tagLine: string, attr: string, lineNo: number, out: Int32Array): void {
+  const h = hashString(docPartition(tagLine, attr, lineNo));
+  out[0] = mix53to32(h, 1);
+  out[1] = mix53to32(h, 2);
+}
+
+/** The `--partition-attr` value of the `<doc>` line `tagLine`; a malformed value is a LineProblem at `lineNo`. */
+export function docPartition(tagLine: string, attr: string, lineNo: number): string {
+  try {
+    return partitionValue(tagLine, attr, { file: "", line: lineNo });
+  } catch (err) {
+    if (err instanceof InputError) throw new LineProblem(lineNo, err.problem);
+    throw err;
+  }
 }

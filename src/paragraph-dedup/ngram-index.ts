@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { partitionIndexOption } from "../workdir/index-store.js";
 import { join } from "node:path";
 import { readIndex, requireCompatible, type IndexManifest, type IndexUpdate } from "../workdir/index-store.js";
 import { openAtomic, writeAtomic, type AtomicStream } from "../util/atomic.js";
@@ -20,7 +21,7 @@ export const PARAGRAPHS_METHOD = "paragraphs";
 
 /** The options that decide which n-gram keys a corpus has (keyed by CLI name, for requireCompatible). */
 export function keyOptions(o: ParagraphOptions): Record<string, unknown> {
-  return { "--ngram": o.ngram, "--boundary": o.boundary, "--doc-tag": o.docTag, "--normalize": o.normalize };
+  return { "--ngram": o.ngram, "--boundary": o.boundary, "--doc-tag": o.docTag, "--normalize": o.normalize, ...partitionIndexOption(o) };
 }
 
 /** Keys whose high lane starts with the `bits` bits of `prefix` (a bucket, or a part of a split one). */

@@ -49,7 +49,7 @@ export function ngramsTask(pool: TaskPool<ParagraphTasks>, chunk: CorpusChunk, o
     marker: ngramsMarker(chunk.index),
     start: async () => {
       const buffer = reuse();
-      const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, boundary: options.boundary, structure: options.structure, docTag: options.docTag, normalize: options.normalize, shared: shared(), reuse: buffer };
+      const task: OccurrenceTask = { bytes: chunk.bytes, fileStart: chunk.fileStart, ngram: options.ngram, boundary: options.boundary, structure: options.structure, docTag: options.docTag, normalize: options.normalize, ...(options.partitionAttr === undefined ? {} : { partitionAttr: options.partitionAttr }), shared: shared(), reuse: buffer };
       // Buffers are moved to the worker (and back), not copied each way.
       const moved = [...(chunk.bytes instanceof Uint8Array ? [chunk.bytes.buffer as ArrayBuffer] : []), ...(buffer === null ? [] : [buffer])];
       const { result } = await pool.submit("occurrences", task, moved);

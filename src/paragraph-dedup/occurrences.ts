@@ -3,7 +3,7 @@ import { packLayout } from "./chunk-layout.js";
 import { growableI32, type GrowableArray } from "../util/typed-arrays.js";
 import { LineProblem, type ProblemFound } from "./line-problem.js";
 import { restartsWindow, tagNames, tagRole, TagRole } from "./line-tag.js";
-import { hashNormalWord, hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, roll, rollingHash } from "./ngram-hash.js";
+import { hashNormalWord, hashWord, keyHi, keyLo, LANE_MUL_A, LANE_MUL_B, partitionLanes, roll, rollingHash } from "./ngram-hash.js";
 import type { Boundary } from "../core/paragraph-options.js";
 import type { Normalization } from "../core/options.js";
 import { twoByteTable } from "../features/terms.js";
@@ -37,6 +37,8 @@ export interface OccurrenceTask {
   docTag: string;
   /** The tokens' Unicode form. */
   normalize: Normalization;
+  /** `--partition-attr`: each document's n-gram keys are mixed with its value's hash, so only its partition's can equal them. */
+  partitionAttr?: string;
   /** Occurrences in shared memory: the repeats tasks of memory mode read them in place. */
   shared: boolean;
   /** Else a buffer of an earlier chunk's occurrences to write into, when large enough. */
@@ -112,6 +114,8 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
   const ringA = new Int32Array(ngram);
   const ringB = new Int32Array(ngram);
   const th = new Uint32Array(2);
+  // The document's partition lanes (zero without --partition-attr: keys as without partitions).
+  const part = new Int32Array(2);
   const shift = 32 - BUCKET_BITS;
   let occCount = 0;
   let tokens = 0;
@@ -173,8 +177,8 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       ringB[slot] = th[1] | 0;
       windowTokens++;
       if (windowTokens >= ngram) {
-        const l = keyLo(a);
-        const h = keyHi(l, b);
+        const l = keyLo(a ^ part[0]);
+        const h = keyHi(l, b ^ part[1]);
         lo[occCount] = l;
         hi[occCount] = h;
         occEnd[occCount] = tokens;
@@ -186,6 +190,7 @@ function chunkOccurrences(task: OccurrenceTask): ChunkOccurrences {
       if (inDoc) throw new LineProblem(lineNo, badLine.nestedOpen("{line}", docTag), docLine);
       inDoc = true;
       docLine = lineNo;
+      if (task.partitionAttr !== undefined) partitionLanes(Buffer.from(bytes.buffer, bytes.byteOffset + pos, end - pos).toString("utf8"), task.partitionAttr, lineNo, part);
       docFirstSeg.push(segStart.length);
       // The file's first line keeps a UTF-8 byte-order mark the scan skipped.
       docOpen.push(li === 0 ? 0 : pos);

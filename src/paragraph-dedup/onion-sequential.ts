@@ -1,4 +1,5 @@
 import { badLine, opensLike, TAG } from "../corpus/vertical.js";
+import { docPartition } from "./ngram-hash.js";
 import { LineProblem } from "./line-problem.js";
 import type { ParagraphOptions } from "../core/paragraph-options.js";
 import type { RenderStats } from "./render.js";
@@ -28,6 +29,8 @@ export class OnionDedup {
   private doc: { lines: string[]; unitOf: number[]; units: Unit[] } | null = null;
   private docLine = 0;
   private window: string[] = [];
+  /** The open document's `--partition-attr` value and a separator, before each of its n-grams (empty without the option). */
+  private partition = "";
   private newUnit = false;
 
   /** `emit` receives the output, a line at a time with its newline. */
@@ -55,6 +58,7 @@ export class OnionDedup {
         if (this.doc !== null) throw new LineProblem(lineNo, badLine.nestedOpen(this.docLine, o.docTag));
         this.doc = { lines: [raw], unitOf: [-1], units: [{ tokens: 0, grams: [] }] };
         this.docLine = lineNo;
+        this.partition = o.partitionAttr === undefined ? "" : `${docPartition(line, o.partitionAttr, lineNo)}\u0002`;
         this.window = [];
         this.newUnit = false;
       } else {
@@ -84,7 +88,7 @@ export class OnionDedup {
     const tab = line.indexOf("\t");
     this.window.push(tab < 0 ? line : line.slice(0, tab));
     if (this.window.length > o.ngram) this.window.shift();
-    u.grams.push(this.window.length === o.ngram ? this.window.join("\u0001") : null);
+    u.grams.push(this.window.length === o.ngram ? this.partition + this.window.join("\u0001") : null);
   }
 
   /** The end of a file: a document must not be left open. */

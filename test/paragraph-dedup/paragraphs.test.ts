@@ -384,3 +384,54 @@ describe("vertdup paragraphs: files", () => {
     await expect(dedup(writeVert("<meta/>\n"))).rejects.toThrow(/no documents/);
   });
 });
+
+describe("--partition-attr (issue 30 item 5)", () => {
+  /** Each document's marked lines (from its <doc> to its </doc>), by id. */
+  const blocks = (marked: string) => {
+    const out = new Map<string, string[]>();
+    let open: string[] | null = null;
+    for (const line of marked.split("\n")) {
+      const id = /^[01]\t<doc id="([^"]*)"/.exec(line)?.[1];
+      if (id !== undefined) out.set(id, (open = []));
+      open?.push(line);
+      if (line.endsWith("\t</doc>")) open = null;
+    }
+    return out;
+  };
+
+  it("marks each document as a run over its partition's documents alone does, whatever --count (the empty value for a document without it)", async () => {
+    const langs = ["de", "fr", undefined];
+    const docLines = randomCorpus(7, 60)
+      .split("\n")
+      .map((line) => line.replace(/^<doc id="d(\d+)"/, (tag, d: string) => (langs[Number(d) % 3] === undefined ? tag : `${tag} lang="${langs[Number(d) % 3]}"`)));
+    const corpus = docLines.join("\n");
+    const input = writeVert(corpus);
+    const of = (lang: string | undefined) => {
+      const kept: string[] = [];
+      let take = false;
+      for (const line of docLines) {
+        if (line.startsWith("<doc ")) take = lang === undefined ? !line.includes(" lang=") : line.includes(` lang="${lang}"`);
+        if (take) kept.push(line);
+        if (line === "</doc>") take = false;
+      }
+      return writeVert(`${kept.join("\n")}\n`);
+    };
+    for (const count of COUNT_RULES) {
+      const opts = { mark: true, count, ...(count === "tokens" ? { normalize: "none" as const } : {}) };
+      const whole = blocks((await dedup(input, { ...opts, partitionAttr: "lang" })).text);
+      const apart = new Map<string, string[]>();
+      for (const lang of langs) for (const [id, lines] of blocks((await dedup(of(lang), opts)).text)) apart.set(id, lines);
+      expect(whole.size, count).toBe(60);
+      expect(whole, count).toEqual(apart);
+      // Without the option the partitions see each other's text: the marks differ.
+      expect(blocks((await dedup(input, opts)).text), count).not.toEqual(apart);
+    }
+  });
+
+  it("records the attribute in the index: --against with another is refused", async () => {
+    const input = writeVert(v(...doc("a", words("x", 30))).replace('<doc id="a">', '<doc id="a" lang="de">'));
+    const index = missingPath("index");
+    await paragraphs([input], missingPath("o.vert"), { ...DEFAULT_PARAGRAPH, partitionAttr: "lang" }, { workers: 1, chunkBytes: 1 << 20, quiet: true }, { workdir: index });
+    await expect(paragraphs([input], missingPath("p.vert"), { ...DEFAULT_PARAGRAPH }, { workers: 1, chunkBytes: 1 << 20, quiet: true }, { against: [index] })).rejects.toThrow(/--partition-attr/);
+  });
+});

@@ -6,7 +6,7 @@ import type { Normalization } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
 
 /** The options that decide what the paragraph job writes, shared with `slurm paragraphs`. */
-export const PARAGRAPH_OPTIONS = ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "normalize", "memory", "report", "against", "update", "chunk-size", "max-doc-bytes", "oversize"] as const;
+export const PARAGRAPH_OPTIONS = ["output", "ngram", "threshold", "count", "boundary", "structure", "doc-tag", "max-stub", "mark", "normalize", "partition-attr", "memory", "report", "against", "update", "chunk-size", "max-doc-bytes", "oversize"] as const;
 
 export const PARAGRAPH_OPTION_VARIANTS = {
   output: { describe: "output corpus (.vert, .gz, .zst; - for stdout)" },
@@ -24,9 +24,9 @@ export const PARAGRAPH_OPTION_VARIANTS = {
 };
 
 /** The paragraph options given on a command line. */
-export function paragraphOptionsFrom(a: { ngram: number; threshold: number; count: CountRule; boundary: Boundary; structure: string; "doc-tag": string; "max-stub": number; mark: boolean; normalize?: Normalization }): ParagraphOptions {
+export function paragraphOptionsFrom(a: { ngram: number; threshold: number; count: CountRule; boundary: Boundary; structure: string; "doc-tag": string; "max-stub": number; mark: boolean; normalize?: Normalization; "partition-attr"?: string }): ParagraphOptions {
   const normalize = a.normalize ?? (a.count === "tokens" ? "none" : DEFAULT_PARAGRAPH.normalize);
-  return { ngram: a.ngram, threshold: a.threshold, count: a.count, boundary: a.boundary, structure: a.structure, docTag: a["doc-tag"], maxStub: a["max-stub"], mark: a.mark, normalize };
+  return { ngram: a.ngram, threshold: a.threshold, count: a.count, boundary: a.boundary, structure: a.structure, docTag: a["doc-tag"], maxStub: a["max-stub"], mark: a.mark, normalize, ...(a["partition-attr"] === undefined ? {} : { partitionAttr: a["partition-attr"] }) };
 }
 
 /** The report's default place: beside the output (none for standard output). */
