@@ -24,7 +24,7 @@ export const plebCommand = {
   builder: (y: Argv) => builder(y).example("vertdup pleb -w work -o out-beam80 --beam 80", "PLEB again on a prepared work directory, other settings"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ lshCosinePipeline, PLEB_STEPS }, { runLocally }, { readPrepareManifest }, { takeWorkdir, lockOutdir }, { checkOutputs }] = await Promise.all([
+    const [{ checkPlebShifts, lshCosinePipeline, PLEB_STEPS }, { runLocally }, { readPrepareManifest }, { takeWorkdir, lockOutdir }, { checkOutputs }] = await Promise.all([
       import("../../methods/lsh-cosine/pipeline.js"),
       import("../../executor/pipeline.js"),
       import("../../features/prepare-manifest.js"),
@@ -37,11 +37,13 @@ export const plebCommand = {
     const lock = await takeWorkdir(a.w, { create: false });
     let outLock = null;
     try {
-      outLock = await lockOutdir(a.o, a.w);
       const prepared = await readPrepareManifest(a.w);
       const calibrate = a["estimate-recall"] ? { targetRecall: a["target-recall"] ?? DEFAULT_TARGET_RECALL, sampling: a.sampling, ...sampleGrowthFrom(a) } : undefined;
       // The PLEB steps of lsh-cosine's pipeline, on the signatures `prepare` left.
       const settings = { method: "lsh-cosine" as const, inputs: prepared.inputs, outdir: a.o, prepare: prepared.options, pleb: plebOptionsFrom(a, prepared.options.bits), keep: a.keep, pairsLimit: pairsOutputFrom(a).limit, reference: a.reference, report: a.report !== false, resume: a.resume, against: [], againstScan: "new" as const, update: false, saveIndex: false, calibrate, tasks: 1, exec };
+      // Taken once the options are checked: a refused command leaves no -o behind.
+      checkPlebShifts(a.w, prepared.options.bits, settings.pleb.shiftCount);
+      outLock = await lockOutdir(a.o, a.w);
       await runLocally(lshCosinePipeline(a.w, settings, PLEB_STEPS), workers, quiet === true);
       const manifest = await readManifest<RunManifest>(a.o);
       process.stdout.write(runSummary(a.o, manifest) + "\n");

@@ -279,15 +279,18 @@ export async function prepareSignatures(inputs: string[], workdir: string, prepa
   return readPrepareManifest(workdir);
 }
 
+/** `pleb` learns the signature length only from the work directory (`run` checks it with the other options). */
+export function checkPlebShifts(workdir: string, bits: number, shiftCount: number): void {
+  const maxShifts = SHIFTS_PER_BIT * bits;
+  if (shiftCount > maxShifts) throw new VertdupError(`--shift-count must be an integer from 0 to ${maxShifts} (${SHIFTS_PER_BIT} × the ${bits} bits of ${workdir}), got ${shiftCount}`);
+}
+
 /**
  * PLEB on a prepared work directory (`vertdup pleb`): its options checked against the
  * signatures there, and without --resume its groups start over.
  */
 async function startPleb(workdir: string, s: LshCosineSettings, plan: PlebPlan): Promise<void> {
-  const { bits } = (await readPrepareManifest(workdir)).options;
-  // `pleb` learns the signature length only here (`run` checks it with the other options).
-  const maxShifts = SHIFTS_PER_BIT * bits;
-  if (s.pleb.shiftCount > maxShifts) throw new VertdupError(`--shift-count must be an integer from 0 to ${maxShifts} (${SHIFTS_PER_BIT} × the ${bits} bits of ${workdir}), got ${s.pleb.shiftCount}`);
+  checkPlebShifts(workdir, (await readPrepareManifest(workdir)).options.bits, s.pleb.shiftCount);
   checkReference(plan, s);
   await ensureWritableDir(s.outdir);
   if (!s.resume) await resetPlan(workdir, plan);
