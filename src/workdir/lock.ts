@@ -30,7 +30,7 @@ export interface WorkdirLock {
   token: string;
   /** Gives the lock up (also done at exit); a Slurm lock stays for the run's jobs. */
   release(): Promise<void>;
-  /** Gives the lock up, a Slurm lock too: no job that carries its token was submitted. */
+  /** Gives the lock up, a Slurm lock too (no job carries its token), unless it took over an earlier submission's. */
   abandon(): Promise<void>;
 }
 
@@ -104,6 +104,8 @@ async function refusal(workdir: string, holder: LockHolder, options: LockOptions
 /** Takes the work directory's lock, or refuses naming its holder; a dead holder's lock is taken over. */
 export async function lockWorkdir(workdir: string, options: LockOptions = {}): Promise<WorkdirLock> {
   const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), token: randomBytes(8).toString("hex"), slurm: options.slurm ?? false };
+  // A lock taken over (an earlier submission's, whose jobs are done) is not abandoned: the directory holds that run's work.
+  let tookOver = false;
   for (let attempt = 0; !(await tryLink(workdir, holder)); attempt++) {
     const current = await readHolder(workdir);
     if (current === null) continue;
@@ -112,6 +114,7 @@ export async function lockWorkdir(workdir: string, options: LockOptions = {}): P
     // Only the lock just judged stale goes, not one another taker put in its place meanwhile.
     if ((await readHolder(workdir))?.token !== current.token) continue;
     process.stderr.write(`vertdup: ${workdir}: taking over the lock of a run that is gone (${describeHolder(current)})\n`);
+    tookOver = true;
     await unlink(lockPath(workdir)).catch(() => undefined);
   }
   const ours = () => {
@@ -133,7 +136,7 @@ export async function lockWorkdir(workdir: string, options: LockOptions = {}): P
     },
     async abandon() {
       forget();
-      drop();
+      if (!holder.slurm || !tookOver) drop();
     },
   };
 }
