@@ -33,7 +33,9 @@ export class BucketCandidates {
     const byPartition = new Map<number, number[]>();
     for (let k = from; k < to; k++) {
       const p = part[members[k]];
-      byPartition.set(p, [...(byPartition.get(p) ?? []), members[k]]);
+      const list = byPartition.get(p);
+      if (list === undefined) byPartition.set(p, [members[k]]);
+      else list.push(members[k]);
     }
     for (const list of byPartition.values()) if (list.length > 1) this.addOne(Uint32Array.from(list), 0, list.length);
   }
