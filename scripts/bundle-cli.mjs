@@ -4,7 +4,7 @@
 // dynamic import, so esbuild splits it into chunks of its own that load only when it runs.
 // Runs after tsc in `npm run build`. meta.json says which source modules each chunk holds
 // (test/e2e/start-up.test.ts reads it).
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,6 +26,9 @@ const oneStringWidth = {
   },
 };
 
+// Chunk names carry a content hash: without emptying the folder, every build adds its chunks
+// beside the earlier builds' ones.
+rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: ["dist/src/cli.js"],

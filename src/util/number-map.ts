@@ -67,6 +67,12 @@ export class NumberMap {
     this.values[i] = value;
   }
 
+  /** Removes every entry, keeping the table's size. */
+  clear(): void {
+    this.keys.fill(0);
+    this.count = 0;
+  }
+
   *entries(): Generator<[number, number]> {
     const keys = this.keys;
     for (let i = 0; i < keys.length; i++) if (keys[i] !== 0) yield [keys[i] - 1, this.values[i]];
