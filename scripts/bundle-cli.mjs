@@ -4,7 +4,7 @@
 // dynamic import, so esbuild splits it into chunks of its own that load only when it runs.
 // Runs after tsc in `npm run build`. meta.json says which source modules each chunk holds
 // (test/e2e/start-up.test.ts reads it).
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +29,21 @@ const oneStringWidth = {
 // Chunk names carry a content hash: without emptying the folder, every build adds its chunks
 // beside the earlier builds' ones.
 rmSync(outdir, { recursive: true, force: true });
+// After a command's handler has started, yargs renders the command's help and keeps it for a
+// failure's message (usage.js cacheHelpMessage): 0.1 s of CPU on every run. vertdup's failure
+// handler never prints that help (cli.ts), and `--help` renders it when asked: not cached.
+const noHelpCache = {
+  name: "no-help-cache",
+  setup(b) {
+    b.onLoad({ filter: /yargs[\\/]build[\\/]lib[\\/]usage\.js$/ }, async (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const cached = "cachedHelpMessage = this.help();";
+      if (!source.includes(cached)) throw new Error(`${args.path}: yargs changed; update scripts/bundle-cli.mjs`);
+      return { contents: source.replace(cached, ""), loader: "js" };
+    });
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: ["dist/src/cli.js"],
@@ -39,7 +54,7 @@ const result = await build({
   platform: "node",
   target: "node20",
   metafile: true,
-  plugins: [oneStringWidth],
+  plugins: [oneStringWidth, noHelpCache],
   logLevel: "warning",
   // piscina starts its own worker file from its folder, zstd-napi and msgpackr's extension are
   // native, cli-progress is required at run time (requireCjs): loaded from node_modules.

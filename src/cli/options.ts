@@ -161,7 +161,7 @@ export const OPTIONS = {
   pairs: def({ choices: ["edges", "all"] as const, default: DEFAULT_PAIRS.mode, describe: "pairs.tsv: pairs found between groups (edges) or every document pair (all: quadratic)" }),
   "pairs-limit": def({ type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)", check: integer(0, Number.MAX_SAFE_INTEGER), unusedBecause: (a) => (a.pairs === "edges" ? "does nothing with --pairs edges (it limits --pairs all)" : undefined) }),
   // Execution.
-  workers: def({ type: "number", default: availableParallelism(), describe: "worker threads (at most 1024; capped at twice the CPUs available)", check: integer(1, 1024) }),
+  workers: def({ type: "number", describe: "worker threads (at most 1024; capped at twice the CPUs available) [default: the CPUs available; run and calibrate without --workers run inputs of less than 16 MiB of text in the main thread]", check: integer(1, 1024) }),
   "chunk-size": def({ type: "number", default: DEFAULT_CHUNK_BYTES, describe: "bytes of corpus per shard, at most 1 GiB (tuning only: outputs do not depend on it)", check: integer(1, 1024 ** 3) }),
   quiet: def({ type: "boolean", default: false, describe: "plain log lines instead of progress bars" }),
   // Reading.
@@ -485,9 +485,9 @@ export function maxDocBytesFrom(a: { "max-doc-bytes"?: string }): number | undef
   return a["max-doc-bytes"] === undefined ? undefined : parseSize(a["max-doc-bytes"], "max-doc-bytes");
 }
 
-export function executionOptionsFrom(a: { workers: number; "tmp-dir"?: string; quiet: boolean; "chunk-size"?: number; "iterations-per-group"?: number; "max-doc-bytes"?: string; oversize?: Oversize; memory?: string }): ExecutionOptions {
+export function executionOptionsFrom(a: { workers?: number; "tmp-dir"?: string; quiet: boolean; "chunk-size"?: number; "iterations-per-group"?: number; "max-doc-bytes"?: string; oversize?: Oversize; memory?: string }): ExecutionOptions {
   return {
-    workers: a.workers,
+    workers: a.workers ?? availableParallelism(),
     tmpDir: a["tmp-dir"],
     quiet: a.quiet,
     chunkBytes: a["chunk-size"],

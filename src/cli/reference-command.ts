@@ -1,8 +1,10 @@
+import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { readPrepareManifest, type PrepareManifest } from "../features/prepare-manifest.js";
 import { loadDocIds, type DocIds } from "../output/doc-ids.js";
 import { readSampleList, writePairsFile, type ScoredPairs } from "../eval/pairs-file.js";
 import { WorkerPool } from "../executor/pool.js";
+import type { TaskPool } from "../executor/in-process-pool.js";
 import { REFERENCE_WORKERS, type ReferenceTasks } from "../eval/exact/reference-entry.js";
 import { stderrReporter, type Reporter } from "../executor/progress.js";
 import { ensureWritableDir, checkOutputs } from "../util/output-dir.js";
@@ -26,7 +28,7 @@ interface ReferenceArgs {
   o: string;
   threshold: number;
   "sample-list"?: string;
-  workers: number;
+  workers?: number;
   resume: boolean;
 }
 
@@ -36,7 +38,7 @@ export async function referenceContext(a: ReferenceArgs): Promise<ReferenceConte
   await ensureWritableDir(dirname(a.o));
   const ids = loadDocIds(a.w, prepared.counts.shards);
   const sampled = a["sample-list"] === undefined ? null : await readSampleList(a["sample-list"], ids);
-  return { prepared, ids, sampled, threshold: a.threshold, workers: a.workers, steps: { workdir: a.w, resume: a.resume } };
+  return { prepared, ids, sampled, threshold: a.threshold, workers: a.workers ?? availableParallelism(), steps: { workdir: a.w, resume: a.resume } };
 }
 
 /**
@@ -49,7 +51,7 @@ export async function runReferenceCommand(
   a: ReferenceArgs & { quiet: boolean },
   name: string,
   unit: string,
-  compute: (ctx: ReferenceContext, pool: WorkerPool<ReferenceTasks>, reporter: Reporter) => Promise<{ pairs: ScoredPairs; items: number }>,
+  compute: (ctx: ReferenceContext, pool: TaskPool<ReferenceTasks>, reporter: Reporter) => Promise<{ pairs: ScoredPairs; items: number }>,
 ): Promise<void> {
   const ctx = await referenceContext(a);
   const t0 = performance.now();

@@ -1,5 +1,5 @@
 import { createReadStream, constants as fsConstants } from "node:fs";
-import { access } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import { PassThrough, Readable, type Transform } from "node:stream";
 import type * as zstdNapi from "zstd-napi";
@@ -124,4 +124,24 @@ export function describeStreamError(path: string, err: unknown): VertdupError {
   const hint =
     kind === "none" ? "read error" : `${kind} stream is truncated or corrupt`;
   return new VertdupError(`${displayName(path)}: ${hint} (${what})`);
+}
+
+/**
+ * Inputs of less text than this run in this thread: starting the worker pool (threads that
+ * each load the modules) costs more than the workers save. Measured in docs/PERFORMANCE.md.
+ */
+export const IN_PROCESS_BELOW = 16 * 1024 ** 2;
+/** A compressed input counts as this many times its size (gzip of vertical text: about 4×). */
+const COMPRESSED_TEXT_GUESS = 4;
+
+/** Whether the inputs hold less text than IN_PROCESS_BELOW (standard input and pipes: unknown, so no). */
+export async function smallInputs(inputs: readonly string[]): Promise<boolean> {
+  let text = 0;
+  for (const input of inputs) {
+    if (input === "-") return false;
+    const s = await stat(input);
+    if (!s.isFile()) return false;
+    text += compressionOf(input) === "none" ? s.size : s.size * COMPRESSED_TEXT_GUESS;
+  }
+  return text < IN_PROCESS_BELOW;
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { completedTasks, markerFile, WHOLE, type Slice } from "../workdir/layout.js";
 import { killPoint } from "../util/kill-point.js";
 import { WorkerPool } from "./pool.js";
+import { InProcessPool, type TaskPool } from "./in-process-pool.js";
 import { timed } from "./timing.js";
 import type { WorkerEntry } from "./worker-entry.js";
 
@@ -70,21 +71,26 @@ export function isComplete(p: StepProgress): boolean {
  * runs in its own process and loads what it needs from the work directory.
  */
 export class StepContext {
-  private readonly pools = new Map<string, WorkerPool<unknown>>();
+  /** Worker pools by entry name; in this thread, by entry (each loads its own part of a table). */
+  private readonly pools = new Map<string | WorkerEntry<unknown>, { name: string; pool: TaskPool<unknown> }>();
   private readonly loaded = new Map<string, Promise<unknown>>();
   /** How to let go of the loaded resources that hold something (a lock, open files), latest first. */
   private readonly closers: (() => Promise<void>)[] = [];
 
-  constructor(readonly workers: number) {}
+  /** `inProcess`: every task runs in this thread (small inputs), and no pool starts a thread. */
+  constructor(
+    readonly workers: number,
+    readonly inProcess = false,
+  ) {}
 
   /** The pool of the worker entry `entry`, started at first use. */
-  pool<T>(entry: WorkerEntry<T>): WorkerPool<T> {
-    // Kept by the entry's name: a handle typed by part of an entry's table (features/count-entry.ts) gets the entry's pool.
-    let pool = this.pools.get(entry) as WorkerPool<T> | undefined;
-    if (pool === undefined) {
-      pool = new WorkerPool(entry, this.workers);
-      this.pools.set(entry, pool);
-    }
+  pool<T>(entry: WorkerEntry<T>): TaskPool<T> {
+    // By name between threads: a handle typed by part of an entry's table (features/count-entry.ts) gets the entry's threads.
+    const key = this.inProcess ? entry : entry.name;
+    const found = this.pools.get(key);
+    if (found !== undefined) return found.pool as TaskPool<T>;
+    const pool: TaskPool<T> = this.inProcess ? new InProcessPool(entry.tasks) : new WorkerPool(entry, this.workers);
+    this.pools.set(key, { name: entry.name, pool: pool as TaskPool<unknown> });
     return pool;
   }
 
@@ -102,11 +108,11 @@ export class StepContext {
     return loading;
   }
 
-  /** Closes the pools no entry of `needed` names (no later step uses them). */
-  async closePools(needed: readonly string[] = []): Promise<void> {
-    for (const [entry, pool] of this.pools) {
-      if (needed.includes(entry)) continue;
-      this.pools.delete(entry);
+  /** Closes the pools of entries `needed` does not name (no later step uses them). */
+  async closePools(needed: readonly WorkerEntry<unknown>[] = []): Promise<void> {
+    for (const [key, { name, pool }] of this.pools) {
+      if (needed.some((e) => e.name === name)) continue;
+      this.pools.delete(key);
       await pool.close();
     }
   }
@@ -162,10 +168,10 @@ export async function runSteps(pipeline: Pipeline, context: StepContext, quiet: 
 }
 
 /** Starts the pipeline and runs its steps (within its locks, if it holds any). */
-export async function runLocally(pipeline: Pipeline, workers: number, quiet: boolean): Promise<void> {
+export async function runLocally(pipeline: Pipeline, workers: number, quiet: boolean, inProcess = false): Promise<void> {
   const hold = pipeline.unit?.hold ?? (<T>(body: () => Promise<T>) => body());
   await hold(async () => {
-    const context = new StepContext(workers);
+    const context = new StepContext(workers, inProcess);
     try {
       await pipeline.start(context);
     } catch (err) {

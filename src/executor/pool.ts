@@ -72,7 +72,7 @@ export class WorkerPool<T> {
     }
     // Required here, not imported: a run that starts no pool (small paragraphs inputs) never loads piscina.
     const { Piscina: Pool } = requireCjs("piscina") as { Piscina: typeof Piscina };
-    this.pool = new Pool({ filename: workerFile(entry), minThreads: 1, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
+    this.pool = new Pool({ filename: workerFile(entry.name), minThreads: 1, maxThreads: threads, idleTimeout: 60_000, execArgv: workerExecArgv() });
     this.limit = threads * 2;
     // When one task fails the run closes the pool; a task still in flight may answer after
     // that, and Piscina reports the reply to a task it no longer knows as an 'error' event on

@@ -1,16 +1,19 @@
 import type { TaskResult } from "./task-result.js";
 
-declare const TASKS: unique symbol;
-
 /**
- * A worker entry point (workers/<name>.ts) typed by its task table: the type of the module
- * whose exported functions the entry re-exports. At run time it is just the name; the table
- * is a type only, so a call site that names an entry loads none of its tasks' code.
+ * A worker entry point (workers/<name>.ts) and its task table: the module whose exported
+ * functions the entry re-exports. A worker thread loads the entry's file by its name; a pool
+ * that runs the tasks in this thread (InProcessPool, small inputs) calls the table. Only the
+ * steps that run an entry's tasks import it (a static import: a dynamic one would cut the
+ * bundle into more files, scripts/bundle-cli.mjs).
  */
-export type WorkerEntry<T> = string & { readonly [TASKS]?: T };
+export interface WorkerEntry<T> {
+  readonly name: string;
+  readonly tasks: T;
+}
 
-export function workerEntry<T>(name: string): WorkerEntry<T> {
-  return name as WorkerEntry<T>;
+export function workerEntry<T>(name: string, tasks: T): WorkerEntry<T> {
+  return { name, tasks };
 }
 
 /** The task names of a table. */

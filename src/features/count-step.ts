@@ -11,7 +11,7 @@ import { tokenHashKernelStatus } from "./token-hash-wasm.js";
 import { writeAtomic } from "../util/atomic.js";
 import { ownedBytes } from "../util/typed-arrays.js";
 import { VertdupError } from "../core/errors.js";
-import type { WorkerPool } from "../executor/pool.js";
+import type { TaskPool } from "../executor/in-process-pool.js";
 import { stderrReporter, type Reporter } from "../executor/progress.js";
 import type { Step } from "../executor/pipeline.js";
 import { readRunConfig, type RunConfig } from "../workdir/run-config.js";
@@ -40,7 +40,7 @@ export interface ChunkCounts {
  * task. Every slice records the corpus's chunk and document counts. Ordinals start at the
  * configuration's `firstOrdinal`.
  */
-export async function countStep(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool<CountTasks>, reporter: Reporter): Promise<ChunkCounts> {
+export async function countStep(workdir: string, config: RunConfig, slice: Slice, pool: TaskPool<CountTasks>, reporter: Reporter): Promise<ChunkCounts> {
   const progress = reporter.progress("reading", "docs");
   // Nothing acts on a count task's completion before the step's end.
   const runner = new TaskRunner<ShardStats>(workdir, true);
@@ -118,7 +118,7 @@ export async function countStep(workdir: string, config: RunConfig, slice: Slice
  * have no plan (every count task decompresses them through). Nothing to do when the plan is
  * in place (a re-submission).
  */
-export async function planStep(workdir: string, config: RunConfig, pool: WorkerPool<CountTasks>, reporter: Reporter): Promise<void> {
+export async function planStep(workdir: string, config: RunConfig, pool: TaskPool<CountTasks>, reporter: Reporter): Promise<void> {
   if ((await readChunkPlan(workdir, config)) !== null) return;
   const limits = readLimits(config.maxDocBytes, config.oversize);
   const inputs = config.inputs.map((i) => i.path);

@@ -22,9 +22,9 @@ import { keyOptions, listKeys, PARAGRAPHS_METHOD, type SavedIndex } from "./ngra
 import { chunkCountFile, ngramsStep, scanCorpus, type NgramInput, type ParagraphConfig, type Scan } from "./ngrams-step.js";
 import { outputStep, RENDER_MARKER, type ParagraphReport } from "./output-step.js";
 import { findRepeats, readRepeats, repeatsProgress, type KeysTarget, type Repeats } from "./repeats-step.js";
-import { againstKey, checkJob, lockIndices, runConfig, smallInputs } from "./start.js";
+import { againstKey, checkJob, lockIndices, runConfig } from "./start.js";
+import { smallInputs } from "../corpus/open-input.js";
 import { NGRAMS_TASKS, removeTaskFiles, STEP_FOLDER } from "./step-files.js";
-import { paragraphTasks } from "./tasks.js";
 import { OnionDedup } from "./onion-sequential.js";
 import { LineProblem, problemError } from "./line-problem.js";
 import { badLine } from "../corpus/vertical.js";
@@ -153,7 +153,7 @@ export function paragraphPipeline(workdir: string, s: ParagraphSettings): Paragr
   };
   const inProcess = (c: StepContext) => c.shared("in-process", async () => s.inProcess ?? (await smallInputs(s.inputs)));
   // Small inputs run in this thread: no pool to start (its modules, piscina, are not even loaded).
-  const pool = (c: StepContext) => c.shared("pool", async (): Promise<TaskPool<ParagraphTasks>> => ((await inProcess(c)) ? new InProcessPool(paragraphTasks) : c.pool(PARAGRAPHS_WORKERS)));
+  const pool = (c: StepContext) => c.shared("pool", async (): Promise<TaskPool<ParagraphTasks>> => ((await inProcess(c)) ? new InProcessPool(PARAGRAPHS_WORKERS.tasks) : c.pool(PARAGRAPHS_WORKERS)));
   const scratch = (c: StepContext) =>
     c.shared(
       "scratch",

@@ -1,7 +1,7 @@
-import { access, stat } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import { dirname } from "node:path";
-import { checkReadable, compressionOf } from "../corpus/open-input.js";
+import { checkReadable } from "../corpus/open-input.js";
 import { VertdupError } from "../core/errors.js";
 import type { ParagraphOptions } from "../core/paragraph-options.js";
 import { checkOutputs } from "../util/output-dir.js";
@@ -10,26 +10,6 @@ import { lockWorkdirs, type WorkdirLock } from "../workdir/lock.js";
 import { stampInputs, type RunConfig } from "../workdir/run-config.js";
 import { openIndices, type SavedIndex } from "./ngram-index.js";
 import type { NgramInput, ParagraphConfig } from "./ngrams-step.js";
-
-/**
- * Inputs of less text than this run in this thread: starting the worker pool (threads that
- * each load the modules) costs more than the workers save. Measured in README "Paragraph dedup".
- */
-export const IN_PROCESS_BELOW = 16 * 1024 ** 2;
-/** A compressed input counts as this many times its size (gzip of vertical text: about 4×). */
-const COMPRESSED_TEXT_GUESS = 4;
-
-/** Whether the inputs hold less text than IN_PROCESS_BELOW (standard input and pipes: unknown, so no). */
-export async function smallInputs(inputs: readonly string[]): Promise<boolean> {
-  let text = 0;
-  for (const input of inputs) {
-    if (input === "-") return false;
-    const s = await stat(input);
-    if (!s.isFile()) return false;
-    text += compressionOf(input) === "none" ? s.size : s.size * COMPRESSED_TEXT_GUESS;
-  }
-  return text < IN_PROCESS_BELOW;
-}
 
 async function checkWritableDir(output: string): Promise<void> {
   if (output === "-") return;

@@ -1,4 +1,4 @@
-import type { WorkerPool } from "../executor/pool.js";
+import type { TaskPool } from "../executor/in-process-pool.js";
 import type { PlebTasks } from "./pleb-entry.js";
 import type { PrepareManifest } from "../features/prepare-manifest.js";
 import { CountRows, countRowWeights, type CountRowsPart } from "../features/count-rows.js";
@@ -95,7 +95,7 @@ export class PairVerifier {
    * rows of 1 M documents took about 500 MB; the candidates of 100 iterations meet a few
    * percent of them.
    */
-  static open(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, docs: readonly number[], pool?: WorkerPool<PlebTasks>): PairVerifier {
+  static open(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, docs: readonly number[], pool?: TaskPool<PlebTasks>): PairVerifier {
     const weights = countRowWeights(workdir, prepared, true);
     const load = flaggedRowsLoader(workdirCountsParts(workdir, 0, prepared.counts.shards), docs, weights, pool);
     return new PairVerifier([], weights.factors, store, prepared.counts.documents, threshold, load);

@@ -11,7 +11,7 @@ import type { Proportion } from "../util/binomial-interval.js";
 import { SpanningForest, type PairColumns } from "./spanning-forest.js";
 import { readRunFileSync, writeRunFile } from "../util/run-file.js";
 import type { SignatureStore } from "../runs/signature-store.js";
-import type { WorkerPool } from "../executor/pool.js";
+import type { TaskPool } from "../executor/in-process-pool.js";
 import type { PlebTasks } from "./pleb-entry.js";
 import { readPrepareManifest } from "../features/prepare-manifest.js";
 import type { Reporter } from "../executor/progress.js";
@@ -86,7 +86,7 @@ interface GroupRecord extends PairColumns {
  * `--verify`'s verifier of a plan, or undefined under `--no-verify`: the vectors of its work
  * directory, read when candidates need them (PairVerifier.open; on `pool` if given).
  */
-export async function planVerifier(workdir: string, store: SignatureStore, plan: PlebPlan, pool?: WorkerPool<PlebTasks>): Promise<PairVerifier | undefined> {
+export async function planVerifier(workdir: string, store: SignatureStore, plan: PlebPlan, pool?: TaskPool<PlebTasks>): Promise<PairVerifier | undefined> {
   const threshold = plan.options.cosineThreshold;
   if (threshold === undefined) return undefined;
   const prepared = await readPrepareManifest(workdir);
@@ -138,7 +138,7 @@ export type RecallSampler<R extends RecallEstimate> = (firstGroup: Pick<PairColu
 /** How a slice of PLEB runs (plebStep): on what, and what a sample, an index or `--against` adds. */
 export interface PlebRun<R extends RecallEstimate> {
   exec: ExecutionOptions;
-  pool: WorkerPool<PlebTasks>;
+  pool: TaskPool<PlebTasks>;
   reporter: Reporter;
   /** `--estimate-recall`, `--target-recall`: the sampled recall, drawn from the first group's pairs. */
   recallOf?: RecallSampler<R>;
@@ -252,7 +252,7 @@ async function scanForLazyVerifier(
   plan: PlebPlan,
   groups: number[],
   exec: ExecutionOptions,
-  pool: WorkerPool<PlebTasks>,
+  pool: TaskPool<PlebTasks>,
   scopeSink: () => PairSink,
   onIteration: () => void,
   verifier: PairVerifier | undefined,

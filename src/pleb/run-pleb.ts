@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { ExecutionOptions, PlebOptions } from "../core/options.js";
 import type { SignatureStore } from "../runs/signature-store.js";
-import type { WorkerPool } from "../executor/pool.js";
+import type { TaskPool } from "../executor/in-process-pool.js";
 import type { PlebTasks } from "./pleb-entry.js";
 import type { FoundPairs } from "./found-pairs.js";
 import { maxDistanceFor } from "./hamming.js";
@@ -84,7 +84,7 @@ export interface IterationRun {
   first: number;
   last: number;
   exec: ExecutionOptions;
-  pool: WorkerPool<PlebTasks>;
+  pool: TaskPool<PlebTasks>;
   sink: PairSink;
   onIteration: (iteration: number) => void;
   verifier?: PairVerifier;

@@ -6,7 +6,7 @@ import { factorScale } from "./signature.js";
 import { VectorCache } from "./random-vectors.js";
 import { SigningTerms } from "./signing-terms.js";
 import type { SignStats, SignTask } from "./sign-shard.js";
-import type { WorkerPool } from "../executor/pool.js";
+import type { TaskPool } from "../executor/in-process-pool.js";
 import type { PrepareTasks } from "./prepare-entry.js";
 import type { Reporter } from "../executor/progress.js";
 import type { RunConfig } from "../workdir/run-config.js";
@@ -43,7 +43,7 @@ interface SignTables {
  * shared memory on the pool; what runs the accumulation is left as the slice's kernels marker
  * (and told on stderr if it is the slower TypeScript loop).
  */
-async function signTables(workdir: string, config: RunConfig, slice: Slice, pool: WorkerPool<PrepareTasks>, reporter: Reporter, weigh?: (kept: KeptTerms) => VocabularyIndex): Promise<SignTables> {
+async function signTables(workdir: string, config: RunConfig, slice: Slice, pool: TaskPool<PrepareTasks>, reporter: Reporter, weigh?: (kept: KeptTerms) => VocabularyIndex): Promise<SignTables> {
   const vocabulary = await requireMarker<VocabularyStats>(workdir, "vocabulary", "the vocabulary step");
   const { bits, seed, weighting, projection } = config.prepare;
   const path = vocabularyFile(workdir);
@@ -79,7 +79,7 @@ export async function signStep(
   workdir: string,
   config: RunConfig,
   slice: Slice,
-  pool: WorkerPool<PrepareTasks>,
+  pool: TaskPool<PrepareTasks>,
   reporter: Reporter,
   weigh?: (kept: KeptTerms) => VocabularyIndex,
 ): Promise<void> {

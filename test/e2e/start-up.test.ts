@@ -99,6 +99,15 @@ describe.each([
     expect(loadedOf(loaded, IMPLEMENTATIONS)).toEqual(["src/paragraph-dedup/pipeline.js"]);
     expect(loadedOf(loaded, PACKAGES)).toEqual([]);
   });
+
+  it("a small run without --workers starts no worker pool; with --workers it starts one", () => {
+    const out = tempDir();
+    const input = join(out, "in.vert");
+    writeFileSync(input, ["a", "b", "c"].map((id) => `<doc id="${id}">\n<p>\nHello\nworld\nagain\n</p>\n</doc>\n`).join(""));
+    expect(loadedOf(loadedBy(cli, ["run", input, "-o", join(out, "o1")]), ["piscina"])).toEqual([]);
+    expect(loadedOf(loadedBy(cli, ["run", input, "-o", join(out, "o2"), "--workers", "2"]), ["piscina"])).toEqual(["piscina"]);
+    expect(readFileSync(join(out, "o1", "clusters.tsv"), "utf8")).toBe(readFileSync(join(out, "o2", "clusters.tsv"), "utf8"));
+  });
 });
 
 function smallParagraphsRun(): string[] {

@@ -3,7 +3,10 @@ import type { WorkerPool } from "../../src/executor/pool.js";
 import { InProcessPool } from "../../src/executor/in-process-pool.js";
 import { COUNT_WORKERS, type CountTasks } from "../../src/features/count-entry.js";
 import type { CountTask, ShardStats } from "../../src/features/count-shard.js";
-import type { ParagraphTasks } from "../../src/paragraph-dedup/paragraphs-entry.js";
+import { PARAGRAPHS_WORKERS, type ParagraphTasks } from "../../src/paragraph-dedup/paragraphs-entry.js";
+import { PLEB_WORKERS } from "../../src/pleb/pleb-entry.js";
+import { METHODS_WORKERS } from "../../src/methods/sets/methods-entry.js";
+import { REFERENCE_WORKERS } from "../../src/eval/exact/reference-entry.js";
 import type { Rendered, RenderTask } from "../../src/paragraph-dedup/render.js";
 import { paragraphTasks } from "../../src/paragraph-dedup/tasks.js";
 import { PREPARE_WORKERS, type PrepareTasks } from "../../src/sketch/prepare-entry.js";
@@ -27,9 +30,22 @@ async function typedCalls(prepare: WorkerPool<PrepareTasks>, count: WorkerPool<C
 }
 
 describe("worker entries", () => {
-  it("are their entry's name at run time, a part's the same as its whole's", () => {
+  it("name their worker file; a part's name is its whole's, so a step context gives both one pool", () => {
     expect(typeof typedCalls).toBe("function");
-    expect(PREPARE_WORKERS).toBe("prepare");
-    expect(COUNT_WORKERS).toBe(PREPARE_WORKERS);
+    expect(PREPARE_WORKERS.name).toBe("prepare");
+    expect(COUNT_WORKERS.name).toBe(PREPARE_WORKERS.name);
+  });
+
+  it("hold, for a pool in this thread, the tasks their worker file exports (a part, some of them)", async () => {
+    const names = (table: object) => Object.keys(table).sort();
+    const worker = names(await import("../../workers/prepare.js"));
+    expect(names(PREPARE_WORKERS.tasks)).toEqual(worker);
+    const part = names(COUNT_WORKERS.tasks);
+    expect(part.length).toBeGreaterThan(0);
+    expect(part.filter((n) => !worker.includes(n))).toEqual([]);
+    expect(names(PARAGRAPHS_WORKERS.tasks)).toEqual(names(await import("../../workers/paragraphs.js")));
+    expect(names(PLEB_WORKERS.tasks)).toEqual(names(await import("../../workers/pleb.js")));
+    expect(names(METHODS_WORKERS.tasks)).toEqual(names(await import("../../workers/methods.js")));
+    expect(names(REFERENCE_WORKERS.tasks)).toEqual(names(await import("../../workers/reference.js")));
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { BOUNDARIES, COUNT_RULES, DEFAULT_PARAGRAPH, type ParagraphOptions } from "../../src/core/paragraph-options.js";
 import type { ParagraphReport } from "../../src/paragraph-dedup/output-step.js";
 import { paragraphs } from "../../src/paragraph-dedup/pipeline.js";
-import { IN_PROCESS_BELOW, smallInputs } from "../../src/paragraph-dedup/start.js";
+import { IN_PROCESS_BELOW, smallInputs } from "../../src/corpus/open-input.js";
 import { vertdup } from "../helpers/cli.js";
 import { cleanupVerts, missingPath, writeVert, type VertKind } from "../helpers/vert.js";
 import { randomCorpus } from "./random-corpus.js";

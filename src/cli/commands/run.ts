@@ -31,12 +31,13 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
  */
 export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ useWorkdir, lockOutdir }, { runLocally }, { runRequestFrom }, { checkMethodJob, finishedRun, methodJob, pipelineOf }, { checkOutputs }] = await Promise.all([
+  const [{ useWorkdir, lockOutdir }, { runLocally }, { runRequestFrom }, { checkMethodJob, finishedRun, methodJob, pipelineOf }, { checkOutputs }, { smallInputs }] = await Promise.all([
     import("../../workdir/use.js"),
     import("../../executor/pipeline.js"),
     import("../method-options.js"),
     import("../../methods/registry.js"),
     import("../../util/output-dir.js"),
+    import("../../corpus/open-input.js"),
   ]);
   const against = a.against ?? [];
   checkAgainstUse(against, { update: a.update, resume: a.resume, workdir: a.w });
@@ -51,7 +52,9 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
   return useWorkdir(a.w, exec.tmpDir, async (workdir) => {
     const lock = await lockOutdir(a.o, workdir);
     try {
-      await runLocally(pipelineOf(workdir, job), exec.workers, exec.quiet === true);
+      // Without --workers, small inputs run in this thread: no pool whose start-up costs more than it saves.
+      const inProcess = a.workers === undefined && (await smallInputs(inputPaths(a.inputs)));
+      await runLocally(pipelineOf(workdir, job), exec.workers, exec.quiet === true, inProcess);
       const result = await finishedRun(job);
       const repeated = repeatedIdsWarning(result.manifest.warnings, a["id-attr"]);
       if (repeated !== undefined) process.stderr.write(`vertdup: ${repeated}\n`);

@@ -1,4 +1,4 @@
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { ReferenceTasks } from "./reference-entry.js";
 import type { Reporter } from "../../executor/progress.js";
 import type { ScoredPairs } from "../pairs-file.js";
@@ -31,7 +31,7 @@ export interface HammingFullOptions {
 export async function hammingFullTriples(
   store: SignatureStore,
   opts: HammingFullOptions,
-  pool: WorkerPool<ReferenceTasks>,
+  pool: TaskPool<ReferenceTasks>,
   reporter: Reporter,
 ): Promise<Uint32Array> {
   const n = store.count;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { ReferenceTasks } from "./reference-entry.js";
 import type { TaskArg, TaskValue } from "../../executor/worker-entry.js";
 import type { Reporter } from "../../executor/progress.js";
@@ -47,7 +47,7 @@ export async function startReference(steps: ReferenceSteps | undefined, name: st
 export async function runBlocks<K extends "cosine" | "hamming">(
   name: string,
   step: StepDir | null,
-  pool: WorkerPool<ReferenceTasks>,
+  pool: TaskPool<ReferenceTasks>,
   kernel: K,
   tasks: readonly TaskArg<ReferenceTasks[K]>[],
   reporter: Reporter,

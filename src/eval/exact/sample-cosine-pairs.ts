@@ -1,4 +1,4 @@
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { PrepareManifest } from "../../features/prepare-manifest.js";
 import { unitRows } from "../../features/sparse-rows.js";
 import { concatF64, concatU32 } from "../../util/typed-arrays.js";
@@ -14,7 +14,7 @@ import { sampleIndex, type ShardTask } from "./sample-cosine.js";
  * pairs found — never the corpus's vectors. Returns each unordered pair with a sampled
  * document and cosine ≥ threshold once, as corpus ordinals a < b, in shard order.
  */
-export async function sampleCosines(workdir: string, prepared: PrepareManifest, sampled: Uint8Array, threshold: number, pool: WorkerPool<ReferenceTasks>): Promise<ScoredPairs> {
+export async function sampleCosines(workdir: string, prepared: PrepareManifest, sampled: Uint8Array, threshold: number, pool: TaskPool<ReferenceTasks>): Promise<ScoredPairs> {
   const shared = new Uint8Array(new SharedArrayBuffer(sampled.length));
   shared.set(sampled);
   const shards = prepared.counts.shards;

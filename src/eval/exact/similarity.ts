@@ -1,4 +1,4 @@
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { ReferenceTasks } from "./reference-entry.js";
 import type { Reporter } from "../../executor/progress.js";
 import type { ScoredPairs } from "../pairs-file.js";
@@ -25,7 +25,7 @@ export interface SimilarityOptions {
 export async function allPairsSimilarity(
   rows: SparseRows,
   opts: SimilarityOptions,
-  pool: WorkerPool<ReferenceTasks>,
+  pool: TaskPool<ReferenceTasks>,
   reporter: Reporter,
 ): Promise<ScoredPairs> {
   const n = rows.rowPtr.length - 1;

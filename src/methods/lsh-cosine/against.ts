@@ -1,4 +1,4 @@
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { PlebTasks } from "../../pleb/pleb-entry.js";
 import type { PrepareManifest } from "../../features/prepare-manifest.js";
 import { shardFile, vocabularyFile } from "../../workdir/layout.js";
@@ -209,7 +209,7 @@ export class SupplementedCorpus {
    * needs it (PairVerifier.require), the candidates of all iterations in one pass (plebStep),
    * so that only the documents some candidate meets are read, new or old.
    */
-  async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: WorkerPool<PlebTasks>, scope?: ScanScope): Promise<PairVerifier> {
+  async verifier(workdir: string, prepared: PrepareManifest, store: SignatureStore, threshold: number, pool: TaskPool<PlebTasks>, scope?: ScanScope): Promise<PairVerifier> {
     const documents = this.firstOrdinal + prepared.counts.documents;
     const weights = this.weights(batchTerms(workdir));
     const parts = this.countsParts(workdir, prepared.counts.shards);

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { MethodsTasks } from "../sets/methods-entry.js";
 import { extractFile, type ExtractTask, type SetBlock, type VerifyTask } from "./sets.js";
 import type { MinhashShard } from "./minhash.js";
@@ -10,7 +10,7 @@ const VERIFY_BATCH = 1 << 15;
 export interface VerifySettings {
   documents: number;
   workdir: string;
-  pool: WorkerPool<MethodsTasks>;
+  pool: TaskPool<MethodsTasks>;
   /** Bytes of sets held at once: two blocks of at most half of it each. */
   memory: number;
 }

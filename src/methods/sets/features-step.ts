@@ -8,7 +8,7 @@ import { skippedDocumentsWarning } from "../../corpus/run-warnings.js";
 import type { FeatureOptions } from "../../core/method-options.js";
 import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { FeaturesTask, MethodsTasks } from "./methods-entry.js";
 import type { Reporter } from "../../executor/progress.js";
 import { runTasks, type StepTask } from "../../executor/tasks.js";
@@ -71,7 +71,7 @@ export async function startFeatures(workdir: string, config: FeaturesConfig, res
  * slice's shards in corpus order and the documents skipped for their size (said on stderr
  * too); records the corpus's chunk and document counts (chunks.json), as every slice sees them all.
  */
-export async function featuresStep<S extends ShardBase>(workdir: string, config: FeaturesConfig, slice: Slice, pool: WorkerPool<MethodsTasks>, reporter: Reporter): Promise<{ shards: S[]; skipped: SkippedDocs }> {
+export async function featuresStep<S extends ShardBase>(workdir: string, config: FeaturesConfig, slice: Slice, pool: TaskPool<MethodsTasks>, reporter: Reporter): Promise<{ shards: S[]; skipped: SkippedDocs }> {
   const { method: task, ...options } = config.prepare;
   const inputs = config.inputs.map((i) => i.path);
   const progress = reporter.progress("reading", "docs");
@@ -138,7 +138,7 @@ export async function extractFeatures<S extends ShardBase>(
   task: FeaturesTask,
   options: FeatureOptions,
   exec: ExecutionOptions,
-  pool: WorkerPool<MethodsTasks>,
+  pool: TaskPool<MethodsTasks>,
   reporter: Reporter,
   resume: boolean,
 ): Promise<{ shards: S[]; skipped: SkippedDocs }> {

@@ -1,6 +1,6 @@
 import { partitionNumbers } from "../../clusters/partitions.js";
 import { withinPartitions } from "../../eval/pairs-file.js";
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { MethodsTasks } from "./methods-entry.js";
 import { calibrate, calibrationLine, thresholdText, type CalibrationRequest } from "../lsh-cosine/calibrate-step.js";
 import type { CalibrationManifest } from "../manifest.js";
@@ -21,7 +21,7 @@ export async function calibrateMethod(
   documents: number,
   workdir: string,
   outdir: string,
-  pool: WorkerPool<MethodsTasks>,
+  pool: TaskPool<MethodsTasks>,
   request: CalibrationRequest,
 ): Promise<{ calibration: CalibrationManifest; summary: string }> {
   const t0 = performance.now();

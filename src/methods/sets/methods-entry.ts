@@ -1,5 +1,5 @@
 import { workerEntry } from "../../executor/worker-entry.js";
-import type * as methodsWorker from "./methods-worker.js";
+import * as methodsWorker from "./methods-worker.js";
 
 export type MethodsTasks = typeof methodsWorker;
 
@@ -7,4 +7,4 @@ export type MethodsTasks = typeof methodsWorker;
 export type FeaturesTask = "exact" | "simhash384" | "minhash" | "paragraphs";
 
 /** The set methods' workers: their features, verification and exact references on a sample. */
-export const METHODS_WORKERS = workerEntry<MethodsTasks>("methods");
+export const METHODS_WORKERS = workerEntry<MethodsTasks>("methods", methodsWorker);

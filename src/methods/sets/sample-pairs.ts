@@ -1,7 +1,7 @@
 import { chunkCorpus, type ReadLimits } from "../../corpus/chunker.js";
 import type { FeatureOptions } from "../../core/method-options.js";
 import { joinScoredPairs, type ScoredPairs } from "../../eval/pairs-file.js";
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import { concatF64, concatU32 } from "../../util/typed-arrays.js";
 import type { MethodsTasks } from "./methods-entry.js";
 import { sampleIndex, type SetSource } from "./sample-jaccard.js";
@@ -17,7 +17,7 @@ import { termSample, type TermChunkTask } from "./sample-term-cosine.js";
  * with a sampled document and Jaccard ≥ threshold once, as corpus ordinals a < b, in shard
  * order.
  */
-export async function sampleJaccardPairs(sources: readonly SetSource[], sampled: Uint8Array, threshold: number, pool: WorkerPool<MethodsTasks>): Promise<ScoredPairs> {
+export async function sampleJaccardPairs(sources: readonly SetSource[], sampled: Uint8Array, threshold: number, pool: TaskPool<MethodsTasks>): Promise<ScoredPairs> {
   const flags = new Uint8Array(new SharedArrayBuffer(sampled.length));
   flags.set(sampled);
   const parts = await Promise.all(sources.map((source) => pool.run("sampleSets", { source, sampled: flags })));
@@ -34,7 +34,7 @@ export async function sampleJaccardPairs(sources: readonly SetSource[], sampled:
  * chunks in flight and the pairs found. Returns each unordered pair with a sampled document
  * and cosine ≥ threshold once, as corpus ordinals a < b, in chunk order.
  */
-export async function sampleTermCosinePairs(inputs: readonly string[], chunkBytes: number, limits: ReadLimits, options: FeatureOptions, sampled: Uint8Array, threshold: number, pool: WorkerPool<MethodsTasks>): Promise<ScoredPairs> {
+export async function sampleTermCosinePairs(inputs: readonly string[], chunkBytes: number, limits: ReadLimits, options: FeatureOptions, sampled: Uint8Array, threshold: number, pool: TaskPool<MethodsTasks>): Promise<ScoredPairs> {
   const flags = new Uint8Array(new SharedArrayBuffer(sampled.length));
   flags.set(sampled);
   // Each chunk's task, its bytes moved to the worker; `submit` starts the pass's task on it.

@@ -2,7 +2,7 @@ import type { DuplicateGraph } from "../../clusters/duplicate-graph.js";
 import type { FeatureOptions, KeepPolicy, MethodName, SearchOptions } from "../../core/method-options.js";
 import type { PairsOutput } from "../../core/options.js";
 import type { ScoredPairs } from "../../eval/pairs-file.js";
-import type { WorkerPool } from "../../executor/pool.js";
+import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { FeaturesTask, MethodsTasks } from "./methods-entry.js";
 import type { KernelStatus } from "../../util/wasm-kernel.js";
 import type { RunConfig } from "../../workdir/run-config.js";
@@ -50,7 +50,7 @@ export interface Found {
 /** Where a search runs: the work directory it may write scratch files to, the pool, and the indices' known edges. */
 export interface SearchPlace {
   workdir: string;
-  pool: WorkerPool<MethodsTasks>;
+  pool: TaskPool<MethodsTasks>;
   /** With `--against`, for a method whose index keeps its edges (`keepsEdges`). */
   known?: KnownEdges;
   /** `--partition-attr`: each document's partition; identity groups and candidates stay within one. */
@@ -65,7 +65,7 @@ export interface SetCalibration<S extends ShardBase> {
   /** The exact-similarity thresholds of calibration.tsv. */
   thresholds: readonly number[];
   /** The exact reference of sampled documents: every pair with a sampled document at similarity ≥ `thresholds[0]`. */
-  reference(shards: readonly S[], run: MethodRun, workdir: string, pool: WorkerPool<MethodsTasks>): Promise<(sampled: Uint8Array) => Promise<ScoredPairs>>;
+  reference(shards: readonly S[], run: MethodRun, workdir: string, pool: TaskPool<MethodsTasks>): Promise<(sampled: Uint8Array) => Promise<ScoredPairs>>;
   /** What the method adds to the summary's last line (and to `calibration`): how its own parameter reaches the target. */
   advice?(run: MethodRun, request: CalibrationRequest, calibration: CalibrationManifest): string;
 }
