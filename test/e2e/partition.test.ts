@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runPipeline, VertdupError, type RunOptions } from "vertdup";
-import { removeTempDirs, tempDir, readTsv } from "../helpers/cli.js";
+import { removeTempDirs, tempDir, readTsv, vertdup } from "../helpers/cli.js";
 
 afterAll(removeTempDirs);
 
@@ -86,5 +86,20 @@ describe("--partition-attr", () => {
         /--partition-attr: index "lang", this run "xml:lang"/,
       );
     }
+  });
+
+  it("short-long: a pair only within a value", () => {
+    const dir = tempDir();
+    // Two long paragraphs each shared by a German and a French page and by two German pages, with short paragraphs that differ.
+    const page = (id: string, lang: string, long: number, short: string) => `<doc id="${id}" lang="${lang}">\n<p>\n${text(long).join("\n")}\n</p>\n<p>\n${short}\n</p>\n</doc>\n`;
+    const corpus = join(dir, "c.vert");
+    writeFileSync(corpus, page("x-de", "de", 1, "nav") + page("x-fr", "fr", 1, "accueil") + page("y-de", "de", 2, "impressum") + page("y-de-copy", "de", 2, "kontakt"));
+    const pairs = (extra: string[]) => {
+      const out = join(dir, `sl${extra.length}`);
+      expect(vertdup(["short-long", corpus, "-o", out, "--short-tokens", "5", "--quiet", ...extra]).status).toBe(0);
+      return readTsv(join(out, "short-long.tsv")).map((row) => `${row[0]} ${row[1]}`);
+    };
+    expect(pairs([])).toEqual(["x-de x-fr", "y-de y-de-copy"]);
+    expect(pairs(["--partition-attr", "lang"])).toEqual(["y-de y-de-copy"]);
   });
 });
