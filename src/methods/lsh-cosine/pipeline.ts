@@ -16,6 +16,9 @@ import { recallSampler, type SampleRecall } from "../../eval/sample-recall.js";
 import { firstGroupPairs, planVerifier, plebPhaseName, plebPlan, plebStep, resetPlan, type PlebPlan, type ScanScope } from "../../pleb/pleb-step.js";
 import type { PairColumns } from "../../pleb/spanning-forest.js";
 import { sortedKeysDir } from "../../pleb/stored-keys.js";
+import { partitionEntries, type PartitionEntries } from "../../pleb/partition-order.js";
+import { partitionNumbers } from "../../clusters/partitions.js";
+import { loadDocParts } from "../../clusters/doc-table.js";
 import type { PairVerifier } from "../../pleb/pair-verifier.js";
 import { mergeStep, writePrepareManifest } from "../../runs/merge-step.js";
 import { loadSignatureStore, type SignatureStore } from "../../runs/signature-store.js";
@@ -136,6 +139,15 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
       if (!against || threshold === undefined) return planVerifier(workdir, await store(c), plan, pool);
       return (await supplement(c)).verifier(workdir, await readPrepareManifest(workdir), await store(c), threshold, pool, await scope(c));
     });
+  // --partition-attr: PLEB's search keyed by partition, over the store's (partition, signature) entries.
+  const partition = (c: StepContext) =>
+    c.shared("partition", async (): Promise<PartitionEntries | undefined> => {
+      const attr = s.prepare.partitionAttr;
+      if (attr === undefined) return undefined;
+      const { shards } = (await readPrepareManifest(workdir)).counts;
+      const parts = against ? (await supplement(c)).parts(workdir, shards) : loadDocParts(workdir, shards);
+      return partitionEntries(await store(c), partitionNumbers(parts, attr));
+    });
   // The sampled recall (--estimate-recall): drawn from the first iteration group's pairs.
   const recall = (c: StepContext, firstGroup: () => FirstGroup, quiet: boolean) =>
     c.shared("recall", async (): Promise<SampleRecall> => {
@@ -197,7 +209,7 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
         // What becomes an index (or is appended to one) keeps its PLEB iterations' sorted keys.
         const saveKeys = (against ? s.update : s.saveIndex) ? sortedKeysDir(workdir, plan.options.seed, plan.options.shiftCount) : undefined;
         const exec = { ...s.exec, workers };
-        await plebStep(workdir, signatures, plan, slice, { exec, pool: context.pool(PLEB_WORKERS), reporter: stderrReporter(quiet), recallOf, verifier: await verifier(context), scope: await scope(context), saveKeys });
+        await plebStep(workdir, signatures, plan, slice, { exec, pool: context.pool(PLEB_WORKERS), reporter: stderrReporter(quiet), recallOf, verifier: await verifier(context), scope: await scope(context), saveKeys, partition: await partition(context) });
       },
       progress: () => markersDone(workdir, `${plebPhaseName(plan)}-group-`, plan.groups),
     },
