@@ -26,6 +26,60 @@ import { REFERENCE_WORKERS } from "./exact/reference-entry.js";
  * its reference pairs and those found, weighted by its stratum (stratifiedRatio, as
  * calibrate). Memory: a union-find over signatures and the reference's signature pairs.
  */
+/**
+ * `--partition-attr`: each signature's documents split by partition, one unit per (signature,
+ * partition), as the outputs' graph holds them (partitionGraph: an identity group per value,
+ * an edge kept in each value both ends hold). Unit u's documents are docs[offsets[u] ..
+ * offsets[u + 1]); signature s's units are [first[s], first[s + 1]), by partition (`part`).
+ */
+export interface PartitionUnits {
+  count: number;
+  offsets: Uint32Array;
+  docs: Uint32Array;
+  first: Uint32Array;
+  part: Uint32Array;
+}
+
+/** The PartitionUnits of `store` whose documents have partition numbers `docPart` (partitionNumbers). */
+export function partitionUnits(store: SignatureStore, docPart: Uint32Array): PartitionUnits {
+  const first = new Uint32Array(store.count + 1);
+  const offsets: number[] = [0];
+  const docs = new Uint32Array(store.docs.length);
+  const part: number[] = [];
+  let at = 0;
+  for (let s = 0; s < store.count; s++) {
+    const own = Array.from(store.docs.subarray(store.offsets[s], store.offsets[s + 1])).sort((a, b) => docPart[a] - docPart[b] || a - b);
+    for (let k = 0; k < own.length; k++) {
+      if (k === 0 || docPart[own[k]] !== docPart[own[k - 1]]) {
+        if (k > 0) offsets.push(at);
+        part.push(docPart[own[k]]);
+      }
+      docs[at++] = own[k];
+    }
+    if (own.length > 0) offsets.push(at);
+    first[s + 1] = part.length;
+  }
+  return { count: part.length, offsets: Uint32Array.from(offsets), docs, first, part: Uint32Array.from(part) };
+}
+
+/** Calls visit(u, v) for each unit u of signature a and v of signature b of one partition. */
+function sharedUnits(units: PartitionUnits, a: number, b: number, visit: (u: number, v: number) => void): void {
+  let u = units.first[a];
+  let v = units.first[b];
+  while (u < units.first[a + 1] && v < units.first[b + 1]) {
+    if (units.part[u] < units.part[v]) u++;
+    else if (units.part[u] > units.part[v]) v++;
+    else visit(u++, v++);
+  }
+}
+
+/** Signature triples (i, j, distance) as the triples of their units in one partition. */
+function unitTriples(units: PartitionUnits, triples: Uint32Array): Uint32Array {
+  const out: number[] = [];
+  for (let k = 0; k < triples.length; k += 3) sharedUnits(units, triples[k], triples[k + 1], (u, v) => out.push(u, v, triples[k + 2]));
+  return Uint32Array.from(out);
+}
+
 export class SampleRecall {
   private sets: UnionFind;
   private readonly i: Uint32Array;
@@ -41,8 +95,14 @@ export class SampleRecall {
   private readonly stratumOf: Uint8Array;
   readonly total: number;
 
-  /** `triples`: (i, j, distance) of hammingFullTriples with the sample; `design`: the one it was drawn by (absent: uniform). */
-  constructor(store: SignatureStore, sampled: Uint8Array, triples: Uint32Array, readonly design?: StratifiedDesign) {
+  /**
+   * `triples`: (i, j, distance) of hammingFullTriples with the sample; `design`: the one it was
+   * drawn by (absent: uniform); `units` (`--partition-attr`): the recall is that of the pairs
+   * within one partition, the units standing for the signatures.
+   */
+  constructor(signatures: SignatureStore, sampled: Uint8Array, signatureTriples: Uint32Array, readonly design?: StratifiedDesign, private readonly units?: PartitionUnits) {
+    const store = units ?? signatures;
+    const triples = units === undefined ? signatureTriples : unitTriples(units, signatureTriples);
     const sizes = new Uint32Array(store.count);
     for (let s = 0; s < store.count; s++) sizes[s] = store.offsets[s + 1] - store.offsets[s];
     const hits = new Uint32Array(store.count);
@@ -87,9 +147,13 @@ export class SampleRecall {
     this.sets = new UnionFind(this.sets.parent.length);
   }
 
-  /** Joins the signatures of an iteration group's pairs (its forest is enough). */
+  /** Joins the signatures of an iteration group's pairs (its forest is enough); with units, their units of each partition both hold. */
   addColumns(columns: Pick<PairColumns, "i" | "j">): void {
-    for (let k = 0; k < columns.i.length; k++) this.sets.union(columns.i[k], columns.j[k]);
+    const { units } = this;
+    for (let k = 0; k < columns.i.length; k++) {
+      if (units === undefined) this.sets.union(columns.i[k], columns.j[k]);
+      else sharedUnits(units, columns.i[k], columns.j[k], (u, v) => this.sets.union(u, v));
+    }
   }
 
   /** Recall so far with its 95 % interval ([0, 1] when the sample has no reference pair: never enough). */
@@ -162,6 +226,7 @@ export function recallSampler(
   workers: number,
   reporter: Reporter,
   verifier?: PairVerifier,
+  units?: PartitionUnits,
 ): RecallSampler<SampleRecall> {
   return async (firstGroup) => {
     const size = opts.recallSample ?? 0;
@@ -172,7 +237,7 @@ export function recallSampler(
       const triples = await hammingFullTriples(store, { threshold: opts.threshold, sampled }, pool, reporter);
       // With --verify PLEB keeps only pairs of cosine ≥ the threshold: so does the reference.
       await verifier?.require(tripleEnds(triples));
-      return new SampleRecall(store, sampled, verifier === undefined ? triples : verifier.filter(triples), design);
+      return new SampleRecall(store, sampled, verifier === undefined ? triples : verifier.filter(triples), design, units);
     } finally {
       await pool.close();
     }

@@ -9,6 +9,7 @@ import { PairVerifier } from "./pair-verifier.js";
 import { candidateEnds, runIterations, scanIterations, verifyHeld, type HeldIterations, type IterationKeys, type PairSink } from "./run-pleb.js";
 import type { Proportion } from "../util/binomial-interval.js";
 import { SpanningForest, type PairColumns } from "./spanning-forest.js";
+import type { PartitionEntries } from "./partition-order.js";
 import { readRunFileSync, writeRunFile } from "../util/run-file.js";
 import type { SignatureStore } from "../runs/signature-store.js";
 import type { TaskPool } from "../executor/in-process-pool.js";
@@ -35,14 +36,15 @@ export interface PlebPlan {
   /**
    * Keep every pair found, whatever `--pairs` (a run with `--partition-attr`): the outputs drop
    * the pairs across partitions, and a spanning forest may have joined two signatures of one
-   * partition only through a signature of another.
+   * partition only through a signature of another (one signature may be in several partitions).
    */
   keepAll?: true;
 }
 
 export function plebPlan(workdir: string, options: PlebOptions, iterationsPerGroup = DEFAULT_ITERATIONS_PER_GROUP, keepAll = false): PlebPlan {
   const fingerprint = createHash("sha256")
-    .update(JSON.stringify(keepAll ? { options, iterationsPerGroup, keepAll } : { options, iterationsPerGroup }))
+    // byPartition: a partitioned run's groups of 0.7.0, searched over all signatures, are not resumed as the keyed search's.
+    .update(JSON.stringify(keepAll ? { options, iterationsPerGroup, keepAll, byPartition: true } : { options, iterationsPerGroup }))
     .digest("hex")
     .slice(0, 16);
   return {
@@ -148,6 +150,8 @@ export interface PlebRun<R extends RecallEstimate> {
   scope?: ScanScope;
   /** The folder where each iteration writes its sorted keys (an index in the making, or --update). */
   saveKeys?: string;
+  /** `--partition-attr`: the store's entries by partition, to which the search is keyed (partition-order.ts). */
+  partition?: PartitionEntries;
 }
 
 /**
@@ -165,7 +169,7 @@ export interface PlebRun<R extends RecallEstimate> {
  * keys (a run whose work directory becomes an index, or --update).
  */
 export async function plebStep<R extends RecallEstimate>(workdir: string, store: SignatureStore, plan: PlebPlan, slice: Slice, run: PlebRun<R>): Promise<R | undefined> {
-  const { exec, pool, reporter, recallOf, verifier, scope, saveKeys } = run;
+  const { exec, pool, reporter, recallOf, verifier, scope, saveKeys, partition } = run;
   await mkdir(plan.dir, { recursive: true });
   // A fallback of the beam scan's kernel is told here, before the iterations (the manifest records it: outputStep).
   beamScanKernelStatus((m) => reporter.info(m));
@@ -190,7 +194,7 @@ export async function plebStep<R extends RecallEstimate>(workdir: string, store:
   };
   // With --target-recall, the groups after the first may not run: they are not scanned ahead.
   const ahead = stopAt === undefined ? groups : groups.slice(0, 1);
-  const held = await scanForLazyVerifier(workdir, store, plan, ahead, exec, pool, scopeSink, onIteration, v, scope, keys);
+  const held = await scanForLazyVerifier(workdir, store, plan, ahead, exec, pool, scopeSink, onIteration, v, scope, keys, partition);
   const runner = new TaskRunner<GroupResult>(workdir);
   for (const g of groups) {
     const [first, last] = groupIterations(plan, g);
@@ -202,7 +206,7 @@ export async function plebStep<R extends RecallEstimate>(workdir: string, store:
         const scanned = held.get(g);
         const seconds =
           scanned === undefined || v === undefined
-            ? await runIterations({ store, opts: plan.options, first, last, exec, pool, sink, onIteration, verifier: v, fresh: scope?.fresh, keys })
+            ? await runIterations({ store, opts: plan.options, first, last, exec, pool, sink, onIteration, verifier: v, fresh: scope?.fresh, keys, partition })
             : await verifyHeld(scanned, first, sink, v);
         const verified = v === undefined ? {} : { checked: v.checked - checked, rejected: v.rejected - rejected };
         const pairs = scope === undefined ? sink.toColumns() : foundByIterations(sink.toColumns());
@@ -258,6 +262,7 @@ async function scanForLazyVerifier(
   verifier: PairVerifier | undefined,
   scope: ScanScope | undefined,
   keys: IterationKeys,
+  partition: PartitionEntries | undefined,
 ): Promise<Map<number, HeldIterations>> {
   const held = new Map<number, HeldIterations>();
   if (verifier?.lazy !== true) return held;
@@ -266,7 +271,7 @@ async function scanForLazyVerifier(
     if (bytes > HELD_CANDIDATE_BYTES) break;
     if (existsSync(markerFile(workdir, groupTask(plan, g)))) continue;
     const [first, last] = groupIterations(plan, g);
-    const scanned = await scanIterations({ store, opts: plan.options, first, last, exec, pool, sink: scopeSink(), onIteration, verifier, fresh: scope?.fresh, keys });
+    const scanned = await scanIterations({ store, opts: plan.options, first, last, exec, pool, sink: scopeSink(), onIteration, verifier, fresh: scope?.fresh, keys, partition });
     held.set(g, scanned);
     for (const results of scanned.candidates) for (const triples of results) bytes += triples.byteLength;
   }

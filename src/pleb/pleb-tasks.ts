@@ -1,5 +1,6 @@
 import { beamScanPairs, rankPositions, scatterSorted, type SortedPrefixes } from "./beam-scan.js";
 import { BitPermutation } from "./permutation.js";
+import { partitionOrder, type PartitionEntries } from "./partition-order.js";
 import { sortKeys } from "./sort-keys.js";
 import { sortOrder } from "../util/radix-order.js";
 
@@ -29,13 +30,18 @@ export function computeKeys(task: KeysTask): void {
   sortKeys(task.signatures, task.words, perm, task.from, task.to, task.hi, task.lo);
 }
 
-/** An iteration's sorted order: the keys of every signature (into `hi`, `lo`), sorted into `order`; with `sortedHi`, `hi` in that order (stored keys). */
+/**
+ * An iteration's sorted order: the keys of every signature (into `hi`, `lo`), sorted into
+ * `order`; with `sortedHi`, `hi` in that order (stored keys); with `entries` (partitionEntries),
+ * the order of the entries, by partition first (`order` holds one store index per entry).
+ */
 export interface OrderTask extends SharedSignatures {
   iteration: number;
   hi: Uint32Array;
   lo: Uint32Array;
   order: Uint32Array;
   sortedHi?: Uint32Array;
+  entries?: PartitionEntries;
 }
 
 /**
@@ -43,9 +49,10 @@ export interface OrderTask extends SharedSignatures {
  * coordinator can have it run while the pool scans the iteration before.
  */
 export function sortedOrder(task: OrderTask): void {
-  const { hi, lo, order, sortedHi } = task;
-  const n = order.length;
+  const { hi, lo, order, sortedHi, entries } = task;
+  const n = hi.length;
   computeKeys({ ...task, from: 0, to: n });
+  if (entries !== undefined) return partitionOrder(entries, hi, lo, order);
   order.set(sortOrder(hi, lo, n));
   if (sortedHi !== undefined) for (let k = 0; k < n; k++) sortedHi[k] = hi[order[k]];
 }

@@ -13,6 +13,7 @@ import { sortOrder } from "../util/radix-order.js";
 import { secondsSince } from "../executor/timing.js";
 import { BitPermutation } from "./permutation.js";
 import { mergeStoredKeys, oldInCombined, readSortedKeys, sortedKeysName, writeSortedKeys } from "./stored-keys.js";
+import { partitionScanRanges, type PartitionEntries } from "./partition-order.js";
 
 /**
  * The sorted keys of the iterations (stored-keys.ts): `save`, the folder where each
@@ -90,6 +91,8 @@ export interface IterationRun {
   verifier?: PairVerifier;
   fresh?: Uint8Array;
   keys?: IterationKeys;
+  /** `--partition-attr`: the store's (partition, signature) entries; the search is keyed by partition (partition-order.ts). */
+  partition?: PartitionEntries;
 }
 
 /**
@@ -110,8 +113,10 @@ export interface IterationRun {
  * `fresh`), an iteration whose index kept its sorted keys computes and sorts the keys of the
  * fresh signatures only and merges them into the index's (mergeStoredKeys): the same order
  * as sorting all keys, so the same pairs. With `keys.save`, each iteration's sorted keys are
- * written there. Returns the wall time of each iteration (the deferred verification in the
- * last one's).
+ * written there. With `partition`, each iteration orders the entries by (partition, key) and
+ * scans each partition's run apart (partition-order.ts); its keys are neither stored nor
+ * merged (an index's stored keys are of the whole store's order). Returns the wall time of
+ * each iteration (the deferred verification in the last one's).
  */
 export async function runIterations(run: IterationRun): Promise<number[]> {
   const scanned = await scanIterations(run);
@@ -134,7 +139,8 @@ export interface HeldIterations {
  * groups can be gathered before the vectors they meet are read, in one pass (plebStep).
  */
 export async function scanIterations(run: IterationRun): Promise<HeldIterations> {
-  const { store, opts, first, last, exec, pool, sink, onIteration, verifier, fresh, keys = {} } = run;
+  const { store, opts, first, last, exec, pool, sink, onIteration, verifier, fresh, partition } = run;
+  const keys = partition === undefined ? (run.keys ?? {}) : {};
   const n = store.count;
   const maxDistance = maxDistanceFor(store.words * 32, opts.threshold);
   const labels = sink instanceof SpanningForest ? new Uint32Array(new SharedArrayBuffer(n * 4)) : undefined;
@@ -150,16 +156,17 @@ export async function scanIterations(run: IterationRun): Promise<HeldIterations>
   // A batch's scan reads nearly every position (its fresh signatures lie within `beam` of
   // almost all of them): their prefixes are scattered by position (SortedPrefixes), in shared memory.
   const P = prefixWords(store.words, maxDistance);
+  // Scattered by store index: one position per signature, so not with partitions (a signature may be an entry of several).
   const sorted: SortedPrefixes | undefined =
-    fresh === undefined ? undefined : { prefix: shared32(n * P), label: labels === undefined ? undefined : shared32(n), fresh: new Uint8Array(new SharedArrayBuffer(n)) };
+    fresh === undefined || partition !== undefined ? undefined : { prefix: shared32(n * P), label: labels === undefined ? undefined : shared32(n), fresh: new Uint8Array(new SharedArrayBuffer(n)) };
   const rank = sorted === undefined ? undefined : shared32(n);
   // Each iteration's sorted order is one pool task (its keys and their sort: OrderTask). Without
   // an index's keys to merge, the next iteration's runs while this one is scanned (the orders
   // do not depend on the scans), so two sets of buffers take turns.
   const ahead = merging === undefined;
-  const slots = Array.from({ length: ahead ? 2 : 1 }, () => ({ hi: shared32(n), lo: shared32(n), order: shared32(n), ...(keys.save === undefined ? {} : { sortedHi: shared32(n) }) }));
+  const slots = Array.from({ length: ahead ? 2 : 1 }, () => ({ hi: shared32(n), lo: shared32(n), order: shared32(partition?.signature.length ?? n), ...(keys.save === undefined ? {} : { sortedHi: shared32(n) }) }));
   const slotOf = (iteration: number) => slots[(iteration - first) % slots.length];
-  const orderTask = (iteration: number) => handled(pool.run("order", { ...shared, iteration: iteration - 1, ...slotOf(iteration) }));
+  const orderTask = (iteration: number) => handled(pool.run("order", { ...shared, iteration: iteration - 1, ...slotOf(iteration), ...(partition === undefined ? {} : { entries: partition }) }));
   let next = ahead && n > 1 && first <= last ? orderTask(first) : undefined;
   // The last iteration's keys being written (keys.save): one write in flight, awaited before the next.
   let writing: Promise<void> = Promise.resolve();
@@ -199,10 +206,11 @@ export async function scanIterations(run: IterationRun): Promise<HeldIterations>
         const scatter = { signatures: store.signatures, words: store.words, prefixWords: P, rank, sorted, labels, fresh };
         await Promise.all(keyRanges.map(([from, to]) => pool.run("scatter", { ...scatter, from, to })));
       }
+      const scan = { signatures: store.signatures, words: store.words, beam: opts.beam, maxDistance, labels, fresh };
       const results = await Promise.all(
-        scanRanges.map(([from, to]) =>
-          pool.run("scan", { signatures: store.signatures, words: store.words, order, from, to, beam: opts.beam, maxDistance, labels, fresh, sorted }),
-        ),
+        partition === undefined
+          ? scanRanges.map(([from, to]) => pool.run("scan", { ...scan, order, from, to, sorted }))
+          : partitionScanRanges(partition, exec.workers * 4).map(({ start, end, from, to }) => pool.run("scan", { ...scan, order: order.subarray(start, end), from, to })),
       );
       if (verifier?.lazy) candidates[iteration - first] = results;
       else for (const triples of results) sink.addTriples(verifier === undefined ? triples : verifier.filter(triples), iteration);

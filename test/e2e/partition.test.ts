@@ -2,7 +2,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runPipeline, VertdupError, type RunOptions } from "vertdup";
-import { removeTempDirs, tempDir, readTsv } from "../helpers/cli.js";
+import { removeTempDirs, tempDir, readTsv, vertdup } from "../helpers/cli.js";
+import { loadSignatureStore } from "../../src/runs/signature-store.js";
+import { loadDocIds } from "../../src/output/doc-ids.js";
+import { loadDocParts } from "../../src/clusters/doc-table.js";
+import { partitionNumbers } from "../../src/clusters/partitions.js";
+import { hammingDistance, maxDistanceFor } from "../../src/pleb/hamming.js";
 
 afterAll(removeTempDirs);
 
@@ -86,5 +91,61 @@ describe("--partition-attr", () => {
         /--partition-attr: index "lang", this run "xml:lang"/,
       );
     }
+  });
+
+  it("short-long: a pair only within a value", () => {
+    const dir = tempDir();
+    // Two long paragraphs each shared by a German and a French page and by two German pages, with short paragraphs that differ.
+    const page = (id: string, lang: string, long: number, short: string) => `<doc id="${id}" lang="${lang}">\n<p>\n${text(long).join("\n")}\n</p>\n<p>\n${short}\n</p>\n</doc>\n`;
+    const corpus = join(dir, "c.vert");
+    writeFileSync(corpus, page("x-de", "de", 1, "nav") + page("x-fr", "fr", 1, "accueil") + page("y-de", "de", 2, "impressum") + page("y-de-copy", "de", 2, "kontakt"));
+    const pairs = (extra: string[]) => {
+      const out = join(dir, `sl${extra.length}`);
+      expect(vertdup(["short-long", corpus, "-o", out, "--short-tokens", "5", "--quiet", ...extra]).status).toBe(0);
+      return readTsv(join(out, "short-long.tsv")).map((row) => `${row[0]} ${row[1]}`);
+    };
+    expect(pairs([])).toEqual(["x-de x-fr", "y-de y-de-copy"]);
+    expect(pairs(["--partition-attr", "lang"])).toEqual(["y-de y-de-copy"]);
+  });
+
+  it("lsh-cosine's PLEB search is keyed by partition: where the beam spans a partition's signatures, its pairs are brute force's, however many near copies another partition has", async () => {
+    const dir = tempDir();
+    // Ten texts, each in 2 German near copies and 60 French ones: in one order of all 620
+    // signatures, the French copies of a text lie between its two German ones.
+    let s = 99;
+    const copy = (seed: number) => text(seed).slice(0, 100).map((w) => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) % 100 === 0 ? `x${s % 100000}` : w));
+    const pages: string[] = [];
+    for (let t = 1; t <= 10; t++) {
+      for (let k = 0; k < 2; k++) pages.push(doc(`de-${t}-${k}`, "de", copy(t)));
+      for (let k = 0; k < 60; k++) pages.push(doc(`fr-${t}-${k}`, "fr", copy(t)));
+    }
+    const corpus = join(dir, "copies.vert");
+    writeFileSync(corpus, pages.join(""));
+    // One iteration, its beam the German run's length − 1.
+    const search = { method: "lsh-cosine", verify: false, threshold: 0.8, pairs: "all", iterations: 1, beam: 19, workers: 2, "chunk-size": 1 << 20 } as const;
+    const germanPairs = (outdir: string) => readTsv(join(outdir, "pairs.tsv")).filter(([a, b]) => a.startsWith("de-") && b.startsWith("de-")).map(([a, b]) => `${a} ${b}`).sort();
+    const work = join(dir, "w");
+    await run([corpus], { ...search, outdir: join(dir, "keyed"), workdir: work, "partition-attr": "lang" });
+    // Brute force over the signatures: the German pairs within the Hamming threshold.
+    const store = loadSignatureStore(work, 1024);
+    const ids = loadDocIds(work, 1);
+    const part = partitionNumbers(loadDocParts(work, 1), "lang");
+    const max = maxDistanceFor(1024, 0.8);
+    const signatureOf = new Uint32Array(ids.length);
+    for (let i = 0; i < store.count; i++) for (let k = store.offsets[i]; k < store.offsets[i + 1]; k++) signatureOf[store.docs[k]] = i;
+    const exact: string[] = [];
+    for (let a = 0; a < ids.length; a++) {
+      for (let b = a + 1; b < ids.length; b++) {
+        if (part[a] !== part[b] || !ids.get(a).startsWith("de-")) continue;
+        if (hammingDistance(store.signatures, signatureOf[a], signatureOf[b], store.words) <= max) exact.push(`${ids.get(a)} ${ids.get(b)}`);
+      }
+    }
+    expect(exact.length).toBeGreaterThanOrEqual(8);
+    expect(germanPairs(join(dir, "keyed"))).toEqual(exact.sort());
+    // Every pair within one value.
+    for (const [a, b] of readTsv(join(dir, "keyed", "pairs.tsv"))) expect(a.slice(0, 3)).toBe(b.slice(0, 3));
+    // The search over all signatures (no option) misses German pairs the beam does not reach.
+    await run([corpus], { ...search, outdir: join(dir, "all") });
+    expect(germanPairs(join(dir, "all")).length).toBeLessThan(exact.length);
   });
 });

@@ -124,6 +124,8 @@ describe("stratified calibration", () => {
     const truths = THRESHOLDS.map(truth);
     const covered = { recall: [0, 0, 0], precision: [0, 0, 0], pairWilson: 0 };
     const width = { stratified: 0, uniform: 0 };
+    // Per threshold: the sum of the intervals' widths and of the estimates' squared errors.
+    const spread = { recall: THRESHOLDS.map(() => ({ width: 0, squares: 0 })), precision: THRESHOLDS.map(() => ({ width: 0, squares: 0 })) };
     const one = { stratumOf: new Uint8Array(corpus.clusterOf.length), population: Float64Array.of(corpus.clusterOf.length), drawn: Float64Array.of(n) };
     for (let seed = 1; seed <= replicates; seed++) {
       const sampled = drawStratified(design, seed);
@@ -132,6 +134,10 @@ describe("stratified calibration", () => {
         if (r.recall.low <= truths[t].recall && truths[t].recall <= r.recall.high) covered.recall[t]++;
         if (r.precision.low <= truths[t].precision && truths[t].precision <= r.precision.high) covered.precision[t]++;
         width.stratified += r.recall.high - r.recall.low;
+        for (const m of ["recall", "precision"] as const) {
+          spread[m][t].width += r[m].high - r[m].low;
+          spread[m][t].squares += (r[m].estimate - truths[t][m]) ** 2;
+        }
       });
       const uniform = sampleDocuments(corpus.clusterOf.length, n, seed);
       const reference = referenceOf(uniform);
@@ -144,6 +150,13 @@ describe("stratified calibration", () => {
     // Not needlessly wide where the decisions are taken (--target-recall, --max-width). Precision
     // at 0.95 holds the truth in all 300 since the clusters of ≥ 9 no longer get most draws (issue 30).
     for (const share of covered.recall.map((c) => c / replicates)) expect(share).toBeLessThanOrEqual(0.99);
+    // Nor wide beyond what the estimates' own errors ask: a 95 % interval of an estimator
+    // whose root mean square error is σ is about 2 · 1.96 σ wide; Clopper–Pearson's exact tails
+    // and the t correction for few residuals may add a third (precision at 0.95, p ≈ 0.08: 1.35),
+    // an interval made half as wide again would not pass.
+    for (const m of ["recall", "precision"] as const) {
+      spread[m].forEach(({ width: sum, squares }, t) => expect(sum / replicates, `${m} at ${THRESHOLDS[t]}`).toBeLessThanOrEqual(1.5 * 2 * 1.96 * Math.sqrt(squares / replicates)));
+    }
     // The uniform sample's intervals by the same (document-level) estimator, one stratum.
     expect(width.stratified).toBeLessThan(0.9 * width.uniform);
     // Wilson over the pairs, as if they were independent, covers less than it says.

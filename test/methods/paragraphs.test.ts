@@ -3,6 +3,7 @@ import { hashSequence, hashString } from "../../src/features/hash.js";
 import { sortedJaccard } from "../../src/methods/sets/jaccard.js";
 import { CorpusSets, paragraphGraph, paragraphSets, paragraphShard, shortLongPairs } from "../../src/methods/paragraph-sets/paragraph-sets.js";
 import { ALL_PAIRS_BUCKET } from "../../src/methods/sets/bucket-candidates.js";
+import { partitionNumbers } from "../../src/clusters/partitions.js";
 import { emptyWarnings, parseChunk, type VerticalDoc } from "../../src/corpus/vertical.js";
 import { cleanupVerts, readCorpus, writeVert } from "../helpers/vert.js";
 import { bruteClusters, bruteFirstOf, bruteLeaderClusters, brutePairs, edgeStrings, firstOfByKey, graphClusters, headerCopiesCorpus, leaderSet, nearDuplicateCorpus, shardsOf } from "./features.js";
@@ -73,6 +74,22 @@ describe("paragraphGraph and shortLongPairs equal brute force", () => {
       if (name === "random") expect(edgesSeen).toBeGreaterThan(3);
     });
   }
+
+  it("short-long with partitions is the pairs without them whose documents share a partition, for every bucket bound", async () => {
+    // Documents r0, r3, … in de, r1, r4, … in fr, the others without lang (the empty value): a near copy's source is in another partition 2 times in 3.
+    const corpus = nearDuplicateCorpus(250, 3, 12).replace(/<doc id="r(\d+)">/g, (tag, d: string) => (Number(d) % 3 === 2 ? tag : `<doc id="r${d}" lang="${Number(d) % 3 === 0 ? "de" : "fr"}">`));
+    const shards = await shardsOf([writeVert(corpus, "plain")], paragraphShard, { shortTokens: 8, partitionAttr: "lang" });
+    const n = shards.reduce((s, x) => s + x.ids.length, 0);
+    const part = partitionNumbers(shards.map((s) => s.parts), "lang");
+    expect(new Set(part).size).toBe(3);
+    for (const t of [0.5, 0.8]) {
+      const all = shortLongPairs(shards, n, t, 0, Infinity);
+      const within = all.filter((p) => part[p.a] === part[p.b]);
+      expect(within.length).toBeGreaterThan(3);
+      expect(within.length).toBeLessThan(all.length);
+      for (const bound of [2, ALL_PAIRS_BUCKET, Infinity]) expect(shortLongPairs(shards, n, t, 0, bound, part), `t ${t} bound ${bound}`).toEqual(within);
+    }
+  });
 
   it("short-long refuses more document pairs than the limit", async () => {
     const shards = await shardsOf([writeVert(headerCopiesCorpus(100, 1), "plain")], paragraphShard, { shortTokens: 3 });

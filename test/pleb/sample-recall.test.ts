@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { UnionFind } from "../../src/util/union-find.js";
 import { sampleDocuments } from "../../src/eval/document-sample.js";
 import { drawStratified, stratifiedDesign } from "../../src/eval/stratified-sample.js";
-import { firstGroupClusters, SampleRecall } from "../../src/eval/sample-recall.js";
+import { firstGroupClusters, partitionUnits, SampleRecall } from "../../src/eval/sample-recall.js";
 import type { SignatureStore } from "../../src/runs/signature-store.js";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 
@@ -81,6 +81,36 @@ describe("PLEB's sampled recall", () => {
       expect(recall.estimate().estimate).toBeCloseTo(truth(1), 12);
       recall.addColumns(pleb.columns[1]);
       expect(recall.estimate().estimate).toBeCloseTo(truth(2), 12);
+    }
+  });
+
+  it("with --partition-attr's units, equals the share of the pairs within one partition the cut graph finds when the whole corpus is sampled", () => {
+    // Each document in one of three partitions: a signature of two documents may span two.
+    const random = new Sfc32(5, 3);
+    const part = Uint32Array.from({ length: pleb.documents }, () => random.nextUint32() % 3);
+    const docsOf = (s: number) => Array.from(pleb.store.docs.subarray(pleb.store.offsets[s], pleb.store.offsets[s + 1]));
+    // Over document pairs: the outputs' graph joins two documents of one partition whose signatures are one or were paired.
+    const truthWithin = (groups: number) => {
+      const sets = new UnionFind(pleb.documents);
+      const join = (a: number, b: number) => docsOf(a).forEach((x) => docsOf(b).forEach((y) => part[x] === part[y] && sets.union(x, y)));
+      for (let s = 0; s < pleb.store.count; s++) join(s, s);
+      for (const c of pleb.columns.slice(0, groups)) for (let k = 0; k < c.i.length; k++) join(c.i[k], c.j[k]);
+      let [total, found] = [0, 0];
+      const count = (x: number, y: number) => part[x] === part[y] && (total++, sets.find(x) === sets.find(y) && found++);
+      for (let s = 0; s < pleb.store.count; s++) docsOf(s).forEach((x, p, own) => own.slice(p + 1).forEach((y) => count(x, y)));
+      for (const [a, b] of pleb.reference) docsOf(a).forEach((x) => docsOf(b).forEach((y) => count(x, y)));
+      return found / total;
+    };
+    const all = new Uint8Array(pleb.documents).fill(1);
+    const units = partitionUnits(pleb.store, part);
+    const design = stratifiedDesign(firstGroupClusters(pleb.store, pleb.documents, pleb.columns[0]), pleb.documents);
+    for (const recall of [new SampleRecall(pleb.store, all, triplesOf(all), undefined, units), new SampleRecall(pleb.store, all, triplesOf(all), design, units)]) {
+      for (const groups of [1, 2]) {
+        recall.addColumns(pleb.columns[groups - 1]);
+        const within = truthWithin(groups);
+        expect(Math.abs(within - truth(groups))).toBeGreaterThan(0.01);
+        expect(recall.estimate().estimate).toBeCloseTo(within, 12);
+      }
     }
   });
 

@@ -8,7 +8,7 @@ import { METHODS_WORKERS } from "../../methods/sets/methods-entry.js";
 const builder = (y: Argv) =>
   withOptions(
     y.positional("inputs", { type: "string", array: true, demandOption: true, describe: ".vert, .vert.gz, .vert.zst or - (stdin)" }),
-    ["outdir", "threshold", "short-tokens", "column", "id-attr", "normalize", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "pairs-limit", "quiet"],
+    ["outdir", "threshold", "short-tokens", "column", "id-attr", "partition-attr", "normalize", "lowercase", "keep-numbers", "workers", "tmp-dir", "chunk-size", "max-doc-bytes", "oversize", "pairs-limit", "quiet"],
     {
       outdir: { describe: "output directory (short-long.tsv)" },
       threshold: { default: METHOD_DEFAULTS.paragraphs.threshold, describe: "similar: Jaccard of paragraph sets at least this" },
@@ -27,7 +27,7 @@ export const shortLongCommand = {
   builder: (y: Argv) => builder(y).example("vertdup short-long data-samples/sample.vert.gz -o out-sl", "\u2192 out-sl/short-long.tsv"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory }, { featuresFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { checkOutputs, ensureWritableDir }] = await Promise.all([
+    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory }, { featuresFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { checkOutputs, ensureWritableDir }, { partitionNumbers }] = await Promise.all([
       import("../../executor/progress.js"),
       import("../../executor/pool.js"),
       import("../../workdir/use.js"),
@@ -38,6 +38,7 @@ export const shortLongCommand = {
       import("../../output/line-file.js"),
       import("../../output/tsv-field.js"),
       import("../../util/output-dir.js"),
+      import("../../clusters/partitions.js"),
     ]);
     const exec = executionOptionsFrom(a);
     // Paragraph fingerprints: no shingles, permutations or seed.
@@ -51,7 +52,9 @@ export const shortLongCommand = {
     try {
       const { shards } = await extractFeatures<ParagraphShard>(inputPaths(a.inputs), workdir, "paragraphs", features, exec, pool, reporter, false);
       const ids = DocIds.fromLists(shards.map((s) => s.ids));
-      const rows = shortLongPairs(shards, ids.length, a.threshold, a["pairs-limit"]);
+      const attr = a["partition-attr"];
+      const part = attr === undefined ? undefined : partitionNumbers(shards.map((s) => s.parts), attr);
+      const rows = shortLongPairs(shards, ids.length, a.threshold, a["pairs-limit"], undefined, part);
       await writeLineFile(join(a.o, "short-long.tsv"), SHORT_LONG_HEADER, rows.length, (k) => {
         const r = rows[k];
         return `${escapeField(ids.get(r.a))}\t${escapeField(ids.get(r.b))}\t${r.long.toFixed(4)}\t${r.short.toFixed(4)}\n`;

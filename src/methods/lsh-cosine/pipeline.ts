@@ -12,10 +12,13 @@ import { timed } from "../../executor/timing.js";
 import { chunkPlanStep, chunkTotal, countStep } from "../../features/count-step.js";
 import { readPrepareManifest, type PrepareManifest } from "../../features/prepare-manifest.js";
 import { vocabularyStep } from "../../features/vocabulary-step.js";
-import { recallSampler, type SampleRecall } from "../../eval/sample-recall.js";
+import { partitionUnits, recallSampler, type SampleRecall } from "../../eval/sample-recall.js";
 import { firstGroupPairs, planVerifier, plebPhaseName, plebPlan, plebStep, resetPlan, type PlebPlan, type ScanScope } from "../../pleb/pleb-step.js";
 import type { PairColumns } from "../../pleb/spanning-forest.js";
 import { sortedKeysDir } from "../../pleb/stored-keys.js";
+import { partitionEntries, type PartitionEntries } from "../../pleb/partition-order.js";
+import { partitionNumbers } from "../../clusters/partitions.js";
+import { loadDocParts } from "../../clusters/doc-table.js";
 import type { PairVerifier } from "../../pleb/pair-verifier.js";
 import { mergeStep, writePrepareManifest } from "../../runs/merge-step.js";
 import { loadSignatureStore, type SignatureStore } from "../../runs/signature-store.js";
@@ -136,11 +139,28 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
       if (!against || threshold === undefined) return planVerifier(workdir, await store(c), plan, pool);
       return (await supplement(c)).verifier(workdir, await readPrepareManifest(workdir), await store(c), threshold, pool, await scope(c));
     });
+  // --partition-attr: each document's partition number.
+  const docPartitions = (c: StepContext) =>
+    c.shared("docPartitions", async (): Promise<Uint32Array | undefined> => {
+      const attr = s.prepare.partitionAttr;
+      if (attr === undefined) return undefined;
+      const { shards } = (await readPrepareManifest(workdir)).counts;
+      return partitionNumbers(against ? (await supplement(c)).parts(workdir, shards) : loadDocParts(workdir, shards), attr);
+    });
+  // PLEB's search keyed by partition, over the store's (partition, signature) entries.
+  const partition = (c: StepContext) =>
+    c.shared("partition", async (): Promise<PartitionEntries | undefined> => {
+      const part = await docPartitions(c);
+      return part === undefined ? undefined : partitionEntries(await store(c), part);
+    });
   // The sampled recall (--estimate-recall): drawn from the first iteration group's pairs.
   const recall = (c: StepContext, firstGroup: () => FirstGroup, quiet: boolean) =>
     c.shared("recall", async (): Promise<SampleRecall> => {
       const documents = (await readPrepareManifest(workdir)).counts.documents;
-      return recallSampler(await store(c), documents, plan.options, c.workers, stderrReporter(quiet), await verifier(c))(firstGroup());
+      // Partitioned, the recall of the pairs within one partition: the only ones the keyed search looks for.
+      const part = await docPartitions(c);
+      const units = part === undefined ? undefined : partitionUnits(await store(c), part);
+      return recallSampler(await store(c), documents, plan.options, c.workers, stderrReporter(quiet), await verifier(c), units)(firstGroup());
     });
   const reading = (name: "count" | "sign"): Step => ({
     name,
@@ -197,7 +217,7 @@ export function lshCosinePipeline(workdir: string, s: LshCosineSettings, steps?:
         // What becomes an index (or is appended to one) keeps its PLEB iterations' sorted keys.
         const saveKeys = (against ? s.update : s.saveIndex) ? sortedKeysDir(workdir, plan.options.seed, plan.options.shiftCount) : undefined;
         const exec = { ...s.exec, workers };
-        await plebStep(workdir, signatures, plan, slice, { exec, pool: context.pool(PLEB_WORKERS), reporter: stderrReporter(quiet), recallOf, verifier: await verifier(context), scope: await scope(context), saveKeys });
+        await plebStep(workdir, signatures, plan, slice, { exec, pool: context.pool(PLEB_WORKERS), reporter: stderrReporter(quiet), recallOf, verifier: await verifier(context), scope: await scope(context), saveKeys, partition: await partition(context) });
       },
       progress: () => markersDone(workdir, `${plebPhaseName(plan)}-group-`, plan.groups),
     },

@@ -190,11 +190,12 @@ export interface ShortLongPair {
  * members of two groups joined by an edge) whose short-paragraph sets have Jaccard <
  * threshold; pairs where neither document has a short paragraph are left out (there is
  * nothing to differ in). Sorted by corpus order. The document pairs are counted first and
- * refused over `limit` (0: no limit): a group of m copies alone has m(m−1)/2.
+ * refused over `limit` (0: no limit): a group of m copies alone has m(m−1)/2. With `part`
+ * (`--partition-attr`), the graph's groups and edges lie within one partition, so every pair does.
  */
-export function shortLongPairs(shards: readonly ParagraphShard[], documents: number, threshold: number, limit = 0, allPairsBucket = ALL_PAIRS_BUCKET): ShortLongPair[] {
+export function shortLongPairs(shards: readonly ParagraphShard[], documents: number, threshold: number, limit = 0, allPairsBucket = ALL_PAIRS_BUCKET, part?: Uint32Array): ShortLongPair[] {
   const short = new CorpusSets(shards.map((s) => s.short));
-  const { graph } = paragraphGraph(shards, documents, threshold, allPairsBucket);
+  const { graph } = paragraphGraph(shards, documents, threshold, allPairsBucket, part);
   const groups = new IdentityGroups(graph.firstOf);
   const { edges } = graph;
   const { size, start, members } = groups;
