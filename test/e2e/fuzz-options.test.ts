@@ -1,56 +1,17 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { vertdupCommandLine } from "../../src/cli/program.js";
-import { systemErrorForUser } from "../../src/util/atomic.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, type CliResult } from "../helpers/cli.js";
+import { inProcess } from "../helpers/in-process.js";
 import { makeCorpus } from "../helpers/vert.js";
 
 // Every command listed by --help, fed each of its options twice and each with an empty value,
 // and the work-directory files of a run, truncated or garbled one at a time, under --resume,
 // pleb -w, clean --from and --against: exit 1 or 2 with a message (no stack trace), and no
-// output under a final name. The commands run in this process (a spawn costs a second or
-// more on a loaded machine): the CLI's own parser, its failures mapped to exit codes as
-// src/cli.ts maps them.
+// output under a final name. The commands run in this process (helpers/in-process.ts).
 
 afterAll(removeTempDirs);
-
-class UsageFailure extends Error {}
-
-/** `vertdup args…` in this process: its exit status and what it wrote. */
-async function inProcess(args: string[]): Promise<CliResult> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => void (stdout += `${parts.join(" ")}\n`));
-  let status = 0;
-  try {
-    await vertdupCommandLine(args)
-      .fail((msg, e) => {
-        if (e) throw e;
-        throw new UsageFailure(msg);
-      })
-      .parseAsync();
-  } catch (e) {
-    if (e instanceof UsageFailure) {
-      status = 2;
-      stderr += `vertdup: ${e.message}\n`;
-    } else if (systemErrorForUser(e) !== null) {
-      status = 1;
-      stderr += `vertdup: error: ${systemErrorForUser(e)?.message}\n`;
-    } else {
-      status = 70;
-      stderr += `vertdup: internal error: ${e instanceof Error ? e.stack : String(e)}\n`;
-    }
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    log.mockRestore();
-  }
-  return { status, stdout, stderr };
-}
 
 /** Files under `dir`, recursively (`dir` itself when it is a file). */
 function filesUnder(dir: string): string[] {
