@@ -27,7 +27,7 @@ export const shortLongCommand = {
   builder: (y: Argv) => builder(y).example("vertdup short-long data-samples/sample.vert.gz -o out-sl", "\u2192 out-sl/short-long.tsv"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory, lockOutdir }, { featuresFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { checkOutputs }] = await Promise.all([
+    const [{ stderrReporter }, { WorkerPool }, { temporaryDirectory, lockOutdir }, { featuresFrom }, { shortLongPairs }, { extractFeatures }, { DocIds }, { writeLineFile }, { escapeField }, { checkOutputs }, { checkReadable }] = await Promise.all([
       import("../../executor/progress.js"),
       import("../../executor/pool.js"),
       import("../../workdir/use.js"),
@@ -38,11 +38,14 @@ export const shortLongCommand = {
       import("../../output/line-file.js"),
       import("../../output/tsv-field.js"),
       import("../../util/output-dir.js"),
+      import("../../corpus/open-input.js"),
     ]);
     const exec = executionOptionsFrom(a);
     // Paragraph fingerprints: no shingles, permutations or seed.
     const features = { ...featuresFrom({ ...a, "shingle-size": 1, "num-perm": 1, seed: 0 }), bands: 1, rows: 1 };
     await checkOutputs([join(a.o, "short-long.tsv")], inputPaths(a.inputs));
+    // Before -o is made: a missing input leaves none behind.
+    for (const input of inputPaths(a.inputs)) await checkReadable(input);
     // Another short-long into this -o meanwhile is refused: one of the two would replace the other's file.
     const outLock = await lockOutdir(a.o);
     try {

@@ -31,15 +31,18 @@ type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 async function submitRun(a: RunArgs): Promise<void> {
   if (a["estimate-recall"]) refuseUncalibrated(a.method);
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ slurmDir }, { runRequestFrom }, { checkMethodJob, methodJob }, { checkAgainstUse }] = await Promise.all([
+  const [{ slurmDir }, { runRequestFrom }, { checkMethodJob, methodJob }, { checkAgainstUse }, { checkReadable }] = await Promise.all([
     import("../../executor/slurm/settings.js"),
     import("../method-options.js"),
     import("../../methods/registry.js"),
     import("../../workdir/index-store.js"),
+    import("../../corpus/open-input.js"),
   ]);
   const against = (a.against ?? []).map((dir) => resolve(dir));
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
+  // Before -w and -o are made: a missing input leaves neither behind.
+  for (const input of inputs) await checkReadable(input);
   const workdir = resolve(a.w);
   const outdir = resolve(a.o);
   const exec = { chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize, iterationsPerGroup: a["iterations-per-group"], memory: parseSize(a.memory, "memory") };
