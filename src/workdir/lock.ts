@@ -98,7 +98,9 @@ async function refusal(workdir: string, holder: LockHolder, options: LockOptions
   const remove = `remove ${lockPath(workdir)}`;
   if (holder.slurm) {
     if (options.slurm && options.slurmRunOver !== undefined && (await options.slurmRunOver(holder))) return null;
-    return `${workdir}: in use by the Slurm run submitted by ${describeHolder(holder)} (vertdup slurm status -w ${holder.runWorkdir ?? workdir}); once none of its jobs is queued or running, submit again with vertdup slurm run, or ${remove}`;
+    // An -o is taken over only by a submission into the run's own work directory.
+    const again = holder.runWorkdir === undefined ? "submit again with vertdup slurm run" : `submit that run again (-w ${holder.runWorkdir})`;
+    return `${workdir}: in use by the Slurm run submitted by ${describeHolder(holder)} (vertdup slurm status -w ${holder.runWorkdir ?? workdir}); once none of its jobs is queued or running, ${again}, or ${remove}`;
   }
   if (holder.host !== hostname()) {
     return `${workdir}: in use by a vertdup run on another host (${describeHolder(holder)}); if that run is no longer running, ${remove}`;

@@ -50,7 +50,7 @@ describe("an -o held by another writer is refused", () => {
     const second = await inProcess(args(w2));
     expect(second.status).toBe(1);
     expect(second.stderr).toContain(`${out}: in use by the Slurm run submitted by pid ${process.pid}@`);
-    expect(second.stderr).toContain(`(vertdup slurm status -w ${w1})`);
+    expect(second.stderr).toContain(`(vertdup slurm status -w ${w1}); once none of its jobs is queued or running, submit that run again (-w ${w1}), or remove ${join(out, "vertdup.lock")}`);
     // The refused submission keeps no lock of its own.
     expect(existsSync(join(w2, "vertdup.lock"))).toBe(false);
     const local = await inProcess(["run", c, "-o", out, "--method", "exact", "--quiet"]);
