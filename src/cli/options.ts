@@ -298,8 +298,12 @@ function checkOptions(defs: ReadonlyMap<OptionName, OptionDef>, argv: Readonly<R
 /** An option given more than once that takes one value (only `array: true` ones repeat): refused, not the last or a list. */
 function refuseRepeated(name: string, o: Options, value: unknown): void {
   if (o.array === true || !Array.isArray(value)) return;
-  const times = value.length === 2 ? "twice" : `${value.length} times`;
-  throw new VertdupError(`--${name} given ${times} (${value.map((v) => JSON.stringify(v)).join(", ")}): it takes one value`);
+  throw repeatedError(name, value);
+}
+
+function repeatedError(name: string, values: readonly unknown[]): VertdupError {
+  const times = values.length === 2 ? "twice" : `${values.length} times`;
+  return new VertdupError(`--${name} given ${times} (${values.map((v) => JSON.stringify(v)).join(", ")}): it takes one value`);
 }
 
 /**
@@ -337,36 +341,54 @@ export function refuseEmptyValues(args: readonly string[]): (argv: unknown, inst
   };
 }
 
-/** The values of each option written more than once in the raw arguments, by the name written (`o`, `outdir`). */
-function repeatedValues(args: readonly string[]): Map<string, string[]> {
-  const seen = new Map<string, string[]>();
+/** Each option written in the raw arguments, in order: its name as written (`o`, `outdir`, `no-report`), its `=` value and the argument after it. */
+function writtenOptions(args: readonly string[]): { name: string; value?: string; next?: string }[] {
+  const written: { name: string; value?: string; next?: string }[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--") break;
     const m = /^--?([^-=][^=]*)(?:=([\s\S]*))?$/.exec(arg);
-    if (m === null) continue;
-    const values = seen.get(m[1]) ?? [];
-    values.push(m[2] ?? args[i + 1] ?? "");
-    seen.set(m[1], values);
+    if (m !== null) written.push({ name: m[1], value: m[2], next: args[i + 1] });
   }
-  return new Map([...seen].filter(([, values]) => values.length > 1));
+  return written;
+}
+
+interface ParserOptions {
+  key: Record<string, unknown>;
+  alias: Record<string, string[]>;
+  array: string[];
+  boolean: string[];
+  number: string[];
 }
 
 /**
  * Global middleware of a parse of `args`: an option that takes one value, written more than
  * once, reaches the commands' checks as the list of its values (refused there), also where
- * the parser merged them into one (it reads `--seed 1 --seed 1` as 2).
+ * the parser merged them into one (it reads `--seed 1 --seed 1` as 2); a flag written more
+ * than once (`--quiet --quiet`, `--report --no-report`), which the parser reads as its last,
+ * is refused here, also where a command declares it beside its checked options (`--report`).
  */
 export function keepRepeatedValues(args: readonly string[]): (argv: Record<string, unknown>, instance?: unknown) => void {
-  const repeated = repeatedValues(args);
+  const written = writtenOptions(args);
   return (argv, instance) => {
-    if (repeated.size === 0) return;
-    const options = (instance as { getOptions?: () => { key: Record<string, unknown>; alias: Record<string, string[]>; array: string[]; boolean: string[]; number: string[] } } | undefined)?.getOptions?.();
+    const options = (instance as { getOptions?: () => ParserOptions } | undefined)?.getOptions?.();
     if (options === undefined) return;
-    for (const [written, values] of repeated) {
-      const key = written in options.key ? written : Object.keys(options.alias).find((k) => options.alias[k].includes(written));
-      if (key === undefined || options.array.includes(key) || options.boolean.includes(key) || Array.isArray(argv[key])) continue;
-      const list = options.number.includes(key) ? values.map(Number) : values;
+    const keyOf = (name: string) => (name in options.key ? name : Object.keys(options.alias).find((k) => options.alias[k].includes(name)));
+    const values = new Map<string, unknown[]>();
+    for (const w of written) {
+      // `--no-x` is flag x given false, unless an option is named so.
+      const negated = keyOf(w.name) === undefined && w.name.startsWith("no-") && options.boolean.includes(keyOf(w.name.slice(3)) ?? "");
+      const key = keyOf(negated ? w.name.slice(3) : w.name);
+      // --help and --version are the parser's own: it answers them before any check.
+      if (key === undefined || options.array.includes(key) || key === "help" || key === "version") continue;
+      let value: unknown;
+      if (options.boolean.includes(key)) value = negated ? false : (w.value ?? (w.next === "true" || w.next === "false" ? w.next : "true")) !== "false";
+      else value = options.number.includes(key) ? Number(w.value ?? w.next ?? "") : (w.value ?? w.next ?? "");
+      values.set(key, [...(values.get(key) ?? []), value]);
+    }
+    for (const [key, list] of values) {
+      if (list.length < 2 || Array.isArray(argv[key])) continue;
+      if (options.boolean.includes(key)) throw repeatedError(key, list);
       for (const name of [key, ...(options.alias[key] ?? [])]) argv[name] = list;
     }
   };

@@ -33,7 +33,7 @@ export function displayName(path: string): string {
   return path === "-" ? "<stdin>" : path;
 }
 
-/** Fails early, with the file's name, when an input is missing or unreadable. */
+/** Fails early, with the file's name, when an input is missing, unreadable or a directory. */
 export async function checkReadable(path: string): Promise<void> {
   if (path === "-") return;
   try {
@@ -41,6 +41,7 @@ export async function checkReadable(path: string): Promise<void> {
   } catch {
     throw new VertdupError(`${path}: cannot read input file (missing or no permission)`);
   }
+  if ((await stat(path)).isDirectory()) throw new VertdupError(`${path}: is a directory, not a corpus file`);
 }
 
 /**

@@ -115,7 +115,7 @@ export interface GroupEstimate {
  * manifest from these, never read back), nor pleb-log.tsv (a log whose seconds would make the
  * manifest differ between runs of the same outputs).
  */
-const VOUCHED_FILES = [PAIRS_FILE, GROUPS_FILE, CLUSTERS_FILE, CALIBRATION_FILE];
+export const VOUCHED_FILES = [PAIRS_FILE, GROUPS_FILE, CLUSTERS_FILE, CALIBRATION_FILE];
 
 /**
  * Writes manifest.json into `outdir`, atomically, after the other outputs: it names their

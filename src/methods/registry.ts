@@ -54,11 +54,11 @@ export function pipelineOf(workdir: string, settings: JobSettings): Pipeline {
 }
 
 /** The job a Slurm submission stored in `workdir` (slurm/run.json): what it runs, and its pipeline. */
-export async function submittedJob(workdir: string): Promise<{ kind: ReturnType<typeof submissionKind>; pipeline: Pipeline }> {
+export async function submittedJob(workdir: string): Promise<{ kind: ReturnType<typeof submissionKind>; pipeline: Pipeline; lockedOutdir?: string }> {
   const stored = await readSlurmSettings(workdir);
   // Submitted before `slurm run` had --method: lsh-cosine.
   const settings = (stored.command === undefined ? { method: "lsh-cosine", ...stored } : stored) as SubmissionSettings;
   // The lock's token changes with every submission: no step's marker may depend on it.
-  const { token: _token, ...job } = settings;
-  return { kind: submissionKind(settings), pipeline: pipelineOf(workdir, job as unknown as JobSettings) };
+  const { token: _token, lockedOutdir, ...job } = settings;
+  return { kind: submissionKind(settings), pipeline: pipelineOf(workdir, job as unknown as JobSettings), lockedOutdir };
 }

@@ -24,6 +24,8 @@ export interface LockHolder {
   token: string;
   /** Taken by `vertdup slurm run` for its jobs, which outlive the submitting process. */
   slurm: boolean;
+  /** A Slurm run's -o: the run's work directory, which `slurm status` reads. */
+  runWorkdir?: string;
 }
 
 export interface WorkdirLock {
@@ -41,6 +43,10 @@ export interface LockOptions {
   slurmRunOver?: (holder: LockHolder) => Promise<boolean>;
   /** What the directory is to the user, in a refusal: "work directory" (default) or "output directory". */
   kind?: string;
+  /** The token to take it under: a Slurm run's -o is taken under its work directory's, which its last job releases both by. */
+  token?: string;
+  /** The work directory of the Slurm run taking an -o (said to whoever finds it locked). */
+  runWorkdir?: string;
 }
 
 function lockPath(workdir: string): string {
@@ -92,7 +98,9 @@ async function refusal(workdir: string, holder: LockHolder, options: LockOptions
   const remove = `remove ${lockPath(workdir)}`;
   if (holder.slurm) {
     if (options.slurm && options.slurmRunOver !== undefined && (await options.slurmRunOver(holder))) return null;
-    return `${workdir}: in use by the Slurm run submitted by ${describeHolder(holder)} (vertdup slurm status -w ${workdir}); once none of its jobs is queued or running, submit again with vertdup slurm run, or ${remove}`;
+    // An -o is taken over only by a submission into the run's own work directory.
+    const again = holder.runWorkdir === undefined ? "submit again with vertdup slurm run" : `submit that run again (-w ${holder.runWorkdir})`;
+    return `${workdir}: in use by the Slurm run submitted by ${describeHolder(holder)} (vertdup slurm status -w ${holder.runWorkdir ?? workdir}); once none of its jobs is queued or running, ${again}, or ${remove}`;
   }
   if (holder.host !== hostname()) {
     return `${workdir}: in use by a vertdup run on another host (${describeHolder(holder)}); if that run is no longer running, ${remove}`;
@@ -103,7 +111,7 @@ async function refusal(workdir: string, holder: LockHolder, options: LockOptions
 
 /** Takes the work directory's lock, or refuses naming its holder; a dead holder's lock is taken over. */
 export async function lockWorkdir(workdir: string, options: LockOptions = {}): Promise<WorkdirLock> {
-  const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), token: randomBytes(8).toString("hex"), slurm: options.slurm ?? false };
+  const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), token: options.token ?? randomBytes(8).toString("hex"), slurm: options.slurm ?? false, runWorkdir: options.runWorkdir };
   // A lock taken over (an earlier submission's, whose jobs are done) is not abandoned: the directory holds that run's work.
   let tookOver = false;
   for (let attempt = 0; !(await tryLink(workdir, holder)); attempt++) {

@@ -87,12 +87,12 @@ export async function useWorkdir<T>(given: string | undefined, tmpDir: string | 
 }
 
 /**
- * Locks the output directory `outdir` of a run in `workdir` (made if missing), so that a
- * second run into it is refused instead of leaving a mix of both runs' files; null when it is
- * the work directory, locked already.
+ * Locks the output directory `outdir` of a command (made if missing), so that a second one
+ * writing into it is refused instead of leaving a mix of both one's files; null when it is the
+ * command's work directory `workdir`, locked already.
  */
-export async function lockOutdir(outdir: string, workdir: string): Promise<WorkdirLock | null> {
+export async function lockOutdir(outdir: string, workdir?: string, options: LockOptions = {}): Promise<WorkdirLock | null> {
   await ensureWritableDir(outdir);
-  if ((await realpath(outdir)) === (await realpath(workdir))) return null;
-  return lockWorkdir(outdir, { kind: "output directory (-o)" });
+  if (workdir !== undefined && (await realpath(outdir)) === (await realpath(workdir))) return null;
+  return lockWorkdir(outdir, { ...options, kind: "output directory (-o)" });
 }

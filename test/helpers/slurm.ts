@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Why the Slurm tests cannot run here, or null when a cluster answers. */
@@ -33,4 +33,14 @@ export async function waitFor(condition: () => boolean, seconds: number): Promis
 /** The token of the lock a submission took for its jobs (a task run by hand carries it). */
 export function lockToken(workdir: string): string {
   return (JSON.parse(readFileSync(join(workdir, "vertdup.lock"), "utf8")) as { token: string }).token;
+}
+
+/** The jobs of a submission in order, from its batch scripts: name and array size (1 for a single job). */
+export function jobs(work: string): { name: string; size: number }[] {
+  const dir = join(work, "slurm");
+  const scripts = readdirSync(dir).filter((f) => f.endsWith(".sbatch")).sort((a, b) => parseInt(a) - parseInt(b));
+  return scripts.map((f) => {
+    const array = /^#SBATCH --array=0-(\d+)$/m.exec(readFileSync(join(dir, f), "utf8"));
+    return { name: f.replace(/^\d+-|\.sbatch$/g, ""), size: array === null ? 1 : Number(array[1]) + 1 };
+  });
 }

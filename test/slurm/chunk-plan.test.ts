@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTempDirs, tempDir, vertdupAsync } from "../helpers/cli.js";
+import { jobs } from "../helpers/slurm.js";
 
 afterAll(removeTempDirs);
 
@@ -10,16 +11,6 @@ afterAll(removeTempDirs);
 const OPTIONS = ["--chunk-size", "300000", "--iterations", "10", "--iterations-per-group", "5"];
 
 const token = (work: string) => (JSON.parse(readFileSync(join(work, "vertdup.lock"), "utf8")) as { token: string }).token;
-
-/** The jobs of a submission in order, from its batch scripts: name and array size (1 for a single job). */
-function jobs(work: string): { name: string; size: number }[] {
-  const dir = join(work, "slurm");
-  const scripts = readdirSync(dir).filter((f) => f.endsWith(".sbatch")).sort((a, b) => parseInt(a) - parseInt(b));
-  return scripts.map((f) => {
-    const array = /^#SBATCH --array=0-(\d+)$/m.exec(readFileSync(join(dir, f), "utf8"));
-    return { name: f.replace(/^\d+-|\.sbatch$/g, ""), size: array === null ? 1 : Number(array[1]) + 1 };
-  });
-}
 
 const runTask = (work: string, name: string, index: number, size: number) => vertdupAsync(["task", name, "-w", work, "--index", String(index), "--count", String(size), "--token", token(work)]);
 

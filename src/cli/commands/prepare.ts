@@ -15,7 +15,9 @@ export const prepareCommand = {
   builder: (y: Argv) => builder(y).example("vertdup prepare data-samples/sample.vert.gz -w work", "signatures only, kept in work/ for pleb, similarity, hamming-full"),
   handler: async (a: Args) => {
     // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-    const [{ prepareSignatures }, { useWorkdir }] = await Promise.all([import("../../methods/lsh-cosine/pipeline.js"), import("../../workdir/use.js")]);
+    const [{ prepareSignatures }, { useWorkdir }, { checkReadable }] = await Promise.all([import("../../methods/lsh-cosine/pipeline.js"), import("../../workdir/use.js"), import("../../corpus/open-input.js")]);
+    // Before -w is made: a missing input leaves no work directory behind.
+    for (const input of inputPaths(a.inputs)) await checkReadable(input);
     const m = await useWorkdir(a.w, undefined, (w) => prepareSignatures(inputPaths(a.inputs), w, prepareOptionsFrom(a), executionOptionsFrom(a), a.resume));
     process.stdout.write(`prepared ${m.counts.documents} documents, ${m.counts.distinctSignatures} distinct signatures in ${a.w}\n`);
   },

@@ -31,7 +31,7 @@ type Args = Awaited<ReturnType<typeof builder>["argv"]>;
  */
 export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)): Promise<RunResult> {
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ useWorkdir, lockOutdir }, { runLocally }, { runRequestFrom }, { checkMethodJob, finishedRun, methodJob, pipelineOf }, { checkOutputs }, { smallInputs }] = await Promise.all([
+  const [{ useWorkdir, lockOutdir }, { runLocally }, { runRequestFrom }, { checkMethodJob, finishedRun, methodJob, pipelineOf }, { checkOutputs }, { checkReadable, smallInputs }] = await Promise.all([
     import("../../workdir/use.js"),
     import("../../executor/pipeline.js"),
     import("../method-options.js"),
@@ -46,6 +46,8 @@ export async function runFromOptions(a: Args, calibrateTo = calibrationTarget(a)
   // Only PLEB stops at a target recall; another method only recommends for one.
   if (METHODS[a.method].searchStopsAtRecall === undefined && a["target-recall"] !== undefined && !a["estimate-recall"]) throw new VertdupError(`--target-recall on --method ${a.method} needs --estimate-recall (it chooses what to recommend)`);
   await checkOutputs(RUN_OUTPUTS.map((f) => join(a.o, f)), inputPaths(a.inputs));
+  // Before -w and -o are made: a missing input leaves neither behind.
+  for (const input of inputPaths(a.inputs)) await checkReadable(input);
   const request: RunRequest = runRequestFrom(a, { inputs: inputPaths(a.inputs), outdir: a.o, against, report: a.report !== false, resume: a.resume, saveIndex: a.w !== undefined, calibrateTo, tasks: 1, exec: stepOptions(exec) });
   const job = methodJob(request);
   await checkMethodJob(job);

@@ -31,16 +31,18 @@ type RunArgs = Awaited<ReturnType<typeof runBuilder>["argv"]>;
 async function submitRun(a: RunArgs): Promise<void> {
   if (a["estimate-recall"]) refuseUncalibrated(a.method);
   // Loaded here, not at start: the CLI loads only the modules of the command it runs.
-  const [{ slurmDir }, { runRequestFrom }, { checkMethodJob, methodJob }, { ensureWritableDir }, { checkAgainstUse }] = await Promise.all([
+  const [{ slurmDir }, { runRequestFrom }, { checkMethodJob, methodJob }, { checkAgainstUse }, { checkReadable }] = await Promise.all([
     import("../../executor/slurm/settings.js"),
     import("../method-options.js"),
     import("../../methods/registry.js"),
-    import("../../util/output-dir.js"),
     import("../../workdir/index-store.js"),
+    import("../../corpus/open-input.js"),
   ]);
   const against = (a.against ?? []).map((dir) => resolve(dir));
   const inputs = inputPaths(a.inputs);
   if (inputs.includes("-")) throw new VertdupError("slurm run cannot read standard input: give the corpus as files on the shared filesystem");
+  // Before -w and -o are made: a missing input leaves neither behind.
+  for (const input of inputs) await checkReadable(input);
   const workdir = resolve(a.w);
   const outdir = resolve(a.o);
   const exec = { chunkBytes: a["chunk-size"], maxDocBytes: maxDocBytesFrom(a), oversize: a.oversize, iterationsPerGroup: a["iterations-per-group"], memory: parseSize(a.memory, "memory") };
@@ -51,11 +53,8 @@ async function submitRun(a: RunArgs): Promise<void> {
   const job = methodJob(runRequestFrom(a, place));
   // Said before any work; the job that reads the indices reads them again under their locks.
   await checkMethodJob(job, workdir);
-  await submit(workdir, job, scriptOptionsFrom(a, workdir, slurmDir), a["dry-run"], async (pipeline) => {
-    await ensureWritableDir(outdir);
-    // Re-submitting into the same work directory resumes: finished tasks are skipped.
-    await startUnlessUnit(pipeline, a["cpus-per-task"]);
-  });
+  // Re-submitting into the same work directory resumes: finished tasks are skipped. The -o is locked (made) for the jobs.
+  await submit(workdir, job, scriptOptionsFrom(a, workdir, slurmDir), a["dry-run"], (pipeline) => startUnlessUnit(pipeline, a["cpus-per-task"]), outdir);
 }
 
 /** The sbatch settings of every job of a submission. */
@@ -71,11 +70,11 @@ function scriptOptionsFrom(a: SlurmJobArgs, workdir: string, slurmDir: (workdir:
   };
 }
 
-/** Submits the pipeline of `job` into `workdir` (executor/slurm/submit.ts), `prepare` run under the work directory's lock. */
-async function submit(workdir: string, job: JobSettings, scriptOptions: ScriptOptions, dryRun: boolean, prepare: (pipeline: Pipeline) => Promise<void>): Promise<void> {
+/** Submits the pipeline of `job` into `workdir` (executor/slurm/submit.ts), `prepare` run under the work directory's lock (and `outdir`'s). */
+async function submit(workdir: string, job: JobSettings, scriptOptions: ScriptOptions, dryRun: boolean, prepare: (pipeline: Pipeline) => Promise<void>, outdir?: string): Promise<void> {
   const [{ pipelineOf }, { submitPipeline }] = await Promise.all([import("../../methods/registry.js"), import("../../executor/slurm/submit.js")]);
   const pipeline = pipelineOf(workdir, job);
-  await submitPipeline(pipeline, (token) => ({ ...job, token }), scriptOptions, dryRun, () => prepare(pipeline));
+  await submitPipeline(pipeline, (token) => ({ ...job, token }), scriptOptions, dryRun, () => prepare(pipeline), outdir);
 }
 
 /** Records the run's configuration at submission, as a local run does at its start; a pipeline run as one job starts in it. */

@@ -35,7 +35,7 @@ export const taskCommand = {
       import("../../executor/slurm/jobs.js"),
     ]);
     await admitTask(a.w, a.token);
-    const { kind, pipeline } = await submittedJob(a.w);
+    const { kind, pipeline, lockedOutdir } = await submittedJob(a.w);
     let last: boolean;
     try {
       last = await runJob(pipeline, a.step, { index: a.index, count: a.count }, allocatedCores(), a.quiet);
@@ -44,7 +44,9 @@ export const taskCommand = {
       const { key, value } = kind;
       throw new VertdupError(`task ${a.step}: not a phase of this work directory's submission (${key} ${value}: ${err.names.join(", ")})`);
     }
-    // The last job ends the run: its lock goes.
-    if (last) await releaseSlurmRun(a.w, a.token);
+    // The last job ends the run: its locks go.
+    if (!last) return;
+    if (lockedOutdir !== undefined) await releaseSlurmRun(lockedOutdir, a.token);
+    await releaseSlurmRun(a.w, a.token);
   },
 };

@@ -18,6 +18,8 @@ export interface SubmissionSettings {
   command?: string;
   /** Token of the work directory's lock taken at submission: its tasks carry it to be admitted. */
   token: string;
+  /** The output directory locked under the same token for the jobs, released by the last. */
+  lockedOutdir?: string;
 }
 
 /** What a submission runs, for `slurm status` and messages: its method, or its command. */

@@ -1,11 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { takeWorkdir } from "../../workdir/use.js";
+import { lockOutdir, takeWorkdir } from "../../workdir/use.js";
+import type { WorkdirLock } from "../../workdir/lock.js";
 import type { Pipeline, Step } from "../pipeline.js";
 import { ARRAY_TASK_ID, renderBatchScript, type ScriptWord, type SlurmJob, type SlurmSettings } from "./batch-script.js";
 import { pipelineJobs } from "./jobs.js";
 import { activeJobs, maxArraySize, sbatch } from "./sbatch.js";
-import { readSubmittedJobs, slurmDir, taskCommandLine, writeSlurmSettings, writeSubmittedJobs, type SubmissionSettings, type SubmittedJobs } from "./settings.js";
+import { readSlurmSettings, readSubmittedJobs, slurmDir, taskCommandLine, writeSlurmSettings, writeSubmittedJobs, type SubmissionSettings, type SubmittedJobs } from "./settings.js";
 
 /**
  * The jobs of a run on Slurm, one per phase in order (each waits for the previous one,
@@ -69,10 +70,11 @@ export async function submitChain(stages: readonly (readonly SlurmJob[])[], scri
 /**
  * Submits `pipeline`'s jobs: the batch scripts rendered (once before any work, so that a value
  * no script can carry stops the submission before the work directory is made), the work
- * directory's lock taken for the jobs, `prepare` run under it (configuration, folders), the
+ * directory's lock taken for the jobs (and the output directory's, `outdir`, under the same
+ * token: the last job releases both), `prepare` run under it (configuration, folders), the
  * settings (`settings(token)`) and scripts written and, unless `dryRun`, submitted as a chain.
  */
-export async function submitPipeline(pipeline: Pipeline, settings: (token: string) => SubmissionSettings, scriptOptions: SlurmSettings, dryRun: boolean, prepare: () => Promise<void>): Promise<void> {
+export async function submitPipeline(pipeline: Pipeline, settings: (token: string) => SubmissionSettings, scriptOptions: SlurmSettings, dryRun: boolean, prepare: () => Promise<void>, outdir?: string): Promise<void> {
   const { workdir } = pipeline;
   const maxArray = await maxArraySize();
   const render = (token: string) => {
@@ -83,20 +85,21 @@ export async function submitPipeline(pipeline: Pipeline, settings: (token: strin
   render("0".repeat(16));
   // Kept after this process ends: the jobs carry its token. An earlier submission's lock is
   // taken over once none of its jobs is queued or running.
-  const lock = await takeWorkdir(workdir, {
-    create: true,
-    continueWith: "submit the same command again to continue",
-    slurm: true,
-    slurmRunOver: async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0,
-  });
+  const runOver = async () => (await activeJobs(Object.values(await readSubmittedJobs(workdir)))).length === 0;
+  const lock = await takeWorkdir(workdir, { create: true, continueWith: "submit the same command again to continue", slurm: true, slurmRunOver: runOver });
   const { stages, jobs, texts } = render(lock.token);
   let scripts: string[];
+  let outLock: WorkdirLock | null = null;
   try {
+    // An -o held by this work directory's earlier submission is taken over with its work directory; another's is refused.
+    const earlier = await readSlurmSettings(workdir).then((s) => s.token, () => undefined);
+    if (outdir !== undefined) outLock = await lockOutdir(outdir, workdir, { slurm: true, token: lock.token, runWorkdir: workdir, slurmRunOver: async (holder) => holder.token === earlier && (await runOver()) });
     await prepare();
-    await writeSlurmSettings(workdir, settings(lock.token));
+    await writeSlurmSettings(workdir, { ...settings(lock.token), ...(outLock === null ? {} : { lockedOutdir: outdir }) });
     scripts = await writeBatchScripts(workdir, jobs, texts);
   } catch (err) {
     // Nothing carries the lock's token yet: it must not outlive this process (a missing input).
+    await outLock?.abandon();
     await lock.abandon();
     throw err;
   }
