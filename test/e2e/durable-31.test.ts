@@ -16,7 +16,8 @@ describe("#31 item 4: one run at a time into an -o, and a reader refuses a mixed
     const out = join(tempDir(), "o");
     const prepared = join(tempDir(), "w");
     expect(vertdup(["prepare", CORPUS, "-w", prepared, "--quiet"]).status).toBe(0);
-    const first = spawn(process.execPath, [CLI, "run", CORPUS, "-o", out, "--quiet"], { stdio: "ignore" });
+    // Enough PLEB iterations to hold -o while the two others try it (the sample alone runs in 0.6 s).
+    const first = spawn(process.execPath, [CLI, "run", CORPUS, "-o", out, "--quiet", "--iterations", "2000"], { stdio: "ignore" });
     const ended = new Promise<number | null>((done) => first.on("exit", done));
     while (!existsSync(join(out, "vertdup.lock"))) await new Promise((r) => setTimeout(r, 10));
     // Another work directory: only -o is shared.

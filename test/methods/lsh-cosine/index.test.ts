@@ -335,13 +335,13 @@ describe("lsh-cosine index: --update survives SIGKILL", () => {
     const r = rng(11);
     const base = batch(r, "b", 40, []);
     const index = join(dir, "index");
-    const common = ["--iterations", "2", "--workers", "1", "--chunk-size", "4096", "--quiet", "--no-report"];
+    const common = ["--iterations", "2", "--workers", "1", "--chunk-size", "4096"];
     await run([write(dir, "base.vert", base), "-w", index, "-o", join(dir, "o0"), ...common]);
     const input = write(dir, "new.vert", batch(r, "n", 20, base));
     const old = await indexContent(index);
     const update = (target: string, fault?: string) => {
       const env = fault === undefined ? {} : { VERTDUP_FAULT: `kill:${fault}` };
-      const args = ["run", input, "-w", join(dir, `w-${fault ?? "ok"}`), "-o", join(dir, `o-${fault ?? "ok"}`), "--against", target, "--update", ...common];
+      const args = ["run", input, "-w", join(dir, `w-${fault ?? "ok"}`), "-o", join(dir, `o-${fault ?? "ok"}`), "--against", target, "--update", ...common, "--quiet", "--no-report"];
       return spawnSync(process.execPath, [join("dist", "src", "cli.js"), ...args], { env: { ...process.env, ...env }, encoding: "utf8" });
     };
     const reference = join(dir, "reference");
