@@ -18,7 +18,6 @@ const builder = (y: Argv) =>
     workdir: { demandOption: false, describe: "work directory to keep (default: temporary, removed)" },
   });
 
-/** The files a run writes in its output directory. */
 /** The files a run may write into its output directory. */
 export const RUN_OUTPUTS = ["pairs.tsv", "clusters.tsv", "groups.tsv", "manifest.json", "pleb-log.tsv", CALIBRATION_FILE, "report.html"];
 
