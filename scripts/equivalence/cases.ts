@@ -142,10 +142,12 @@ export function caseTable(c: Corpora): Case[] {
 /** A case with W once per worker count (only the last keeps the resume check and the Slurm run). */
 function perWorkerCount(c: Case): Case[] {
   if (!c.steps.some((s) => s.includes(W))) return [c];
+  const withCount = (w: number) => (steps: string[][]) => steps.map((s) => s.map((a) => a.replace("{w}", String(w))));
   return [1, 2].map((w) => ({
     ...c,
     name: `${c.name} workers=${w}`,
-    steps: c.steps.map((s) => s.map((a) => a.replace("{w}", String(w)))),
+    steps: withCount(w)(c.steps),
+    ...(c.currentSteps === undefined ? {} : { currentSteps: withCount(w)(c.currentSteps) }),
     resumeWorkdir: w === 2 ? c.resumeWorkdir : undefined,
     slurm: w === 2 ? c.slurm : undefined,
   }));
