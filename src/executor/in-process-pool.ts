@@ -15,12 +15,8 @@ export type TaskPool<T> = Pick<WorkerPool<T>, "limit" | "threads" | "run" | "sub
 export class InProcessPool<T> implements TaskPool<T> {
   readonly limit = 1;
   readonly threads = 1;
-  private readonly tasks: Promise<T>;
 
-  /** `tasks`: the table, or its loading (WorkerEntry.load). */
-  constructor(tasks: T | Promise<T>) {
-    this.tasks = Promise.resolve(tasks);
-  }
+  constructor(private readonly tasks: T) {}
 
   async run<K extends TaskName<T>>(name: K, task: TaskArg<T[K]>): Promise<TaskValue<T[K]>> {
     return (await this.submit(name, task)).result;
@@ -28,7 +24,7 @@ export class InProcessPool<T> implements TaskPool<T> {
 
   /** Runs the task before it returns (a producer then cannot queue input ahead of the work). */
   async submit<K extends TaskName<T>>(name: K, task: TaskArg<T[K]>): Promise<{ result: Promise<TaskValue<T[K]>> }> {
-    const run = (await this.tasks)[name] as (arg: TaskArg<T[K]>) => Promise<TaskResult<TaskValue<T[K]>>>;
+    const run = this.tasks[name] as (arg: TaskArg<T[K]>) => Promise<TaskResult<TaskValue<T[K]>>>;
     const result = run(task).then((r) => {
       if (!r.ok) throw new VertdupError(r.message);
       return r.value;
