@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
@@ -25,8 +25,12 @@ describe.each(["minhash", "simhash384", "exact", "paragraphs"])("run --method %s
     const out = join(root, "out");
     const killed = spawnSync(process.execPath, [CLI, "run", CORPUS, "-o", out, "-w", work, "--method", method, ...ARGS], { env: { ...process.env, VERTDUP_FAULT: "kill:marker:features-000001" } });
     expect(killed.signal).toBe("SIGKILL");
+    expect(markers(work, "features-")).toContain("features-000001.done");
+    // Markers are written as tasks end, so a loaded machine may finish every other chunk while
+    // chunk 1's marker is being synced: take the work directory back to the state of a kill
+    // just after chunk 1 (each task's marker is independent of the others').
+    for (const later of markers(work, "features-").filter((n) => n > "features-000001.done")) rmSync(join(work, "markers", later));
     const done = markers(work, "features-");
-    expect(done).toContain("features-000001.done");
     const kept = statSync(join(work, "methods", "000001.shard.zst")).mtimeMs;
     const resumed = vertdup(["run", CORPUS, "-o", out, "-w", work, "--method", method, "--resume", ...ARGS]);
     expect(resumed.status, resumed.stderr).toBe(0);
