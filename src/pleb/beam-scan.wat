@@ -11,14 +11,61 @@
 ;; one when k is fresh (next[k] = k), the fresh ones otherwise. $q0, when not 0, is where the
 ;; first position's walk resumes (after a full output area). Returns the number of candidates
 ;; written: $cap means the area filled and the scan resumes after the last one.
+;;
+;; Where every next position is compared (a fresh k, or no fresh flags), four positions are
+;; filtered together ($far4) on the first 128 bits of their prefixes: unrelated signatures
+;; differ there in 64 ± 6 bits, so nearly every one is rejected by one popcount and one
+;; reduction for four positions, the labels unread. A group with a position that passes is
+;; walked again one position at a time, which writes the same candidates in the same order.
 (module
   (import "e" "m" (memory 1))
+  ;; Bit i set when the first min(16, $pBytes) bytes of the prefix at $b + i·$pBytes differ from
+  ;; those at $a in more than $maxD bits (i < 4): then so do the whole prefixes.
+  (func $far4 (param $a i32) (param $b i32) (param $pBytes i32) (param $maxD i32) (result i32)
+    (local $va v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $f01 v128) (local $f23 v128)
+    (if (i32.ge_u (local.get $pBytes) (i32.const 16))
+      (then
+        (local.set $va (v128.load (local.get $a)))
+        (local.set $c0 (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $b)))))
+        (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
+        (local.set $c1 (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $b)))))
+        (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
+        (local.set $c2 (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $b)))))
+        (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
+        (local.set $c3 (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $b))))))
+      (else
+        (local.set $va (v128.load64_zero (local.get $a)))
+        (local.set $c0 (i8x16.popcnt (v128.xor (local.get $va) (v128.load64_zero (local.get $b)))))
+        (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
+        (local.set $c1 (i8x16.popcnt (v128.xor (local.get $va) (v128.load64_zero (local.get $b)))))
+        (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
+        (local.set $c2 (i8x16.popcnt (v128.xor (local.get $va) (v128.load64_zero (local.get $b)))))
+        (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
+        (local.set $c3 (i8x16.popcnt (v128.xor (local.get $va) (v128.load64_zero (local.get $b)))))))
+    ;; Byte counts → 8 sums of 16 bits per position; then pairs of positions side by side
+    ;; (even lanes plus odd lanes) until each position's total fills one 32-bit lane.
+    (local.set $c0 (i16x8.extadd_pairwise_i8x16_u (local.get $c0)))
+    (local.set $c1 (i16x8.extadd_pairwise_i8x16_u (local.get $c1)))
+    (local.set $c2 (i16x8.extadd_pairwise_i8x16_u (local.get $c2)))
+    (local.set $c3 (i16x8.extadd_pairwise_i8x16_u (local.get $c3)))
+    (local.set $f01 (i16x8.add
+      (i8x16.shuffle 0 1 4 5 8 9 12 13 16 17 20 21 24 25 28 29 (local.get $c0) (local.get $c1))
+      (i8x16.shuffle 2 3 6 7 10 11 14 15 18 19 22 23 26 27 30 31 (local.get $c0) (local.get $c1))))
+    (local.set $f23 (i16x8.add
+      (i8x16.shuffle 0 1 4 5 8 9 12 13 16 17 20 21 24 25 28 29 (local.get $c2) (local.get $c3))
+      (i8x16.shuffle 2 3 6 7 10 11 14 15 18 19 22 23 26 27 30 31 (local.get $c2) (local.get $c3))))
+    (i32x4.bitmask (i32x4.gt_u
+      (i32x4.extadd_pairwise_i16x8_u (i16x8.add
+        (i8x16.shuffle 0 1 4 5 8 9 12 13 16 17 20 21 24 25 28 29 (local.get $f01) (local.get $f23))
+        (i8x16.shuffle 2 3 6 7 10 11 14 15 18 19 22 23 26 27 30 31 (local.get $f01) (local.get $f23))))
+      (i32x4.splat (local.get $maxD)))))
   (func (export "scan")
     (param $k0 i32) (param $q0 i32) (param $count i32) (param $span i32) (param $beam i32)
     (param $pBytes i32) (param $maxD i32) (param $label i32) (param $next i32) (param $out i32) (param $cap i32)
     (result i32)
     (local $k i32) (local $q i32) (local $end i32) (local $la i32) (local $all i32)
     (local $a i32) (local $b i32) (local $w i32) (local $d i32) (local $written i32) (local $acc v128)
+    (local $singleBelow i32)
     (local.set $k (local.get $k0))
     (block $positionsDone
       (loop $positions
@@ -37,9 +84,19 @@
               (else (i32.load (i32.add (local.get $next) (i32.shl (i32.add (local.get $k) (i32.const 1)) (i32.const 2)))))))))
         (local.set $q0 (i32.const 0))
         (local.set $a (i32.mul (local.get $k) (local.get $pBytes)))
+        (local.set $singleBelow (i32.const 0))
         (block $pairsDone
           (loop $pairs
             (br_if $pairsDone (i32.ge_u (local.get $q) (local.get $end)))
+            (if (i32.and
+                  (local.get $all)
+                  (i32.and (i32.ge_u (local.get $q) (local.get $singleBelow)) (i32.le_u (i32.add (local.get $q) (i32.const 4)) (local.get $end))))
+              (then
+                (if (i32.eq (call $far4 (local.get $a) (i32.mul (local.get $q) (local.get $pBytes)) (local.get $pBytes) (local.get $maxD)) (i32.const 15))
+                  (then
+                    (local.set $q (i32.add (local.get $q) (i32.const 4)))
+                    (br $pairs)))
+                (local.set $singleBelow (i32.add (local.get $q) (i32.const 4)))))
             (block $skip
               (br_if $skip (i32.eq (i32.load (i32.add (local.get $label) (i32.shl (local.get $q) (i32.const 2)))) (local.get $la)))
               (local.set $b (i32.mul (local.get $q) (local.get $pBytes)))

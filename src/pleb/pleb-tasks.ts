@@ -1,8 +1,7 @@
 import { beamScanPairs, rankPositions, scatterSorted, type SortedPrefixes } from "./beam-scan.js";
 import { BitPermutation } from "./permutation.js";
 import { partitionOrder, type PartitionEntries } from "./partition-order.js";
-import { sortKeys } from "./sort-keys.js";
-import { sortOrder } from "../util/radix-order.js";
+import { keyOrder, sortKeys } from "./sort-keys.js";
 
 /** The signature store as every PLEB task sees it (shared, never copied). */
 export interface SharedSignatures {
@@ -31,8 +30,8 @@ export function computeKeys(task: KeysTask): void {
 }
 
 /**
- * An iteration's sorted order: the keys of every signature (into `hi`, `lo`), sorted into
- * `order`; with `sortedHi`, `hi` in that order (stored keys); with `entries` (partitionEntries),
+ * An iteration's sorted order: the keys of every signature (into `hi`, and `lo` where keyOrder
+ * or the partitions need them), sorted into `order`; with `sortedHi`, `hi` in that order (stored keys); with `entries` (partitionEntries),
  * the order of the entries, by partition first (`order` holds one store index per entry).
  */
 export interface OrderTask extends SharedSignatures {
@@ -51,9 +50,11 @@ export interface OrderTask extends SharedSignatures {
 export function sortedOrder(task: OrderTask): void {
   const { hi, lo, order, sortedHi, entries } = task;
   const n = hi.length;
-  computeKeys({ ...task, from: 0, to: n });
-  if (entries !== undefined) return partitionOrder(entries, hi, lo, order);
-  order.set(sortOrder(hi, lo, n));
+  if (entries !== undefined) {
+    computeKeys({ ...task, from: 0, to: n });
+    return partitionOrder(entries, hi, lo, order);
+  }
+  keyOrder(task.signatures, task.words, BitPermutation.atIteration(task.words * 32, task.seed, task.shiftCount, task.iteration), hi, lo, order);
   if (sortedHi !== undefined) for (let k = 0; k < n; k++) sortedHi[k] = hi[order[k]];
 }
 
@@ -71,12 +72,14 @@ export interface ScanTask {
   fresh?: Uint8Array;
   /** The prefixes, labels and fresh flags laid out by position (SortedPrefixes), if scattered. */
   sorted?: SortedPrefixes;
+  /** The prefixes by store index (storePrefixes), gathered instead of the store's words. */
+  prefixes?: Uint32Array;
 }
 
 /** Beam scan of the positions [from, to) of the sorted order: (i, j, distance) triples. */
 export function beamScanRange(task: ScanTask): Uint32Array {
-  const { signatures, words, order, from, to, beam, maxDistance, labels, fresh, sorted } = task;
-  return beamScanPairs(signatures, words, order, from, to, beam, maxDistance, undefined, labels, fresh, sorted).toArray();
+  const { signatures, words, order, from, to, beam, maxDistance, labels, fresh, sorted, prefixes } = task;
+  return beamScanPairs(signatures, words, order, from, to, beam, maxDistance, undefined, labels, fresh, sorted, prefixes).toArray();
 }
 
 /** The positions of the signatures of a sorted order (rankPositions) for the order's positions [from, to). */

@@ -18,6 +18,7 @@ import { readU32 } from "../runs/signature-store.js";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../core/errors.js";
 import type { BitPermutation } from "./permutation.js";
+import { lowKey } from "./sort-keys.js";
 
 /** Folder of a work directory's sorted keys, one sub-folder per (seed, shift count) (keysFolder). */
 export function sortedKeysRoot(workdir: string): string {
@@ -67,16 +68,6 @@ export function readSortedKeys(path: string, count: number): SortedKeys {
   if (bytes !== 8 * count) throw new VertdupError(`${path}: ${bytes} bytes of sorted keys, but the index's store holds ${count} signatures (${8 * count} bytes expected)`);
   const all = readU32(path, false);
   return { hi: all.subarray(0, count), order: all.subarray(count) };
-}
-
-/** The low 32 key bits (sortKeys' `lo`) of signature i under `perm`. */
-export function lowKey(store: Uint32Array, W: number, perm: BitPermutation, i: number): number {
-  let l = 0;
-  for (let k = 32; k < 64; k++) {
-    const p = perm.positions[k];
-    l = (l << 1) | ((store[i * W + (p >>> 5)] >>> (p & 31)) & 1);
-  }
-  return l >>> 0;
 }
 
 /** What mergeStoredKeys merges: the index's stored keys and the fresh signatures' keys. */

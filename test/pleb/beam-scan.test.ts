@@ -217,7 +217,7 @@ describe("beamScan's WebAssembly prefix filter against the TypeScript loop", () 
   });
 
   it("reports the same triples in the same order (property: stores, orders, cuts, beams from 1 to past n, distances from 0 to past the bits, tie-heavy labels, fresh)", () => {
-    const wide = fc.constantFrom(2, 4, 8, 32).chain((W) =>
+    const wide = fc.constantFrom(2, 4, 6, 8, 32, 64).chain((W) =>
       fc.record({
         W: fc.constant(W),
         bases: fc.array(fc.array(fc.nat({ max: 0xffffffff }), { minLength: W, maxLength: W }), { minLength: 1, maxLength: 3 }),

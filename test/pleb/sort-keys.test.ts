@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Sfc32 } from "../../src/sketch/random-vectors.js";
 import { BitPermutation } from "../../src/pleb/permutation.js";
-import { sortKeys } from "../../src/pleb/sort-keys.js";
+import { keyOrder, lowKey, sortKeys } from "../../src/pleb/sort-keys.js";
 import { sortOrder } from "../../src/util/radix-order.js";
 import { bit, randomStore } from "./helpers.js";
 
@@ -77,5 +78,40 @@ describe("sortOrder", () => {
     expect(Array.from(sortOrder(hi, lo, n))).toEqual(expected);
     expect(Array.from(sortOrder(new Uint32Array(3), new Uint32Array(3), 3))).toEqual([0, 1, 2]);
     expect(sortOrder(hi, lo, 0).length).toBe(0);
+  });
+});
+
+describe("keyOrder", () => {
+  it("gives sortOrder's order of sortKeys' keys (lo computed only for ties of hi)", () => {
+    // Signatures that share their first 32 permuted bits in runs of every length, up to past
+    // the insertion sort's: copies of a few bases with bits flipped past the high key.
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 0, max: 400 }), (n, bases, seed, shifts) => {
+        const W = 4;
+        const store = randomStore(n, W, seed);
+        const r = new Sfc32(seed, 3);
+        const perm = BitPermutation.atIteration(W * 32, seed, shifts, 1);
+        for (let i = bases; i < n; i++) {
+          const src = r.nextBelow(bases);
+          store.copyWithin(i * W, src * W, src * W + W);
+          // Flip permuted bits 32 … 127 only: the high key stays the base's.
+          for (let f = r.nextBelow(3); f > 0; f--) {
+            const p = perm.positions[32 + r.nextBelow(96)];
+            store[i * W + (p >>> 5)] ^= 1 << (p & 31);
+          }
+        }
+        const hi = new Uint32Array(n);
+        const lo = new Uint32Array(n);
+        sortKeys(store, W, perm, 0, n, hi, lo);
+        const expected = sortOrder(hi, lo, n);
+        const order = new Uint32Array(n);
+        const [keyHi, keyLo] = [new Uint32Array(n), new Uint32Array(n)];
+        keyOrder(store, W, perm, keyHi, keyLo, order);
+        expect(Array.from(order)).toEqual(Array.from(expected));
+        expect(Array.from(keyHi)).toEqual(Array.from(hi));
+        for (let i = 0; i < n; i++) expect(lowKey(store, W, perm, i)).toBe(lo[i]);
+      }),
+      { seed: 33, numRuns: 200 },
+    );
   });
 });
