@@ -126,8 +126,11 @@ export const DEFAULT_PREPARE: PrepareOptions = {
   projection: "int8",
 };
 
-/** Large enough that task overhead is negligible, small enough to spread a small corpus. */
-export const DEFAULT_CHUNK_BYTES = 1 << 20;
+/**
+ * Large enough that per-chunk costs (a task, a shard's files, a chunk's vocabulary) are small
+ * (1 M documents: 111 s against 124 s at 1 MiB), small enough to spread a small corpus.
+ */
+export const DEFAULT_CHUNK_BYTES = 4 << 20;
 
 /** Transpositions per iteration, per signature bit: more only costs time. */
 export const SHIFTS_PER_BIT = 4;

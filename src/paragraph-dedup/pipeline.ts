@@ -3,7 +3,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { openInput } from "../corpus/open-input.js";
 import { packageVersion } from "../util/package-info.js";
-import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../core/options.js";
+import type { ExecutionOptions } from "../core/options.js";
 import { DEFAULT_MEMORY, type ParagraphOptions } from "../core/paragraph-options.js";
 import { VertdupError } from "../core/errors.js";
 import { InProcessPool, type TaskPool } from "../executor/in-process-pool.js";
@@ -15,7 +15,7 @@ import { killPoint } from "../util/kill-point.js";
 import { checkedDigests, digestInputs } from "../workdir/batch-digest.js";
 import { IndexUpdate, newIndex, removeIndex } from "../workdir/index-store.js";
 import { markerFile, readMarker, writeMarker } from "../workdir/layout.js";
-import { adoptRunConfig, CONFIG_FILE, fingerprint, readRunConfig, type RunConfig } from "../workdir/run-config.js";
+import { adoptRunConfig, chunkBytesFor, CONFIG_FILE, fingerprint, readRunConfig, type RunConfig } from "../workdir/run-config.js";
 import { useWorkdir } from "../workdir/use.js";
 import { CorpusStore } from "./corpus-store.js";
 import { keyOptions, listKeys, PARAGRAPHS_METHOD, type SavedIndex } from "./ngram-index.js";
@@ -90,7 +90,7 @@ export function paragraphSettings(inputs: readonly string[], output: string, opt
     saveIndex: run.workdir !== undefined,
     ...(run.inProcess === undefined ? {} : { inProcess: run.inProcess }),
     tasks,
-    exec: { chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxDocBytes: exec.maxDocBytes, oversize: exec.oversize },
+    exec: { chunkBytes: chunkBytesFor(exec.chunkBytes, run.workdir, run.resume === true), maxDocBytes: exec.maxDocBytes, oversize: exec.oversize },
   };
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { PrepareOptions } from "../core/options.js";
+import { DEFAULT_CHUNK_BYTES, type PrepareOptions } from "../core/options.js";
 import { writeAtomic } from "../util/atomic.js";
 import { VertdupError } from "../core/errors.js";
 import { parseJsonFile, WORKDIR_ADVICE } from "../util/json-file.js";
@@ -126,6 +126,18 @@ export async function readRunConfig(workdir: string): Promise<RunConfig> {
   const path = join(workdir, CONFIG_FILE);
   if (!existsSync(path)) throw new VertdupError(`${workdir}: no ${CONFIG_FILE} (not a vertdup work directory)`);
   return deserialize(path, await readFile(path, "utf8"));
+}
+
+/**
+ * The chunk size of a run: the one given (`--chunk-size`); else, resuming, the one the work
+ * directory was made with, so that a directory made with an older default or another size
+ * resumes without naming it; else DEFAULT_CHUNK_BYTES. Outputs do not depend on it.
+ */
+export function chunkBytesFor(given: number | undefined, workdir: string | undefined, resume: boolean): number {
+  if (given !== undefined) return given;
+  const path = workdir === undefined ? undefined : join(workdir, CONFIG_FILE);
+  if (resume && path !== undefined && existsSync(path)) return deserialize(path, readFileSync(path, "utf8")).chunkBytes;
+  return DEFAULT_CHUNK_BYTES;
 }
 
 /**

@@ -159,3 +159,23 @@ describe("run --method --resume refusals", () => {
     expect(statSync(join(work, "methods", "000000.shard.zst")).mtimeMs).not.toBe(before);
   }, 60_000);
 });
+
+describe.each(["lsh-cosine", "minhash", "paragraphs"])("run --method %s --resume without --chunk-size", (method) => {
+  it("takes the work directory's chunk size (one made with another resumes, its shards kept); another given one is refused", () => {
+    const root = tempDir();
+    const work = join(root, "w");
+    const args = ["run", CORPUS, "--method", method, "-w", work, "--workers", "2", "--quiet", "--no-report"];
+    expect(vertdup([...args, "-o", join(root, "made"), "--chunk-size", "20000"]).status).toBe(0);
+    const before = files(work);
+    const resumed = vertdup([...args, "-o", join(root, "made"), "--resume"]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(files(work)).toEqual(before);
+    const other = vertdup([...args, "-o", join(root, "made"), "--resume", "--chunk-size", "30000"]);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toMatch(/refusing to resume: the work directory was made with other --chunk-size \(20000 there, 30000 now\)/);
+    // Without --resume, the default chunk size; the outputs do not depend on it.
+    expect(vertdup([...args, "-o", join(root, "anew")]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(work, "config.json"), "utf8")).chunkBytes).toBe(4 << 20);
+    expect(outputsOf(join(root, "anew"))).toEqual(outputsOf(join(root, "made")));
+  }, 60_000);
+});

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { emptyDocumentsWarning, skippedDocumentsWarning } from "../../corpus/run-warnings.js";
 import { checkReadable } from "../../corpus/open-input.js";
 import type { KeepPolicy } from "../../core/method-options.js";
-import { DEFAULT_CHUNK_BYTES, DEFAULT_PLEB, SHIFTS_PER_BIT, type ExecutionOptions, type PlebOptions, type PrepareOptions } from "../../core/options.js";
+import { DEFAULT_PLEB, SHIFTS_PER_BIT, type ExecutionOptions, type PlebOptions, type PrepareOptions } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
 import { markerDone, markersDone, runLocally, type Pipeline, type Step, type StepContext, type StepProgress } from "../../executor/pipeline.js";
 import { stderrReporter } from "../../executor/progress.js";
@@ -28,7 +28,7 @@ import { wordsPerSignature } from "../../sketch/signature.js";
 import { checkedDigests } from "../../workdir/batch-digest.js";
 import { createWorkdir, readMarker, resetWorkdir, writeMarker } from "../../workdir/layout.js";
 import { withLocks } from "../../workdir/lock.js";
-import { adoptRunConfig, readRunConfig, stampInputs, type RunConfig } from "../../workdir/run-config.js";
+import { adoptRunConfig, chunkBytesFor, readRunConfig, stampInputs, type RunConfig } from "../../workdir/run-config.js";
 import { batchTerms, checkAgainst, SupplementedCorpus, type AgainstScan } from "./against.js";
 import { calibrateStep, type CalibrationRequest } from "./calibrate-step.js";
 import { LshIndex, saveRunIndex } from "./index.js";
@@ -87,7 +87,7 @@ export async function startPrepare(inputs: readonly string[], workdir: string, o
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   await createWorkdir(workdir);
-  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES, maxDocBytes: exec.maxDocBytes, ...(exec.oversize === "skip" ? { oversize: "skip" } : {}), ...(firstOrdinal === undefined ? {} : { firstOrdinal }), ...withFormat(options) };
+  const config: RunConfig = { inputs: await stampInputs(inputs), prepare: options, chunkBytes: chunkBytesFor(exec.chunkBytes, workdir, resume), maxDocBytes: exec.maxDocBytes, ...(exec.oversize === "skip" ? { oversize: "skip" } : {}), ...(firstOrdinal === undefined ? {} : { firstOrdinal }), ...withFormat(options) };
   if (!(await adoptRunConfig(workdir, config, resume))) await resetWorkdir(workdir);
   return config;
 }

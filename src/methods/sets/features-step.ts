@@ -6,7 +6,7 @@ import { InputPlaces } from "../../corpus/input-places.js";
 import { checkReadable, displayName } from "../../corpus/open-input.js";
 import { skippedDocumentsWarning } from "../../corpus/run-warnings.js";
 import type { FeatureOptions } from "../../core/method-options.js";
-import { DEFAULT_CHUNK_BYTES, type ExecutionOptions } from "../../core/options.js";
+import type { ExecutionOptions } from "../../core/options.js";
 import { VertdupError } from "../../core/errors.js";
 import type { TaskPool } from "../../executor/in-process-pool.js";
 import type { FeaturesTask, MethodsTasks } from "./methods-entry.js";
@@ -16,7 +16,7 @@ import { readChunkCounts, type ChunkCounts } from "../../features/count-step.js"
 import { writeAtomic } from "../../util/atomic.js";
 import { readRunFileSync, writeRunFile } from "../../util/run-file.js";
 import { chunksFile, inSlice, resetWorkdir, shardName, WHOLE, type Slice } from "../../workdir/layout.js";
-import { adoptRunConfig, stampInputs } from "../../workdir/run-config.js";
+import { adoptRunConfig, chunkBytesFor, stampInputs } from "../../workdir/run-config.js";
 import type { FeaturesConfig } from "./set-method.js";
 import type { ChunkTask, ShardBase } from "./shard-scan.js";
 
@@ -43,14 +43,14 @@ function loadedShard<S extends ShardBase>(file: string, shard: S): S {
   return hasFile(shard) ? { ...shard, sets: join(dirname(file), basename(shard.sets)) } : shard;
 }
 
-/** The inputs checked and the configuration of a features step over them (`task`: the method's chunk task). */
-export async function featuresConfig(inputs: readonly string[], task: FeaturesTask, options: FeatureOptions, exec: Pick<ExecutionOptions, "chunkBytes" | "maxDocBytes" | "oversize">): Promise<FeaturesConfig> {
+/** The inputs checked and the configuration of a features step over them (`task`: the method's chunk task; `chunkBytes`: chunkBytesFor). */
+export async function featuresConfig(inputs: readonly string[], task: FeaturesTask, options: FeatureOptions, exec: Pick<ExecutionOptions, "maxDocBytes" | "oversize">, chunkBytes: number): Promise<FeaturesConfig> {
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   return {
     inputs: await stampInputs(inputs),
     prepare: { method: task, ...options },
-    chunkBytes: exec.chunkBytes ?? DEFAULT_CHUNK_BYTES,
+    chunkBytes,
     maxDocBytes: exec.maxDocBytes,
     ...(exec.oversize === "skip" ? { oversize: "skip" } : {}),
   };
@@ -142,7 +142,7 @@ export async function extractFeatures<S extends ShardBase>(
   reporter: Reporter,
   resume: boolean,
 ): Promise<{ shards: S[]; skipped: SkippedDocs }> {
-  const config = await featuresConfig(inputs, task, options, exec);
+  const config = await featuresConfig(inputs, task, options, exec, chunkBytesFor(exec.chunkBytes, workdir, resume));
   await startFeatures(workdir, config, resume);
   return featuresStep<S>(workdir, config, WHOLE, pool, reporter);
 }
