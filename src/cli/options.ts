@@ -162,7 +162,7 @@ export const OPTIONS = {
   "pairs-limit": def({ type: "number", default: DEFAULT_PAIRS.limit, describe: "--pairs all: refuse to write more lines than this (0: no limit)", check: integer(0, Number.MAX_SAFE_INTEGER), unusedBecause: (a) => (a.pairs === "edges" ? "does nothing with --pairs edges (it limits --pairs all)" : undefined) }),
   // Execution.
   workers: def({ type: "number", describe: "worker threads (at most 1024; capped at twice the CPUs available) [default: the CPUs available; run and calibrate without --workers run inputs of less than 16 MiB of text in the main thread]", check: integer(1, 1024) }),
-  "chunk-size": def({ type: "number", describe: `bytes of corpus per shard, at most 1 GiB (tuning only: outputs do not depend on it) [default: ${DEFAULT_CHUNK_BYTES} (${sizeText(DEFAULT_CHUNK_BYTES)}); with --resume, the work directory's]`, check: integer(1, 1024 ** 3) }),
+  "chunk-size": def({ type: "number", describe: `bytes of corpus per shard, at most 1 GiB (tuning only: outputs do not depend on it) [default: ${DEFAULT_CHUNK_BYTES} (${sizeText(DEFAULT_CHUNK_BYTES)}); a resumed run: its work directory's]`, check: integer(1, 1024 ** 3) }),
   quiet: def({ type: "boolean", default: false, describe: "plain log lines instead of progress bars" }),
   // Reading.
   "max-doc-bytes": def({ type: "string", default: sizeText(DEFAULT_MAX_DOC_BYTES), describe: "largest document (or line outside documents) read, e.g. 64M: a larger one is an error naming file:line (see --oversize)", check: size(1, MAX_MEMORY) }),
