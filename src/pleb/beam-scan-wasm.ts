@@ -21,7 +21,21 @@ const PAGE = 65536;
 /** Candidates per call: the scan resumes after a full area (a scan with maxDistance ≥ the prefix's bits passes every pair). */
 const CAPACITY = 4096;
 
-type Scan = (k0: number, q0: number, count: number, span: number, beam: number, pBytes: number, maxD: number, label: number, next: number, out: number, cap: number) => number;
+type Scan = (k0: number, q0: number, count: number, span: number, beam: number, pBytes: number, fBytes: number, maxD: number, label: number, next: number, out: number, cap: number) => number;
+
+/**
+ * Bytes of the prefix the kernel tests four positions at a time on (0: none): the fewest, of 8
+ * or a multiple of 16 up to 240, in which unrelated signatures (8F bits, each differing with
+ * probability ½: 4F ± √(2F)) differ by more than maxDistance at 2σ, so that about 98 % of them
+ * are rejected there. At 1024 bits: 16 bytes at threshold 0.95 (maxDistance 51), 48 at 0.876
+ * (127, the candidates of a verified cosine 0.95).
+ */
+export function filterBytes(pBytes: number, maxDistance: number): number {
+  const passes = (F: number) => 4 * F - 2 * Math.sqrt(2 * F) > maxDistance;
+  if (pBytes < 16) return passes(8) ? 8 : 0;
+  for (let F = 16; F <= Math.min(pBytes, 240); F += 16) if (passes(F)) return F;
+  return 0;
+}
 
 /** Where a chunk's arrays lie in the kernel's memory (byte offsets). */
 interface Layout {
@@ -76,7 +90,7 @@ export function beamWindow(span: number, P: number): BeamWindow | null {
     next: new Uint32Array(buffer, at.next, span + 1),
     capacity: CAPACITY,
     candidates: (k0, q0, count, beam, maxDistance) => {
-      const found = run(k0, q0, count, span, Math.min(beam, span), P * 4, maxDistance, at.label, at.next, at.out, CAPACITY);
+      const found = run(k0, q0, count, span, Math.min(beam, span), P * 4, filterBytes(P * 4, maxDistance), maxDistance, at.label, at.next, at.out, CAPACITY);
       return new Uint32Array(buffer, at.out, 2 * found);
     },
   };

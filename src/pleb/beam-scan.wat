@@ -12,28 +12,21 @@
 ;; first position's walk resumes (after a full output area). Returns the number of candidates
 ;; written: $cap means the area filled and the scan resumes after the last one.
 ;;
-;; Where every next position is compared (a fresh k, or no fresh flags), four positions are
-;; filtered together ($far4) on the first 128 bits of their prefixes: unrelated signatures
-;; differ there in 64 ± 6 bits, so nearly every one is rejected by one popcount and one
-;; reduction for four positions, the labels unread. A group with a position that passes is
-;; walked again one position at a time, which writes the same candidates in the same order.
+;; Where every next position is compared (a fresh k, or no fresh flags) and $fBytes is not 0,
+;; four positions are filtered together ($far4) on the first $fBytes bytes of their prefixes
+;; (fBytes, chosen by beam-scan-wasm.ts so that unrelated signatures fail it): one reduction for
+;; four positions, the labels unread. A group with a position that passes is walked again one
+;; position at a time, which writes the same candidates in the same order.
 (module
   (import "e" "m" (memory 1))
-  ;; Bit i set when the first min(16, $pBytes) bytes of the prefix at $b + i·$pBytes differ from
-  ;; those at $a in more than $maxD bits (i < 4): then so do the whole prefixes.
-  (func $far4 (param $a i32) (param $b i32) (param $pBytes i32) (param $maxD i32) (result i32)
-    (local $va v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $f01 v128) (local $f23 v128)
-    (if (i32.ge_u (local.get $pBytes) (i32.const 16))
+  ;; Bit i set when the first $fBytes bytes (8, or a multiple of 16 up to 240) of the prefix at
+  ;; $b + i·$pBytes differ from those at $a in more than $maxD bits (i < 4): then so do the whole
+  ;; prefixes. Byte lanes count at most 8 per 16 bytes, so they stay below 256.
+  (func $far4 (param $a i32) (param $b i32) (param $pBytes i32) (param $fBytes i32) (param $maxD i32) (result i32)
+    (local $w i32) (local $t i32) (local $va v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $f01 v128) (local $f23 v128)
+    (if (i32.eq (local.get $fBytes) (i32.const 8))
       (then
-        (local.set $va (v128.load (local.get $a)))
-        (local.set $c0 (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $b)))))
-        (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
-        (local.set $c1 (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $b)))))
-        (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
-        (local.set $c2 (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $b)))))
-        (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
-        (local.set $c3 (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $b))))))
-      (else
         (local.set $va (v128.load64_zero (local.get $a)))
         (local.set $c0 (i8x16.popcnt (v128.xor (local.get $va) (v128.load64_zero (local.get $b)))))
         (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
@@ -41,7 +34,20 @@
         (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
         (local.set $c2 (i8x16.popcnt (v128.xor (local.get $va) (v128.load64_zero (local.get $b)))))
         (local.set $b (i32.add (local.get $b) (local.get $pBytes)))
-        (local.set $c3 (i8x16.popcnt (v128.xor (local.get $va) (v128.load64_zero (local.get $b)))))))
+        (local.set $c3 (i8x16.popcnt (v128.xor (local.get $va) (v128.load64_zero (local.get $b))))))
+      (else
+        (loop $steps
+          (local.set $va (v128.load (i32.add (local.get $a) (local.get $w))))
+          (local.set $t (i32.add (local.get $b) (local.get $w)))
+          (local.set $c0 (i8x16.add (local.get $c0) (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $t))))))
+          (local.set $t (i32.add (local.get $t) (local.get $pBytes)))
+          (local.set $c1 (i8x16.add (local.get $c1) (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $t))))))
+          (local.set $t (i32.add (local.get $t) (local.get $pBytes)))
+          (local.set $c2 (i8x16.add (local.get $c2) (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $t))))))
+          (local.set $t (i32.add (local.get $t) (local.get $pBytes)))
+          (local.set $c3 (i8x16.add (local.get $c3) (i8x16.popcnt (v128.xor (local.get $va) (v128.load (local.get $t))))))
+          (local.set $w (i32.add (local.get $w) (i32.const 16)))
+          (br_if $steps (i32.lt_u (local.get $w) (local.get $fBytes))))))
     ;; Byte counts → 8 sums of 16 bits per position; then pairs of positions side by side
     ;; (even lanes plus odd lanes) until each position's total fills one 32-bit lane.
     (local.set $c0 (i16x8.extadd_pairwise_i8x16_u (local.get $c0)))
@@ -61,7 +67,7 @@
       (i32x4.splat (local.get $maxD)))))
   (func (export "scan")
     (param $k0 i32) (param $q0 i32) (param $count i32) (param $span i32) (param $beam i32)
-    (param $pBytes i32) (param $maxD i32) (param $label i32) (param $next i32) (param $out i32) (param $cap i32)
+    (param $pBytes i32) (param $fBytes i32) (param $maxD i32) (param $label i32) (param $next i32) (param $out i32) (param $cap i32)
     (result i32)
     (local $k i32) (local $q i32) (local $end i32) (local $la i32) (local $all i32)
     (local $a i32) (local $b i32) (local $w i32) (local $d i32) (local $written i32) (local $acc v128)
@@ -89,10 +95,10 @@
           (loop $pairs
             (br_if $pairsDone (i32.ge_u (local.get $q) (local.get $end)))
             (if (i32.and
-                  (local.get $all)
+                  (i32.and (local.get $all) (i32.ne (local.get $fBytes) (i32.const 0)))
                   (i32.and (i32.ge_u (local.get $q) (local.get $singleBelow)) (i32.le_u (i32.add (local.get $q) (i32.const 4)) (local.get $end))))
               (then
-                (if (i32.eq (call $far4 (local.get $a) (i32.mul (local.get $q) (local.get $pBytes)) (local.get $pBytes) (local.get $maxD)) (i32.const 15))
+                (if (i32.eq (call $far4 (local.get $a) (i32.mul (local.get $q) (local.get $pBytes)) (local.get $pBytes) (local.get $fBytes) (local.get $maxD)) (i32.const 15))
                   (then
                     (local.set $q (i32.add (local.get $q) (i32.const 4)))
                     (br $pairs)))
