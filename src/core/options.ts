@@ -128,7 +128,8 @@ export const DEFAULT_PREPARE: PrepareOptions = {
 
 /**
  * Large enough that per-chunk costs (a task, a shard's files, a chunk's vocabulary) are small
- * (1 M documents: 111 s against 124 s at 1 MiB), small enough to spread a small corpus.
+ * (1 M documents: count and sign 64–68 s wall against 77–78 s at 1 MiB, docs/PERFORMANCE.md),
+ * small enough to spread a small corpus.
  */
 export const DEFAULT_CHUNK_BYTES = 4 << 20;
 
