@@ -54,8 +54,13 @@ export function sortKeys(
 
 /** The low 32 key bits (sortKeys' `lo`) of signature i under `perm`. */
 export function lowKey(store: Uint32Array, W: number, perm: BitPermutation, i: number): number {
-  const { word, shift } = keyBits(perm, 32);
-  return packKey(store, i * W, word, shift);
+  // One signature at a time (a merge's ties): no tables to build.
+  let l = 0;
+  for (let k = 32; k < 64; k++) {
+    const p = perm.positions[k];
+    l = (l << 1) | ((store[i * W + (p >>> 5)] >>> (p & 31)) & 1);
+  }
+  return l >>> 0;
 }
 
 /** Runs of equal high keys up to this length are put in order by insertion; longer ones by a radix sort. */
