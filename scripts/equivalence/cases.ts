@@ -35,6 +35,8 @@ export interface Case {
   slurm?: Step;
   /** The current tree's steps where an option was renamed since the baseline (the same behaviour under its new name). */
   currentSteps?: Step[];
+  /** The version that renamed it: a baseline of this version or later runs `steps` as the current tree does. */
+  renamedIn?: string;
 }
 
 /** Replaced by `--workers=1` and `--workers=2`: a case with it runs once per worker count. */
@@ -85,6 +87,7 @@ export function caseTable(c: Corpora): Case[] {
       name: `paragraphs --count tokens ${corpus}`,
       steps: [["paragraphs", c[corpus], "-o", "out.vert", "--count", "tokens", W]],
       currentSteps: [["paragraphs", c[corpus], "-o", "out.vert", "--count", "tokens-any", W]],
+      renamedIn: "0.7.0",
       compare: ["out.vert", "out.vert.report.json"],
     })),
     {

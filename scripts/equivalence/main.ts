@@ -15,7 +15,7 @@
  * not counted), and exits 1 when a case differs or fails. The log and every case's
  * directories are kept in the cache directory.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -60,11 +60,27 @@ function runStep(build: Build, dir: string, step: Step): string | null {
   return r.status === 0 ? null : `${build.label}: vertdup ${step[0]} exit ${exit}: ${tail(r.stderr, 3)}`;
 }
 
+/** The baseline's version (its package.json). */
+const baseVersion = (JSON.parse(execFileSync("git", ["-C", repo, "show", `${args.base}:package.json`], { encoding: "utf8" })) as { version: string }).version;
+
+/** Whether version `a` comes before `b` (x.y.z). */
+const before = (a: string, b: string) => {
+  const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+  const k = x.findIndex((n, i) => n !== y[i]);
+  return k >= 0 && x[k] < y[k];
+};
+
+/** The steps a build runs for a case: the current tree's renamed ones against a baseline from before the renaming. */
+function stepsOf(build: Build, c: Case): Step[] {
+  const renamed = c.currentSteps !== undefined && (c.renamedIn === undefined || before(baseVersion, c.renamedIn));
+  return build.label === "current" && renamed ? (c.currentSteps ?? c.steps) : c.steps;
+}
+
 /** Runs a case's steps in `<build root>/<case>`; the first failure, or null. */
 function runCase(build: Build, c: Case): string | null {
   const dir = caseDir(build, c);
   mkdirSync(dir, { recursive: true });
-  for (const step of (build.label === "current" ? c.currentSteps : undefined) ?? c.steps) {
+  for (const step of stepsOf(build, c)) {
     const failure = runStep(build, dir, step);
     if (failure !== null) return failure;
   }
