@@ -100,7 +100,8 @@ const METHODS: [string, string[]][] = [
 describe.skipIf(reason !== null)("vertdup slurm run --method on a real Slurm cluster", () => {
   // Absolute, as the Slurm run names its inputs in the manifest.
   const corpus = resolve(CORPUS);
-  const runs = METHODS.map(([method, options]) => ({ method, options: ["--method", method, ...options], local: tempDir(), work: join(tempDir(), "w"), out: tempDir() }));
+  // 1 MiB chunks: six features tasks, more than the three array tasks.
+  const runs = METHODS.map(([method, options]) => ({ method, options: ["--method", method, "--chunk-size", "1048576", ...options], local: tempDir(), work: join(tempDir(), "w"), out: tempDir() }));
 
   it("equals a local run of each method byte for byte", async () => {
     for (const r of runs) expect(vertdup(["run", corpus, "-o", r.local, "--quiet", ...r.options]).status).toBe(0);
