@@ -43,14 +43,17 @@ function loadedShard<S extends ShardBase>(file: string, shard: S): S {
   return hasFile(shard) ? { ...shard, sets: join(dirname(file), basename(shard.sets)) } : shard;
 }
 
-/** The inputs checked and the configuration of a features step over them (`task`: the method's chunk task; `chunkBytes`: chunkBytesFor). */
-export async function featuresConfig(inputs: readonly string[], task: FeaturesTask, options: FeatureOptions, exec: Pick<ExecutionOptions, "maxDocBytes" | "oversize">, chunkBytes: number): Promise<FeaturesConfig> {
+/**
+ * The inputs checked and the configuration of a features step over them (`task`: the method's
+ * chunk task), for the work directory `workdir`, resumed or not (its chunk size: chunkBytesFor).
+ */
+export async function featuresConfig(inputs: readonly string[], task: FeaturesTask, options: FeatureOptions, exec: Pick<ExecutionOptions, "chunkBytes" | "maxDocBytes" | "oversize">, workdir: string, resume: boolean): Promise<FeaturesConfig> {
   for (const input of inputs) await checkReadable(input);
   if (inputs.filter((i) => i === "-").length > 1) throw new VertdupError("standard input (-) can be given only once");
   return {
     inputs: await stampInputs(inputs),
     prepare: { method: task, ...options },
-    chunkBytes,
+    chunkBytes: chunkBytesFor(exec.chunkBytes, workdir, resume),
     maxDocBytes: exec.maxDocBytes,
     ...(exec.oversize === "skip" ? { oversize: "skip" } : {}),
   };
@@ -142,7 +145,7 @@ export async function extractFeatures<S extends ShardBase>(
   reporter: Reporter,
   resume: boolean,
 ): Promise<{ shards: S[]; skipped: SkippedDocs }> {
-  const config = await featuresConfig(inputs, task, options, exec, chunkBytesFor(exec.chunkBytes, workdir, resume));
+  const config = await featuresConfig(inputs, task, options, exec, workdir, resume);
   await startFeatures(workdir, config, resume);
   return featuresStep<S>(workdir, config, WHOLE, pool, reporter);
 }

@@ -15,7 +15,7 @@ import { checkedDigests } from "../../workdir/batch-digest.js";
 import { INDEX_MANIFEST, IndexUpdate, newIndex, removeIndex } from "../../workdir/index-store.js";
 import { readMarker, writeKernelsMarker, writeMarker } from "../../workdir/layout.js";
 import { withLocks } from "../../workdir/lock.js";
-import { chunkBytesFor, readRunConfig } from "../../workdir/run-config.js";
+import { readRunConfig } from "../../workdir/run-config.js";
 import { methodSummary, readManifest, writeManifest, type MethodManifest } from "../manifest.js";
 import { refuseUncalibrated, type MethodRunner } from "../method.js";
 import { featuresConfig, featuresStep, loadFeatures, startFeatures } from "./features-step.js";
@@ -184,7 +184,7 @@ export function setMethodPipeline(workdir: string, s: SetMethodSettings): Pipeli
       await checkAgainst(run, workdir);
       // Checked before any work.
       if (against.length > 0) await digests(context);
-      await startFeatures(workdir, await featuresConfig(s.inputs, method.features.task, run.features, s.exec, chunkBytesFor(s.exec.chunkBytes, workdir, run.resume === true)), run.resume === true);
+      await startFeatures(workdir, await featuresConfig(s.inputs, method.features.task, run.features, s.exec, workdir, run.resume === true), run.resume === true);
       // A work directory left as an index is no index while the run that remakes it is under way.
       if (run.saveIndex === true && !isComplete(await indexStep.progress())) await removeIndex(workdir);
     },
