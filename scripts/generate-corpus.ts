@@ -35,7 +35,7 @@
 import { parseArgs } from "node:util";
 import { Random } from "./bench/random.js";
 import { ZipfSampler, wordForms } from "./bench/zipf.js";
-import { PARAGRAPH, editDocument, randomDocument, renderDocument, type CorpusText } from "./bench/document.js";
+import { PARAGRAPH, VerticalRenderer, editDocument, randomDocument, type CorpusText } from "./bench/document.js";
 import { TextSink } from "./bench/output-stream.js";
 import { BOILERPLATE_PRESET, DEFAULT_WEB, generateWebCorpus, type WebShapeOptions } from "./bench/web-corpus.js";
 
@@ -63,7 +63,7 @@ export function docId(ordinal: number): string {
 
 /** Writes the corpus and the truth file; returns the number of tokens written. */
 export async function generateCorpus(out: string, truthPath: string, opts: GeneratorOptions): Promise<{ tokens: number; planted: number }> {
-  const words = wordForms(opts.vocab, new Random(opts.seed, 1));
+  const rendered = new VerticalRenderer(wordForms(opts.vocab, new Random(opts.seed, 1)));
   const zipf = new ZipfSampler(opts.vocab, opts.zipf);
   const shape = { medianTokens: opts.medianTokens, sigma: opts.sigma };
   const text = new Random(opts.seed, 2);
@@ -75,7 +75,6 @@ export async function generateCorpus(out: string, truthPath: string, opts: Gener
   let originals = 0;
   let tokens = 0;
   let planted = 0;
-  let batch = "";
   for (let d = 0; d < opts.docs; d++) {
     const id = docId(d);
     let codes: Int32Array;
@@ -96,13 +95,10 @@ export async function generateCorpus(out: string, truthPath: string, opts: Gener
       }
     }
     for (const c of codes) if (c !== PARAGRAPH) tokens++;
-    batch += renderDocument(id, codes, words);
-    if (batch.length > 1 << 20) {
-      await corpus.write(batch);
-      batch = "";
-    }
+    rendered.add(id, codes);
+    if (rendered.size >= 1 << 20) await corpus.write(rendered.take());
   }
-  await corpus.write(batch);
+  await corpus.write(rendered.take());
   await corpus.close();
   await truth.close();
   return { tokens, planted };

@@ -87,28 +87,108 @@ export function editDocument(source: Int32Array, rate: number, random: Random, z
   return Int32Array.from(out);
 }
 
+const ENCODER = new TextEncoder();
+const ascii = (text: string): Uint8Array => ENCODER.encode(text);
+const GLUE_COMMA = ascii("<g/>\n,\n");
+const GLUE_STOP = ascii("<g/>\n.\n</s>\n");
+const OPEN_S = ascii("<s>\n");
+const CLOSE_P = ascii("</p>\n");
+const OPEN_PS = ascii("<p>\n<s>\n");
+const CLOSE_DOC = ascii("</doc>\n");
+/** The longest fixed piece a code can write, and a number's digits and newline. */
+const PIECE_BYTES = 16;
+
 /**
- * The vertical text of a document: `<doc id>`, `<p>`/`<s>` structure, one token per line,
- * the first word of a sentence capitalised, and `<g/>` (glue) before each comma and full stop.
+ * Renders documents as vertical text into byte blocks: `<doc id>`, `<p>`/`<s>` structure, one
+ * token per line, the first word of a sentence capitalised, and `<g/>` (glue) before each comma
+ * and full stop. Every word form is encoded to UTF-8 once, in lower and capitalised form, so a
+ * token costs a few byte copies instead of a string concatenation and a re-encoding.
  */
-export function renderDocument(id: string, codes: Int32Array, words: readonly string[]): string {
-  let out = `<doc id="${id}">\n<p>\n<s>\n`;
-  let sentenceStart = true;
-  for (let i = 0; i < codes.length; i++) {
-    const c = codes[i];
-    if (c >= 0) {
-      const w = words[c];
-      out += (sentenceStart ? w.charAt(0).toUpperCase() + w.slice(1) : w) + "\n";
-      sentenceStart = false;
-    } else if (c === COMMA) out += "<g/>\n,\n";
-    else if (c === SENTENCE_END) {
-      out += "<g/>\n.\n</s>\n";
-      sentenceStart = true;
-      if (codes[i + 1] !== PARAGRAPH && i + 1 < codes.length) out += "<s>\n";
-    } else if (c === PARAGRAPH) {
-      out += "</p>\n";
-      if (i + 1 < codes.length) out += "<p>\n<s>\n";
-    } else out += `${NUMBER_BASE - c}\n`;
+export class VerticalRenderer {
+  /** Form 2r is word r with its newline, form 2r+1 the same capitalised; bytes [start[f], start[f+1]). */
+  private readonly forms: Uint8Array;
+  private readonly start: Int32Array;
+  private readonly longestForm: number;
+  private block: Uint8Array;
+  private at = 0;
+
+  constructor(words: readonly string[], private readonly blockBytes = 1 << 20) {
+    const encoded = words.flatMap((w) => [ENCODER.encode(w + "\n"), ENCODER.encode(w.charAt(0).toUpperCase() + w.slice(1) + "\n")]);
+    this.start = new Int32Array(encoded.length + 1);
+    let total = 0;
+    let longest = 0;
+    encoded.forEach((form, f) => {
+      this.start[f] = total;
+      total += form.length;
+      longest = Math.max(longest, form.length);
+    });
+    this.start[encoded.length] = total;
+    this.forms = new Uint8Array(total);
+    encoded.forEach((form, f) => this.forms.set(form, this.start[f]));
+    this.longestForm = longest;
+    this.block = new Uint8Array(blockBytes);
   }
-  return out + "</doc>\n";
+
+  /** Appends one document. */
+  add(id: string, codes: Int32Array): void {
+    const header = `<doc id="${id}">\n<p>\n<s>\n`;
+    this.reserve(header.length * 3 + codes.length * Math.max(this.longestForm, PIECE_BYTES) + CLOSE_DOC.length);
+    this.at += ENCODER.encodeInto(header, this.block.subarray(this.at)).written;
+    let sentenceStart = true;
+    for (let i = 0; i < codes.length; i++) {
+      const c = codes[i];
+      if (c >= 0) {
+        this.form(2 * c + (sentenceStart ? 1 : 0));
+        sentenceStart = false;
+      } else if (c === COMMA) this.put(GLUE_COMMA);
+      else if (c === SENTENCE_END) {
+        this.put(GLUE_STOP);
+        sentenceStart = true;
+        if (codes[i + 1] !== PARAGRAPH && i + 1 < codes.length) this.put(OPEN_S);
+      } else if (c === PARAGRAPH) {
+        this.put(CLOSE_P);
+        if (i + 1 < codes.length) this.put(OPEN_PS);
+      } else this.number(NUMBER_BASE - c);
+    }
+    this.put(CLOSE_DOC);
+  }
+
+  /** Bytes rendered since the last take. */
+  get size(): number {
+    return this.at;
+  }
+
+  /** The rendered bytes; the renderer goes on in a fresh block (the caller may keep these). */
+  take(): Uint8Array {
+    const out = this.block.subarray(0, this.at);
+    this.block = new Uint8Array(Math.max(this.blockBytes, this.block.length));
+    this.at = 0;
+    return out;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.at + bytes <= this.block.length) return;
+    const grown = new Uint8Array(Math.max(this.block.length * 2, this.at + bytes));
+    grown.set(this.block.subarray(0, this.at));
+    this.block = grown;
+  }
+
+  private form(f: number): void {
+    const forms = this.forms;
+    const block = this.block;
+    let at = this.at;
+    for (let b = this.start[f], end = this.start[f + 1]; b < end; b++) block[at++] = forms[b];
+    this.at = at;
+  }
+
+  private put(piece: Uint8Array): void {
+    this.block.set(piece, this.at);
+    this.at += piece.length;
+  }
+
+  private number(k: number): void {
+    const digits = String(k);
+    for (let i = 0; i < digits.length; i++) this.block[this.at++] = digits.charCodeAt(i);
+    this.block[this.at++] = 10;
+  }
 }

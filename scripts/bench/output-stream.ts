@@ -24,8 +24,8 @@ export class TextSink {
     }
   }
 
-  /** Writes text; resolves when the stream can take more. */
-  async write(text: string): Promise<void> {
+  /** Writes text (a string or UTF-8 bytes); resolves when the stream can take more. */
+  async write(text: string | Uint8Array): Promise<void> {
     if (!this.head.write(text)) await new Promise<void>((r) => this.head.once("drain", r));
   }
 

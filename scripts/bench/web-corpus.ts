@@ -1,6 +1,6 @@
 import { Random } from "./random.js";
 import { ZipfSampler, wordForms } from "./zipf.js";
-import { COMMA, NUMBER_BASE, PARAGRAPH, SENTENCE_END, randomDocument, renderDocument, shortDocument, type CorpusText } from "./document.js";
+import { COMMA, NUMBER_BASE, PARAGRAPH, SENTENCE_END, VerticalRenderer, randomDocument, shortDocument, type CorpusText } from "./document.js";
 import { TextSink } from "./output-stream.js";
 
 /**
@@ -210,7 +210,7 @@ export interface WebCorpusStats {
 export async function generateWebCorpus(out: string, truthPath: string, o: WebShapeOptions, docId: (ordinal: number) => string): Promise<WebCorpusStats> {
   checkWebShape(o);
   const pages = pageCodes(o.vocab);
-  const words = wordForms(o.vocab, new Random(o.seed, 1)).concat(pages.words);
+  const rendered = new VerticalRenderer(wordForms(o.vocab, new Random(o.seed, 1)).concat(pages.words));
   const zipf = new ZipfSampler(o.vocab, o.zipf);
   const shape = { medianTokens: o.medianTokens, sigma: o.sigma };
   const text = new Random(o.seed, 2);
@@ -237,7 +237,6 @@ export async function generateWebCorpus(out: string, truthPath: string, o: WebSh
   const corpus = new TextSink(out);
   const truth = new TextSink(truthPath);
   let truthBatch = WEB_TRUTH_HEADER;
-  let batch = "";
   let numbered = 0;
   let tokens = 0;
   let shortDocs = 0;
@@ -274,17 +273,14 @@ export async function generateWebCorpus(out: string, truthPath: string, o: WebSh
     const n = tokenCount(codes);
     tokens += n;
     if (n <= SHORT_TOKENS) shortDocs++;
-    batch += renderDocument(id, codes, words);
-    if (batch.length > 1 << 20) {
-      await corpus.write(batch);
-      batch = "";
-    }
+    rendered.add(id, codes);
+    if (rendered.size >= 1 << 20) await corpus.write(rendered.take());
     if (truthBatch.length > 1 << 16) {
       await truth.write(truthBatch);
       truthBatch = "";
     }
   }
-  await corpus.write(batch);
+  await corpus.write(rendered.take());
   await truth.write(truthBatch);
   await corpus.close();
   await truth.close();

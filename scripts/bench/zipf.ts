@@ -1,12 +1,18 @@
 import type { Random } from "./random.js";
 
+const GUIDE = 1 << 16;
+
 /**
  * Zipf's law over ranks 0 … V−1: P(r) ∝ 1/(r+offset)^s (offset 1: word ranks; offset 2:
  * cluster sizes r+2 ≥ 2 of a power law). Sampling inverts the cumulative distribution by
- * binary search (⌈log2 V⌉ steps, no per-draw allocation).
+ * binary search, started from a guide table: the draw's top 16 bits name the ranks its
+ * inverse can fall in, so most draws (the frequent ranks) take no step at all. The result is
+ * the plain binary search's: the first r with cdf[r] > u.
  */
 export class ZipfSampler {
   private readonly cdf: Float64Array;
+  /** guide[k]: the first r with cdf[r] > k/GUIDE (size − 1 if none); k = 0 … GUIDE. */
+  private readonly guide: Int32Array;
 
   constructor(readonly size: number, exponent: number, offset = 1) {
     this.cdf = new Float64Array(size);
@@ -16,14 +22,23 @@ export class ZipfSampler {
       this.cdf[r] = sum;
     }
     for (let r = 0; r < size; r++) this.cdf[r] /= sum;
+    this.guide = new Int32Array(GUIDE + 1);
+    let r = 0;
+    for (let k = 0; k <= GUIDE; k++) {
+      while (r < size - 1 && !(this.cdf[r] > k / GUIDE)) r++;
+      this.guide[k] = r;
+    }
   }
 
-  /** A rank: the first r with cdf[r] > u. */
-  sample(random: Random): number {
-    const u = random.uniform();
+  /** A rank: the first r with cdf[r] > u (u = 32 random bits / 2^32). */
+  sample(random: Pick<Random, "uint32">): number {
+    const bits = random.uint32();
+    const u = bits / 0x1_0000_0000;
     const cdf = this.cdf;
-    let lo = 0;
-    let hi = this.size - 1;
+    // u ∈ [k/GUIDE, (k+1)/GUIDE): the answer lies in [guide[k], guide[k+1]].
+    const k = bits >>> 16;
+    let lo = this.guide[k];
+    let hi = this.guide[k + 1];
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (cdf[mid] > u) hi = mid;

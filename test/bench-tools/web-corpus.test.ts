@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { docId } from "../../scripts/generate-corpus.js";
 import { BOILERPLATE_PRESET, DEFAULT_WEB, checkWebShape, SHORT_TOKENS, WEB_TRUTH_HEADER, generateWebCorpus, type WebShapeOptions } from "../../scripts/bench/web-corpus.js";
@@ -125,6 +126,31 @@ describe("generate-corpus --shape web", () => {
     for (let s = 2; s <= 100; s++) norm += s ** -2;
     for (const s of [2, 3, 5, 10]) expect(count[s] / draws).toBeCloseTo(s ** -2 / norm, 2);
     expect(count[0] + count[1]).toBe(0);
+  });
+
+  it("samples by the guide table exactly as the plain binary search over the cumulative distribution", () => {
+    const plain = (cdf: Float64Array, u: number) => {
+      let lo = 0;
+      let hi = cdf.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (cdf[mid] > u) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
+    const edges = fc.constantFrom(0, 0xffff, 0x10000, 0xffff_ffff, 0xffff_0000, 0x8000_0000);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 70_000 }), fc.double({ min: 0.3, max: 3, noNaN: true }), fc.constantFrom(1, 2), fc.array(fc.oneof(edges, fc.nat(0xffff_ffff)), { minLength: 1, maxLength: 200 }), (size, exponent, offset, draws) => {
+        const law = new ZipfSampler(size, exponent, offset);
+        const cdf = new Float64Array(size);
+        let sum = 0;
+        for (let r = 0; r < size; r++) cdf[r] = sum += 1 / Math.pow(r + offset, exponent);
+        for (let r = 0; r < size; r++) cdf[r] /= sum;
+        for (const bits of draws) expect(law.sample({ uint32: () => bits })).toBe(plain(cdf, bits / 0x1_0000_0000));
+      }),
+      { numRuns: 60, seed: 33 },
+    );
   });
 
   it("is seeded: the same options give the same bytes, another seed others", async () => {
