@@ -198,21 +198,27 @@ function syncDirectorySync(dir: string): void {
   }
 }
 
-/** A whole file written blocking, checked, renamed into place; fsynced (with its directory) if `durable`. */
-function writeWholeSync(path: string, data: Uint8Array, durable: boolean): void {
+/** A whole file (its bytes, or parts written one after another) written blocking, checked, renamed into place; fsynced (with its directory) if `durable`. */
+function writeWholeSync(path: string, data: Uint8Array | readonly Uint8Array[], durable: boolean): void {
   const tmp = temporaryName(path);
+  const parts = data instanceof Uint8Array ? [data] : data;
+  const total = parts.reduce((n, part) => n + part.length, 0);
   track(tmp);
   try {
     const fd = openSync(tmp, "wx");
     try {
-      for (let done = 0; done < data.length; ) {
-        const written = writeSync(fd, data, done, data.length - done);
-        if (written === 0) throw new ShortWrite(data.length, done);
-        done += written;
+      let done = 0;
+      for (const part of parts) {
+        for (let at = 0; at < part.length; ) {
+          const written = writeSync(fd, part, at, part.length - at);
+          if (written === 0) throw new ShortWrite(total, done);
+          at += written;
+          done += written;
+        }
       }
       if (durable) fsyncSync(fd);
       const { size } = fstatSync(fd);
-      if (size !== data.length) throw new ShortWrite(data.length, size);
+      if (size !== total) throw new ShortWrite(total, size);
     } finally {
       closeSync(fd);
     }
@@ -438,7 +444,7 @@ export async function syncFiles(paths: readonly string[]): Promise<void> {
 }
 
 /** `writeAtomic`, blocking: for a worker's file that a task's marker vouches for. */
-export function writeAtomicSync(path: string, data: Uint8Array): void {
+export function writeAtomicSync(path: string, data: Uint8Array | readonly Uint8Array[]): void {
   writeWholeSync(path, data, true);
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openAtomic, removeOwnTemporaries, syncFiles, temporaryName, writeAtomic, writeAtomicGroup, writeScratchSync } from "../../src/util/atomic.js";
+import { openAtomic, removeOwnTemporaries, syncFiles, temporaryName, writeAtomic, writeAtomicGroup, writeAtomicSync, writeScratchSync } from "../../src/util/atomic.js";
 import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from "../helpers/tmpfs.js";
 
 const MiB = Buffer.alloc(1 << 20, 7);
@@ -32,6 +32,13 @@ describe("writeAtomic", () => {
     removeOwnTemporaries(work);
     const left = readdirSync(work, { recursive: true, encoding: "utf8" }).map((f) => join(work, f));
     expect(left.sort()).toEqual([join(work, "shards"), ...others].sort());
+  });
+
+  it("writeAtomicSync writes parts one after another, as one file", () => {
+    const path = join(dir, "parts.bin");
+    writeAtomicSync(path, [Buffer.from("head"), new Uint8Array(0), MiB]);
+    expect(readFileSync(path).equals(Buffer.concat([Buffer.from("head"), MiB]))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.startsWith("parts"))).toEqual(["parts.bin"]);
   });
 
   it("names the final path when its directory does not exist", async () => {
@@ -91,6 +98,11 @@ describe.skipIf(noTmpfs !== null)("a full device: nothing under the final name, 
 
   it("writeScratchSync refuses a short write", () => {
     expect(() => writeScratchSync(join(dir, "scratch.bin"), MiB)).toThrow(/scratch\.bin: cannot write \(no space left/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("writeAtomicSync of parts refuses a short write", () => {
+    expect(() => writeAtomicSync(join(dir, "parts.bin"), [Buffer.from("head"), MiB])).toThrow(/parts\.bin: cannot write \(no space left/);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -95,16 +95,14 @@ export function setsFile(workdir: string, shard: number): string {
 /**
  * A sets file, raw: the number of documents and their lengths (uint32), zero padding to a
  * multiple of 8 bytes, the values (float64). Not compressed: hashes do not compress, and
- * the file is written and read once.
+ * the file is written and read once. In two parts, so the values are written from where they are.
  */
-function encodeSets(sets: ShardSets): Uint8Array {
-  const head = 8 * Math.ceil((4 * (1 + sets.lengths.length)) / 8);
-  const out = new Uint8Array(head + sets.values.byteLength);
-  const words = new Uint32Array(out.buffer, 0, 1 + sets.lengths.length);
+function encodeSets(sets: ShardSets): Uint8Array[] {
+  const head = new Uint8Array(8 * Math.ceil((4 * (1 + sets.lengths.length)) / 8));
+  const words = new Uint32Array(head.buffer, 0, 1 + sets.lengths.length);
   words[0] = sets.lengths.length;
   words.set(sets.lengths, 1);
-  new Float64Array(out.buffer, head, sets.values.length).set(sets.values);
-  return out;
+  return [head, new Uint8Array(sets.values.buffer, sets.values.byteOffset, sets.values.byteLength)];
 }
 
 export function readSets(path: string): ShardSets {
@@ -163,6 +161,9 @@ class Signer {
   }
 }
 
+/** A worker runs one task at a time: the chunks' shingle hashes take turns in one growing array instead of leaving one behind each. */
+const shingles = growableF64();
+
 /**
  * Chunk task: shingle hashes (written to the shard's sets file, so they are not held in
  * memory) and LSH band keys of the chunk's documents.
@@ -175,7 +176,8 @@ export function minhashShard(task: ChunkTask): MinhashShard {
   const digests = new Uint32Array(2 * n);
   const empty = new Uint8Array(n);
   const lengths = new Uint32Array(n);
-  const values = growableF64();
+  const values = shingles;
+  values.length = 0;
   let kept = new Float64Array(1024);
   let set = new Float64Array(1024);
   let i = 0;

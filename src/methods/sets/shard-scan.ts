@@ -24,6 +24,9 @@ export interface ChunkTask {
   options: FeatureOptions;
 }
 
+/** A worker runs one task at a time: each chunk read from a file reuses this buffer, so the chunks leave no garbage behind. */
+const readBuffer = { bytes: new Uint8Array(0) };
+
 /**
  * Parses a chunk, calling `onDoc` per document with its tokens read by `readToken`, and
  * gathers the ids and lengths.
@@ -33,7 +36,7 @@ export function scanShard<T>(chunk: StoredChunk, options: FeatureOptions, readTo
   const ids: string[] = [];
   const parts: string[] = [];
   const tokens: number[] = [];
-  const raw = loadStored(chunk.bytes);
+  const raw = loadStored(chunk.bytes, readBuffer);
   parseChunkWith({ ...chunk, bytes: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) }, options, warnings, readToken, (doc) => {
     ids.push(doc.id);
     if (doc.part !== undefined) parts.push(doc.part);
