@@ -1,9 +1,10 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import type { BucketSource } from "./bucket-task.js";
 import { BUCKET_BITS, BUCKETS, OCC_WORDS, type ChunkOccurrences } from "./occurrences.js";
 import { RecordWriter, type RecordPart } from "./record-file.js";
 import type { Stored } from "../corpus/stored.js";
+import { writeFullySync } from "../util/atomic.js";
 
 /**
  * What the coordinator keeps between the n-gram pass and the output pass: each chunk's
@@ -74,7 +75,7 @@ export class CorpusStore {
 
   private toSpool(s: Stored): Stored {
     if (!(s instanceof Uint8Array)) return s;
-    writeSync(this.spool, s, 0, s.byteLength, this.spoolEnd);
+    writeFullySync(this.spool, this.spoolPath, s, this.spoolEnd);
     const where = { path: this.spoolPath, offset: this.spoolEnd, length: s.byteLength };
     this.spoolEnd += s.byteLength;
     return where;

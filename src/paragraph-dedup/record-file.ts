@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
+import { writeFullySync } from "../util/atomic.js";
 
 /**
  * Files of records `chunk, words, words × u32`, appended in chunk order: the n-gram runs of a
@@ -14,7 +15,7 @@ export class RecordWriter {
   words = 0;
 
   /** `buffer`: where records wait to be written (a caller may reuse one across writers). */
-  constructor(path: string, buffer = new Uint32Array(16 << 10)) {
+  constructor(private readonly path: string, buffer = new Uint32Array(16 << 10)) {
     this.fd = openSync(path, "w");
     this.buf = buffer;
   }
@@ -26,7 +27,7 @@ export class RecordWriter {
     this.words += payload.length;
     if (2 + payload.length > this.buf.length) {
       this.flush();
-      writeSync(this.fd, payload);
+      writeFullySync(this.fd, this.path, payload);
       return;
     }
     this.buf.set(payload, this.used);
@@ -34,7 +35,7 @@ export class RecordWriter {
   }
 
   private flush(): void {
-    if (this.used > 0) writeSync(this.fd, this.buf.subarray(0, this.used));
+    if (this.used > 0) writeFullySync(this.fd, this.path, this.buf.subarray(0, this.used));
     this.used = 0;
   }
 

@@ -107,6 +107,24 @@ class ShortWrite extends Error {
   }
 }
 
+/**
+ * Writes all of `data` to the open descriptor `fd` of `path` (at `position`, or where the file
+ * stands): a partial write is continued, and a failure names the path, which an error of a
+ * descriptor does not.
+ */
+export function writeFullySync(fd: number, path: string, data: ArrayBufferView, position?: number): void {
+  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  try {
+    for (let done = 0; done < bytes.length; ) {
+      const written = writeSync(fd, bytes, done, bytes.length - done, position === undefined ? null : position + done);
+      if (written === 0) throw new ShortWrite(bytes.length, done);
+      done += written;
+    }
+  } catch (err) {
+    throw writeError(path, err);
+  }
+}
+
 function asBytes(data: string | Uint8Array): Uint8Array {
   return typeof data === "string" ? Buffer.from(data, "utf8") : data;
 }

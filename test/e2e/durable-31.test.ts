@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, tempDir, vertdup } from "../helpers/cli.js";
 import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from "../helpers/tmpfs.js";
 import { asTask } from "../../src/executor/task-result.js";
+import { DEFAULT_GENERATOR, generateCorpus } from "../../scripts/generate-corpus.js";
 
 afterAll(removeTempDirs);
 
@@ -98,4 +99,20 @@ describe("#31 item 8: a full disk in any phase is `path: cannot write (…)`, ex
       expect(readdirSync(dir, { recursive: true }).filter((f) => String(f).includes(".tmp-"))).toEqual([]);
     }, 30_000);
   }
+
+  it.skipIf(noTmpfs !== null)("paragraphs spilling its n-grams to a full device names the file it could not write", async () => {
+    // More text than --memory holds (16 MiB), on a device with room for less: the spill fails, through an open descriptor.
+    const corpus = join(tempDir(), "spill.vert");
+    await generateCorpus(corpus, join(tempDir(), "spill.truth.tsv"), { ...DEFAULT_GENERATOR, docs: 8000, vocab: 20_000 });
+    const small = mountTmpfs("size=4m");
+    try {
+      const r = vertdup(["paragraphs", corpus, "--tmp-dir", small.dir, "--memory", "16M", "-o", join(tempDir(), "spill-out.vert"), "--quiet"]);
+      expect(r.stderr).toMatch(/vertdup-[^/]+\/paragraphs\/(spool|bucket-\d+\.run)[^:]*: cannot write \(no space left on the device \(ENOSPC\)\)/);
+      expect(r.status).toBe(1);
+      expect(r.stderr).not.toMatch(NO_STACK);
+      expect(existsSync(join(tempDir(), "spill-out.vert"))).toBe(false);
+    } finally {
+      small.unmount();
+    }
+  }, 60_000);
 });
