@@ -95,8 +95,8 @@ const OPEN_S = ascii("<s>\n");
 const CLOSE_P = ascii("</p>\n");
 const OPEN_PS = ascii("<p>\n<s>\n");
 const CLOSE_DOC = ascii("</doc>\n");
-/** The longest fixed piece a code can write, and a number's digits and newline. */
-const PIECE_BYTES = 16;
+/** The most bytes a code other than a word writes: a full stop closing a sentence and opening the next (a number's digits are fewer). */
+const PIECE_BYTES = GLUE_STOP.length + OPEN_S.length;
 
 /**
  * Renders documents as vertical text into byte blocks: `<doc id>`, `<p>`/`<s>` structure, one

@@ -3,11 +3,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_GENERATOR, generateCorpus } from "../../scripts/generate-corpus.js";
+import { COMMA, NUMBER_BASE, PARAGRAPH, SENTENCE_END, VerticalRenderer } from "../../scripts/bench/document.js";
 import { emptyWarnings } from "../../src/corpus/vertical.js";
 import { readCorpus } from "../helpers/vert.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vertdup-gen-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("VerticalRenderer", () => {
+  it("renders structure, glue, numbers and a capitalised first word (a non-ASCII letter too), in blocks that add up", () => {
+    const r = new VerticalRenderer(["čaj", "a", "dům"], 8);
+    r.add("d1", Int32Array.from([0, 1, COMMA, NUMBER_BASE - 404, SENTENCE_END, 2, SENTENCE_END, PARAGRAPH, 1, SENTENCE_END, PARAGRAPH]));
+    const first = Buffer.from(r.take()).toString("utf8");
+    expect(first).toBe(
+      '<doc id="d1">\n<p>\n<s>\nČaj\na\n<g/>\n,\n404\n<g/>\n.\n</s>\n<s>\nDům\n<g/>\n.\n</s>\n</p>\n<p>\n<s>\nA\n<g/>\n.\n</s>\n</p>\n</doc>\n',
+    );
+    // Every code a full stop: the block grows for the longest pieces.
+    r.add("d2", new Int32Array(50).fill(SENTENCE_END));
+    expect(Buffer.from(r.take()).toString("utf8")).toBe('<doc id="d2">\n<p>\n<s>\n' + "<g/>\n.\n</s>\n<s>\n".repeat(49) + "<g/>\n.\n</s>\n</doc>\n");
+    expect(r.size).toBe(0);
+  });
+});
 
 describe("generate-corpus", () => {
   const opts = { ...DEFAULT_GENERATOR, docs: 400, vocab: 5000, dupShare: 0.2 };
