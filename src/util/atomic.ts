@@ -225,15 +225,8 @@ function writeWholeSync(path: string, data: Uint8Array | readonly Uint8Array[], 
   try {
     const fd = openSync(tmp, "wx");
     try {
-      let done = 0;
-      for (const part of parts) {
-        for (let at = 0; at < part.length; ) {
-          const written = writeSync(fd, part, at, part.length - at);
-          if (written === 0) throw new ShortWrite(total, done);
-          at += written;
-          done += written;
-        }
-      }
+      // Named by the final path: the temporary one means nothing to the user.
+      for (const part of parts) writeFullySync(fd, path, part);
       if (durable) fsyncSync(fd);
       const { size } = fstatSync(fd);
       if (size !== total) throw new ShortWrite(total, size);
@@ -299,11 +292,7 @@ export function openAtomicSync(path: string): AtomicFileSync {
     },
     write(bytes) {
       try {
-        for (let done = 0; done < bytes.length; ) {
-          const written = writeSync(open, bytes, done, bytes.length - done);
-          if (written === 0) throw new ShortWrite(bytes.length, done);
-          done += written;
-        }
+        writeFullySync(open, path, bytes);
         size += bytes.length;
       } catch (err) {
         throw failed(err);
@@ -387,11 +376,7 @@ export async function writeAtomicGroup(files: readonly GroupFile[], durable = tr
       track(f.tmp);
       f.fd = openSync(f.tmp, "wx");
       for (const part of f.file.data instanceof Uint8Array ? [f.file.data] : f.file.data) {
-        for (let done = 0; done < part.length; ) {
-          const written = writeSync(f.fd, part, done, part.length - done);
-          if (written === 0) throw new ShortWrite(part.length, done);
-          done += written;
-        }
+        writeFullySync(f.fd, f.file.path, part);
         f.size += part.length;
       }
     }
